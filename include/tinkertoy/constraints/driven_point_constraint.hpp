@@ -1,0 +1,37 @@
+// DrivenPointConstraint: the particle follows a prescribed path p(t), e.g. a crank pin.
+// This is the time-dependent constraint of seed 001: d rows,
+//
+//   C = x − p(t),  J = I,  ∂C/∂t = −ṗ(t),  Ctt = −p̈(t)
+//
+// so Ċ = ẋ − ṗ and the solve's right-hand side gains −∂²C/∂t² = p̈. The path does work on
+// the model, so energy is not conserved.
+//
+//   auto crank = std::make_shared<CircularPath>(Eigen::Vector2d(0, 0), 0.3, 2.0);
+//   model.addConstraint(std::make_unique<DrivenPointConstraint>(pin, crank));
+#pragma once
+
+#include <memory>
+
+#include "tinkertoy/constraints/constraint.hpp"
+#include "tinkertoy/constraints/path.hpp"
+
+namespace tinkertoy {
+
+class DrivenPointConstraint final : public Constraint {
+ public:
+  DrivenPointConstraint(ParticleId particle, std::shared_ptr<const Path> path);
+
+  [[nodiscard]] std::string_view type() const override { return "driven"; }
+  [[nodiscard]] int rows() const override { return path_->dimension(); }
+  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  void validate(int dimension) const override;
+  void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+
+  [[nodiscard]] const Path& path() const { return *path_; }
+
+ private:
+  ParticleId particle_;
+  std::shared_ptr<const Path> path_;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,35 @@
+// PointOnCircleConstraint: the bead on a wire (seed 000 §2). The particle stays on the
+// circle with the given center and radius; in 3D the circle is a sphere.
+//
+//   C = |x − c| − r       (derivation in src/constraints/parts/distance_part.hpp)
+//
+//   model.addConstraint(std::make_unique<PointOnCircleConstraint>(bead, Eigen::Vector2d(0, 0), 1.0));
+#pragma once
+
+#include "tinkertoy/constraints/constraint.hpp"
+
+namespace tinkertoy {
+
+class PointOnCircleConstraint final : public Constraint {
+ public:
+  // center [dimension]; radius > 0 in metres.
+  PointOnCircleConstraint(ParticleId particle, Eigen::VectorXd center, double radius);
+
+  [[nodiscard]] std::string_view type() const override { return "circle"; }
+  [[nodiscard]] int rows() const override { return 1; }
+  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  void validate(int dimension) const override;
+  void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+
+  [[nodiscard]] const Eigen::VectorXd& center() const { return center_; }
+  [[nodiscard]] double radius() const { return radius_; }
+  void setRadius(double radius);
+
+ private:
+  ParticleId particle_;
+  Eigen::VectorXd center_;
+  Eigen::Vector3d center3d_;
+  double radius_;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,75 @@
+// AccelerationDynamics: Witkin's constrained derivative evaluation (seed 000 §4.1, §4.5).
+//
+// acceleration() is the function the integrator calls once per stage:
+//
+//   1. clear the force accumulator              Q = 0                         [n]
+//   2. apply forces                             Q += f for every force
+//   3. constraint force: evaluate C, Ċ, J, J̇, Ctt, solve
+//        J W Jᵀ λ = −J̇ q̇ − J W Q − Ctt − ks C − kd Ċ                         [m]
+//      and form Q̂ = Jᵀ λ                                                       [n]
+//   4. derivative                               a = W (Q + Q̂)                 [n]
+//
+// Ctt is the time-dependent term of seed 001 (zero for constraints that do not move). ks
+// and kd are the feedback gains that pull drifted states back to C = 0, Ċ = 0: they ask
+// for C̈ = −ks C − kd Ċ instead of C̈ = 0.
+//
+//   AccelerationDynamics dynamics(model, SolverSettings{}, /*ks=*/0, /*kd=*/0);
+//   dynamics.rebuild();
+//   dynamics.acceleration(StateView{t, q, v}, a);
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+
+#include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/integrators/integrator.hpp"
+#include "tinkertoy/model/model.hpp"
+#include "tinkertoy/solvers/linear_solver.hpp"
+
+namespace tinkertoy {
+
+// Totals over the linear solves since the last reset.
+struct SolveTally {
+  int solves = 0;
+  long iterations = 0;
+  double maxResidual = 0.0;
+
+  void add(const SolveStats& s);
+};
+
+class AccelerationDynamics final : public AccelerationField {
+ public:
+  AccelerationDynamics(const Model& model, const SolverSettings& solver, double ks, double kd);
+
+  // Re-lays out J and J̇ after particles or constraints were added or removed. Resets λ.
+  void rebuild();
+  void acceleration(const StateView& state, Eigen::VectorXd& a) override;
+
+  // Solves J W Jᵀ x = b with the current J (for projection). x is the warm start.
+  SolveStats solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
+  // q += W Jᵀ x (or v), the generalized displacement produced by multipliers x.
+  void addConstraintDisplacement(const Eigen::VectorXd& x, Eigen::VectorXd& target);
+
+  [[nodiscard]] ConstraintSystem& constraints() { return system_; }
+  [[nodiscard]] const ConstraintSystem& constraints() const { return system_; }
+  // λ of the most recent acceleration() call [m].
+  [[nodiscard]] const Eigen::VectorXd& lambda() const { return lambda_; }
+  // The applied force Q and constraint force Q̂ of the most recent acceleration() call [n].
+  [[nodiscard]] const Eigen::VectorXd& appliedForce() const { return Q_; }
+  [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return constraintForce_; }
+
+  [[nodiscard]] SolveTally& tally() { return tally_; }
+
+ private:
+  const Model& model_;
+  double ks_;
+  double kd_;
+  ConstraintSystem system_;
+  std::unique_ptr<LinearSolver> solver_;
+  ConstraintMatrix matrix_;
+  SolveTally tally_;
+  // Scratch, sized on use: Q, Q̂, W Q and Jᵀx are [n]; λ, rhs and J̇ q̇ are [m].
+  Eigen::VectorXd Q_, constraintForce_, WQ_, JtX_, lambda_, rhs_, JdotV_;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,26 @@
+// Drag: viscous drag on every particle, f_i = −c v_i. Dissipative, so no potential.
+//
+//   model.addForce(std::make_unique<tinkertoy::Drag>(0.1));
+#pragma once
+
+#include "tinkertoy/forces/force.hpp"
+
+namespace tinkertoy {
+
+class Drag final : public Force {
+ public:
+  // coefficient: c ≥ 0, in N·s/m.
+  explicit Drag(double coefficient);
+
+  [[nodiscard]] std::string_view type() const override { return "drag"; }
+  void validate(int dimension) const override;
+  void accumulate(const Model& model, const StateView& state,
+                  Eigen::Ref<Eigen::VectorXd> Q) const override;
+
+  [[nodiscard]] double coefficient() const { return coefficient_; }
+
+ private:
+  double coefficient_;
+};
+
+}  // namespace tinkertoy

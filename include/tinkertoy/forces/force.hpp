@@ -1,0 +1,46 @@
+// Force: anything that adds to the applied generalized force Q (seed 000 §4.1, step 2).
+//
+// A force reads the state it is evaluated at and adds its contribution into Q; it never
+// clears Q, so any number of forces accumulate. Conservative forces also report their
+// potential energy so the simulator can track E = T + V.
+//
+//   model.addForce(std::make_unique<tinkertoy::Spring>(a, b, SpringSettings{.stiffness = 10}));
+#pragma once
+
+#include <Eigen/Core>
+#include <span>
+#include <string_view>
+
+#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/model/state_view.hpp"
+
+namespace tinkertoy {
+
+class Model;
+
+class Force {
+ public:
+  virtual ~Force() = default;
+
+  // The scene-file type name, e.g. "spring".
+  [[nodiscard]] virtual std::string_view type() const = 0;
+
+  // The particles this force names. Forces that act on every particle (gravity, drag)
+  // return an empty span. Removing a named particle removes the force.
+  [[nodiscard]] virtual std::span<const ParticleId> particles() const { return {}; }
+
+  // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
+  virtual void validate(int dimension) const = 0;
+
+  // Q += this force at `state`. Q: [n_dof].
+  virtual void accumulate(const Model& model, const StateView& state,
+                          Eigen::Ref<Eigen::VectorXd> Q) const = 0;
+
+  // Potential energy V at `state`, in joules; 0 for non-conservative forces.
+  [[nodiscard]] virtual double potentialEnergy(const Model& /*model*/,
+                                               const StateView& /*state*/) const {
+    return 0.0;
+  }
+};
+
+}  // namespace tinkertoy

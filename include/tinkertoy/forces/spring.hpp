@@ -1,0 +1,52 @@
+// Spring: a damped spring between two particles, or between a particle and a fixed point.
+//
+// With d = x_a − x_b, ℓ = |d| and n = d/ℓ, the force on a is
+//   f_a = −[ k (ℓ − r) + c (ḋ·n) ] n,    f_b = −f_a,
+// so the damping acts along the spring only (seed 000's damped spring). The potential
+// energy is V = ½ k (ℓ − r)². When ℓ = 0 the direction is undefined and the force is zero.
+//
+//   model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 50, .rest_length = 1}));
+#pragma once
+
+#include <array>
+#include <optional>
+
+#include "tinkertoy/forces/force.hpp"
+
+namespace tinkertoy {
+
+struct SpringSettings {
+  double stiffness = 0.0;    // k, N/m
+  double damping = 0.0;      // c, N·s/m
+  double rest_length = 0.0;  // r, m
+};
+
+class Spring final : public Force {
+ public:
+  Spring(ParticleId a, ParticleId b, SpringSettings settings);
+  // A spring from particle a to a fixed world point [dimension].
+  Spring(ParticleId a, Eigen::VectorXd anchor, SpringSettings settings);
+
+  [[nodiscard]] std::string_view type() const override { return "spring"; }
+  [[nodiscard]] std::span<const ParticleId> particles() const override;
+  void validate(int dimension) const override;
+  void accumulate(const Model& model, const StateView& state,
+                  Eigen::Ref<Eigen::VectorXd> Q) const override;
+  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+
+  [[nodiscard]] const SpringSettings& settings() const { return settings_; }
+  void setSettings(const SpringSettings& settings);
+  // The fixed end, if the spring is anchored to the world.
+  [[nodiscard]] const std::optional<Eigen::VectorXd>& anchor() const { return anchor_; }
+
+ private:
+  struct Ends;
+  [[nodiscard]] Ends ends(const Model& model, const StateView& state) const;
+
+  std::array<ParticleId, 2> particles_;
+  int particleCount_;
+  std::optional<Eigen::VectorXd> anchor_;
+  SpringSettings settings_;
+};
+
+}  // namespace tinkertoy

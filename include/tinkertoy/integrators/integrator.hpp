@@ -1,0 +1,64 @@
+// Integrator: advances the first-order system y = (q, v), ẏ = (v, a(t, q, v)) by one step.
+//
+// The acceleration a comes from an AccelerationField, which for Tinkertoy is Witkin's
+// derivative loop (clear forces, apply forces, constraint forces, a = W(Q + Q̂); seed 000
+// §4.1). Each integrator calls it once per stage:
+//
+//   kind              stages  order  update
+//   explicit Euler      1       1    q += h v,  v += h a
+//   symplectic Euler    1       1    v += h a,  q += h v (new v)
+//   midpoint            2       2    evaluate at t + h/2 with an Euler half step
+//   RK4                 4       4    classical Runge–Kutta
+//
+//   Integrator rk4(IntegratorKind::RungeKutta4);
+//   rk4.step(dynamics, t, q, v, 1e-3);
+#pragma once
+
+#include <Eigen/Core>
+#include <optional>
+#include <string_view>
+
+#include "tinkertoy/model/state_view.hpp"
+
+namespace tinkertoy {
+
+// q̈ = a(t, q, v).  a: [n_dof], resized by the callee if needed.
+class AccelerationField {
+ public:
+  virtual ~AccelerationField() = default;
+  virtual void acceleration(const StateView& state, Eigen::VectorXd& a) = 0;
+};
+
+enum class IntegratorKind { ExplicitEuler, SymplecticEuler, Midpoint, RungeKutta4 };
+
+// "euler", "symplectic-euler", "midpoint", "rk4": the names scenes and the CLI use.
+std::string_view integratorName(IntegratorKind kind);
+std::optional<IntegratorKind> parseIntegrator(std::string_view name);
+// The global order of accuracy p: the error after a fixed time shrinks like h^p.
+int integratorOrder(IntegratorKind kind);
+
+class Integrator {
+ public:
+  explicit Integrator(IntegratorKind kind) : kind_(kind) {}
+
+  [[nodiscard]] IntegratorKind kind() const { return kind_; }
+  // Advances time, q and v by h. q, v: [n_dof].
+  void step(AccelerationField& field, double& time, Eigen::VectorXd& q, Eigen::VectorXd& v,
+            double h);
+
+ private:
+  void explicitEuler(AccelerationField& field, double t, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                     double h);
+  void symplecticEuler(AccelerationField& field, double t, Eigen::VectorXd& q,
+                       Eigen::VectorXd& v, double h);
+  void midpoint(AccelerationField& field, double t, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                double h);
+  void rungeKutta4(AccelerationField& field, double t, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                   double h);
+
+  IntegratorKind kind_;
+  // Stage scratch [n_dof], kept between steps so stepping does not allocate.
+  Eigen::VectorXd a1_, a2_, a3_, a4_, qStage_, vStage2_, vStage3_, vStage4_;
+};
+
+}  // namespace tinkertoy

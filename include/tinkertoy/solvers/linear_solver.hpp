@@ -1,0 +1,72 @@
+// LinearSolver: solves J W Jᵀ x = b for the Lagrange multipliers (or projection steps).
+//
+// Two solvers sit behind this interface, chosen at run time:
+//   ConjugateGradient  matrix-free, warm-started from x, tolerates redundant constraints
+//   SparseLdlt         direct LDLᵀ factorization of the assembled matrix, exact to round-off
+//
+//   auto solver = makeLinearSolver(SolverSettings{.kind = SolverKind::ConjugateGradient});
+//   solver->analyze(J);                              // after the layout of J changes
+//   SolveStats stats = solver->solve(ConstraintMatrix(J, W), b, x);
+#pragma once
+
+#include <Eigen/Core>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+
+#include "tinkertoy/math/block_sparse_matrix.hpp"
+#include "tinkertoy/solvers/constraint_matrix.hpp"
+
+namespace tinkertoy {
+
+enum class SolverKind { ConjugateGradient, SparseLdlt };
+
+struct SolverSettings {
+  SolverKind kind = SolverKind::ConjugateGradient;
+  // CG stops when ‖b − A x‖ ≤ tolerance · ‖b‖.
+  double tolerance = 1e-10;
+  // CG iteration cap; 0 means 2 m + 100 for m rows.
+  int maxIterations = 0;
+  // LDLᵀ adds regularization · A_ii to each diagonal entry; > 0 makes redundant rows solvable.
+  double regularization = 0.0;
+};
+
+struct SolveStats {
+  int iterations = 0;     // CG iterations; 1 for a direct solve; 0 if there was nothing to solve
+  double residual = 0.0;  // ‖b − A x‖ / ‖b‖ of the returned x (0 when b = 0)
+};
+
+// Thrown by the direct solver when J W Jᵀ is singular: some constraint rows are redundant.
+class SingularSystemError : public std::runtime_error {
+ public:
+  SingularSystemError(const std::string& what, Eigen::Index row)
+      : std::runtime_error(what), row_(row) {}
+  // The constraint row at which the factorization found a zero pivot.
+  [[nodiscard]] Eigen::Index row() const { return row_; }
+
+ private:
+  Eigen::Index row_;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  // Prepares for a new block layout of J (called when constraints or particles change).
+  virtual void analyze(const BlockSparseMatrix& J) = 0;
+  // Solves A x = b. On entry x is the warm start (CG) and must have size b.size().
+  virtual SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b,
+                           Eigen::VectorXd& x) = 0;
+};
+
+// ‖b − A x‖ / ‖b‖, or 0 if b = 0. Every solver reports this for the x it returns.
+// scratch: [m] work vector, resized if needed.
+double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
+                        const Eigen::VectorXd& x, Eigen::VectorXd& scratch);
+
+std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings);
+
+// "cg" / "ldlt", as used by scenes and the command line.
+std::string_view solverName(SolverKind kind);
+
+}  // namespace tinkertoy

@@ -1,0 +1,35 @@
+// Parameter checks shared by forces and constraints: a user vector must match the model's
+// dimension and be finite; a scalar must be finite (and non-negative where asked).
+#pragma once
+
+#include <Eigen/Core>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace tinkertoy::detail {
+
+inline void requireDimension(const Eigen::VectorXd& x, int dimension, std::string_view what) {
+  if (x.size() != dimension) {
+    throw std::invalid_argument(std::string(what) + " must have " + std::to_string(dimension) +
+                                " components, got " + std::to_string(x.size()));
+  }
+  if (!x.allFinite()) throw std::invalid_argument(std::string(what) + " must be finite");
+}
+
+inline void requireFinite(double x, std::string_view what) {
+  if (!std::isfinite(x)) throw std::invalid_argument(std::string(what) + " must be finite");
+}
+
+inline void requireNonNegative(double x, std::string_view what) {
+  requireFinite(x, what);
+  if (x < 0.0) throw std::invalid_argument(std::string(what) + " must not be negative");
+}
+
+inline void requirePositive(double x, std::string_view what) {
+  requireFinite(x, what);
+  if (!(x > 0.0)) throw std::invalid_argument(std::string(what) + " must be positive");
+}
+
+}  // namespace tinkertoy::detail
