@@ -1,5 +1,7 @@
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
 
+#include <Eigen/Geometry>
+
 #include "common/vector_checks.hpp"
 #include "constraints/parts/affine_rows_part.hpp"
 #include "tinkertoy/model/point.hpp"
