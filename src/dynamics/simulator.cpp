@@ -77,27 +77,49 @@ void Simulator::step() {
                           stepCount_ + 1, startTime, std::nullopt, constraint);
   }
 
-  if (!q_.allFinite() || !v_.allFinite() || !dynamics_.lambda().allFinite()) {
-    reportBlowUp(startTime);
-  }
+  // Measure the candidate state before committing it. Energy and ‖C‖ overflow to inf long
+  // before q itself does, so a runaway state is caught while the last good state remains.
+  StepDiagnostics candidate = measure({time, q_, v_});
+  candidate.step = stepCount_ + 1;
+  const bool finite = q_.allFinite() && v_.allFinite() && dynamics_.lambda().allFinite() &&
+                      std::isfinite(candidate.totalEnergy()) &&
+                      std::isfinite(candidate.constraintError) && std::isfinite(candidate.velocityError);
+  if (!finite) reportBlowUp(startTime);
 
   model_.q().swap(q_);
   model_.v().swap(v_);
   model_.setTime(time);
   ++stepCount_;
-  refreshDiagnostics();
+  diagnostics_ = candidate;
 }
 
 void Simulator::reportBlowUp(double startTime) const {
   const int d = model_.dimension();
   std::optional<ParticleId> particle;
-  const char* what = "a non-finite constraint force";
-  for (Eigen::Index i = 0; i < q_.size(); ++i) {
+  std::string what;
+  for (Eigen::Index i = 0; i < q_.size() && !particle; ++i) {
     if (!std::isfinite(q_[i]) || !std::isfinite(v_[i])) {
       particle = model_.particleAt(static_cast<std::size_t>(i / d));
-      what = std::isfinite(q_[i]) ? "a non-finite velocity" : "a non-finite position";
-      break;
+      what = model_.describe(*particle) +
+             (std::isfinite(q_[i]) ? " got a non-finite velocity" : " got a non-finite position");
     }
+  }
+  if (!particle && q_.size() > 0) {
+    // The state is finite but ran away: its energy or ‖C‖ overflowed. Name the fastest particle.
+    Eigen::Index fastest = 0;
+    double speed = 0.0;
+    for (Eigen::Index i = 0; i < q_.size(); i += d) {
+      const double s = v_.segment(i, d).lpNorm<Eigen::Infinity>();
+      if (s >= speed) {
+        speed = s;
+        fastest = i;
+      }
+    }
+    particle = model_.particleAt(static_cast<std::size_t>(fastest / d));
+    std::ostringstream text;
+    text << "the state ran away (its energy or constraint error overflowed); fastest is "
+         << model_.describe(*particle) << " at " << speed << " m/s";
+    what = text.str();
   }
 
   // Blame the constraint with a non-finite or the largest multiplier, preferring those
@@ -124,7 +146,7 @@ void Simulator::reportBlowUp(double startTime) const {
 
   std::ostringstream message;
   message << "simulation blew up at step " << stepCount_ + 1 << " (t = " << startTime << " s): ";
-  message << (particle ? model_.describe(*particle) + " got " + what : std::string(what));
+  message << (what.empty() ? std::string("a constraint force became non-finite") : what);
   if (constraint) message << "; largest constraint force on " << model_.describe(*constraint)
                           << " (|λ| = " << worst << ")";
   message << ". The model keeps the state of step " << stepCount_ << ".";
@@ -133,12 +155,14 @@ void Simulator::reportBlowUp(double startTime) const {
 
 void Simulator::refreshDiagnostics() {
   syncStructure();
-  const StateView state{model_.time(), model_.q(), model_.v()};
-  StepDiagnostics& d = diagnostics_;
-  d.step = stepCount_;
-  d.time = model_.time();
-  d.kineticEnergy = 0.5 * model_.v().cwiseProduct(model_.v()).cwiseQuotient(model_.inverseMass()).sum();
-  d.potentialEnergy = 0.0;
+  diagnostics_ = measure({model_.time(), model_.q(), model_.v()});
+  diagnostics_.step = stepCount_;
+}
+
+StepDiagnostics Simulator::measure(const StateView& state) {
+  StepDiagnostics d;
+  d.time = state.time;
+  d.kineticEnergy = 0.5 * state.v.cwiseProduct(state.v).cwiseQuotient(model_.inverseMass()).sum();
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
     d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_, state);
   }
@@ -150,6 +174,7 @@ void Simulator::refreshDiagnostics() {
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
   d.solverResidual = tally.maxResidual;
+  return d;
 }
 
 std::span<const double> Simulator::lambda(ConstraintId id) {

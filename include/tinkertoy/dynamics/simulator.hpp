@@ -5,7 +5,8 @@
 // particles or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work and λ.
 //
-// If a step produces a non-finite state, or the direct solver meets redundant constraints,
+// If a step produces a non-finite state (or one whose energy or constraint error overflows),
+// or the direct solver meets redundant constraints,
 // step() throws SimulationError and the model keeps the state it had before the step.
 //
 //   tinkertoy::Simulator sim(model, {.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
@@ -79,6 +80,8 @@ class Simulator {
   class FirstStageRecorder;
 
   void syncStructure();
+  // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally.
+  StepDiagnostics measure(const StateView& state);
   [[noreturn]] void reportBlowUp(double startTime) const;
 
   Model& model_;

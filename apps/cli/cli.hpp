@@ -1,0 +1,21 @@
+// The `tinkertoy` command line, as a function so tests can run it in-process.
+//
+//   tinkertoy run SCENE [--duration S] [--dt H] [--integrator ...] [--solver cg|ldlt] ...
+//   tinkertoy check SCENE
+//
+// Exit codes: 0 success, 1 check found a wrong derivative, 2 bad input (the message names
+// the flag or the JSON path), 3 the simulation blew up.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tinkertoy::cli {
+
+enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3 };
+
+// args excludes the program name.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace tinkertoy::cli

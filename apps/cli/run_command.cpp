@@ -1,0 +1,177 @@
+#include "run_command.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "trajectory_writer.hpp"
+#include "tinkertoy/dynamics/run_statistics.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy::cli {
+
+namespace {
+
+void applyOverrides(const RunOptions& o, Scene& scene) {
+  SimulationSettings& s = scene.settings;
+  if (o.duration) scene.duration = *o.duration;
+  if (o.dt) s.dt = *o.dt;
+  if (o.integrator) s.integrator = *o.integrator;
+  if (o.solver) s.solver.kind = *o.solver;
+  if (o.ks) s.ks = *o.ks;
+  if (o.kd) s.kd = *o.kd;
+  if (o.tolerance) s.solver.tolerance = *o.tolerance;
+  if (o.maxIterations) s.solver.maxIterations = *o.maxIterations;
+  if (o.regularization) s.solver.regularization = *o.regularization;
+  if (o.project) s.projection.enabled = true;
+}
+
+// Steps needed to cover `duration` with steps of dt (a partial last step counts as one).
+std::uint64_t stepCount(double duration, double dt) {
+  return static_cast<std::uint64_t>(std::ceil(duration / dt - 1e-9));
+}
+
+struct Report {
+  const Scene& scene;
+  const std::string& path;
+  const RunStatistics& stats;
+  double wallSeconds;
+};
+
+nlohmann::json summaryJson(const Report& r) {
+  const Model& model = r.scene.model;
+  const SimulationSettings& s = r.scene.settings;
+  nlohmann::json finalState = nlohmann::json::object();
+  for (std::size_t i = 0; i < model.particleCount(); ++i) {
+    const ParticleId id = model.particleAt(i);
+    const Eigen::VectorXd x = model.position(id), v = model.velocity(id);
+    finalState[model.name(id)] = {{"position", std::vector<double>(x.begin(), x.end())},
+                                  {"velocity", std::vector<double>(v.begin(), v.end())}};
+  }
+  const double stepsPerSecond =
+      r.wallSeconds > 0.0 ? static_cast<double>(r.stats.steps) / r.wallSeconds : 0.0;
+  return {
+      {"scene", r.path},
+      {"dimension", model.dimension()},
+      {"particles", model.particleCount()},
+      {"constraints", model.constraintCount()},
+      {"integrator", integratorName(s.integrator)},
+      {"solver", solverName(s.solver.kind)},
+      {"dt", s.dt},
+      {"steps", r.stats.steps},
+      {"simulated_time", model.time()},
+      {"energy_initial", r.stats.energyInitial},
+      {"energy_final", r.stats.energyFinal},
+      {"energy_drift_max", r.stats.energyDriftMax},
+      {"constraint_error_max", r.stats.constraintErrorMax},
+      {"constraint_error_final", r.stats.constraintErrorFinal},
+      {"velocity_error_max", r.stats.velocityErrorMax},
+      {"solver_iterations_mean", r.stats.iterationsPerSolve()},
+      {"solver_residual_max", r.stats.residualMax},
+      {"wall_seconds", r.wallSeconds},
+      {"steps_per_second", stepsPerSecond},
+      {"final_state", finalState},
+  };
+}
+
+void printSummary(std::ostream& out, const Report& r) {
+  const Model& model = r.scene.model;
+  const SimulationSettings& s = r.scene.settings;
+  const RunStatistics& st = r.stats;
+  out << (r.scene.name.empty() ? r.path : r.scene.name) << ": " << model.particleCount()
+      << " particles, " << model.constraintCount() << " constraints, " << model.dimension() << "D\n";
+  out << std::setprecision(4);
+  out << "  " << integratorName(s.integrator) << ", " << solverName(s.solver.kind) << ", dt = " << s.dt
+      << " s, " << st.steps << " steps, " << model.time() << " s simulated in " << r.wallSeconds
+      << " s (" << std::fixed << std::setprecision(0)
+      << (r.wallSeconds > 0 ? static_cast<double>(st.steps) / r.wallSeconds : 0.0)
+      << " steps/s)\n" << std::defaultfloat << std::setprecision(6);
+  out << "  energy       initial " << st.energyInitial << " J, final " << st.energyFinal
+      << " J, max drift " << std::setprecision(3) << st.energyDriftMax << " J\n";
+  out << "  constraints  max |C| " << st.constraintErrorMax << ", final |C| " << st.constraintErrorFinal
+      << ", max |dC/dt| " << st.velocityErrorMax << "\n";
+  out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, max residual "
+      << st.residualMax << "\n";
+}
+
+// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
+// feedback or projection pulls it back, so say so up front.
+void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
+  constexpr double kTolerance = 1e-6;
+  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
+  if (s.projection.enabled || (s.ks > 0.0 && s.kd > 0.0)) return;
+  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
+      << ", |dC/dt| = " << initial.velocityError
+      << "); without ks/kd feedback or --project the error stays\n";
+}
+
+}  // namespace
+
+int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  std::optional<Scene> loaded;
+  try {
+    loaded.emplace(loadScene(options.scene));
+    applyOverrides(options, *loaded);
+  } catch (const SceneError& e) {
+    err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  Scene& scene = *loaded;
+
+  // Open every output before simulating, so a bad path fails fast and costs nothing.
+  std::unique_ptr<TrajectoryWriter> trajectory;
+  std::ofstream summaryFile;
+  try {
+    if (!options.trajectory.empty()) trajectory = std::make_unique<TrajectoryWriter>(options.trajectory, scene.model);
+  } catch (const std::runtime_error& e) {
+    err << "error: --trajectory: " << e.what() << "\n";
+    return kBadInput;
+  }
+  if (!options.summary.empty()) {
+    summaryFile.open(options.summary);
+    if (!summaryFile) {
+      err << "error: --summary: cannot write '" << options.summary << "'\n";
+      return kBadInput;
+    }
+  }
+
+  Simulator simulator(scene.model, scene.settings);
+  warnIfIllegal(simulator.diagnostics(), scene.settings, err);
+  RunStatistics stats(simulator.diagnostics());
+  if (trajectory) trajectory->write(scene.model, simulator.diagnostics());
+  const std::uint64_t steps = stepCount(scene.duration, scene.settings.dt);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    for (std::uint64_t i = 1; i <= steps; ++i) {
+      simulator.step();
+      stats.add(simulator.diagnostics());
+      if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
+        trajectory->write(scene.model, simulator.diagnostics());
+      }
+    }
+  } catch (const SimulationError& e) {
+    err << "error: " << e.what() << "\n";
+    if (trajectory) {
+      trajectory->flush();
+      err << "the trajectory up to t = " << scene.model.time() << " s is in " << options.trajectory << "\n";
+    }
+    if (summaryFile.is_open()) {
+      summaryFile.close();
+      std::filesystem::remove(options.summary);
+    }
+    return kBlowUp;
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const Report report{scene, options.scene, stats, wall};
+  printSummary(out, report);
+  if (summaryFile.is_open()) summaryFile << summaryJson(report).dump(2) << "\n";
+  return kSuccess;
+}
+
+}  // namespace tinkertoy::cli

@@ -1,0 +1,26 @@
+// TrajectoryWriter: one CSV row per recorded step.
+//
+// Columns: time, then for every particle <id>.x, <id>.y[, <id>.z], <id>.vx, <id>.vy[, <id>.vz],
+// then kinetic_energy, potential_energy, total_energy, constraint_error (‖C‖∞) and
+// velocity_error (‖Ċ‖∞). Numbers are written with 17 significant digits.
+#pragma once
+
+#include <fstream>
+#include <string>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+
+namespace tinkertoy::cli {
+
+class TrajectoryWriter {
+ public:
+  // Throws std::runtime_error if the file cannot be created.
+  TrajectoryWriter(const std::string& path, const Model& model);
+  void write(const Model& model, const StepDiagnostics& diagnostics);
+  void flush() { out_.flush(); }
+
+ private:
+  std::ofstream out_;
+};
+
+}  // namespace tinkertoy::cli

@@ -1,0 +1,42 @@
+// RunStatistics: a whole run summarized from its per-step diagnostics.
+//
+// The command line's --summary, the benchmarks and the tests all report these numbers, so
+// they are computed in one place:
+//
+//   energyDriftMax       max over steps of |E(t) − E(0)|, J
+//   constraintErrorMax   max over steps (including step 0) of ‖C‖∞
+//   velocityErrorMax     max over steps (including step 0) of ‖Ċ‖∞
+//   iterationsPerSolve   total solver iterations / total linear solves
+//   residualMax          largest relative residual of any solve
+//
+//   RunStatistics stats(sim.diagnostics());
+//   while (...) { sim.step(); stats.add(sim.diagnostics()); }
+#pragma once
+
+#include <cstdint>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+
+namespace tinkertoy {
+
+struct RunStatistics {
+  explicit RunStatistics(const StepDiagnostics& initial);
+  void add(const StepDiagnostics& step);
+
+  std::uint64_t steps = 0;
+  double energyInitial = 0.0;
+  double energyFinal = 0.0;
+  double energyDriftMax = 0.0;
+  double constraintErrorMax = 0.0;
+  double constraintErrorFinal = 0.0;
+  double velocityErrorMax = 0.0;
+  long solves = 0;
+  long iterations = 0;
+  double residualMax = 0.0;
+
+  [[nodiscard]] double iterationsPerSolve() const {
+    return solves > 0 ? static_cast<double>(iterations) / static_cast<double>(solves) : 0.0;
+  }
+};
+
+}  // namespace tinkertoy

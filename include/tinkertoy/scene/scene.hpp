@@ -1,0 +1,52 @@
+// Scene: a model and its simulation settings, loaded from a JSON scene file.
+//
+// The format is documented in docs/scene-format.md. Loading validates everything; every
+// error is a SceneError whose path() is the JSON path of the offending value, e.g.
+// "constraints[1].b", and whose message says why:
+//
+//   scenes/bad.json: constraints[1].b: no particle with id 'p9'
+//
+// Particle ids become the model's particle names; a constraint is named by its "id" if it
+// has one, else by its JSON path, so simulation errors point back into the file.
+//
+//   tinkertoy::Scene scene = tinkertoy::loadScene("scenes/pendulum.json");
+//   tinkertoy::Simulator sim(scene.model, scene.settings);
+//   while (scene.model.time() < scene.duration) sim.step();
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/model/model.hpp"
+
+namespace tinkertoy {
+
+struct Scene {
+  std::string name;
+  Model model;
+  SimulationSettings settings;
+  double duration = 10.0;  // s
+};
+
+class SceneError : public std::runtime_error {
+ public:
+  // The message reads "<source>: <path>: <reason>", leaving out empty parts.
+  SceneError(std::string path, const std::string& reason, std::string_view source = {});
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+  // JSON path of the offending value ("" for the whole document).
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::string reason_;
+};
+
+// Parses scene JSON. `source` prefixes error messages (a file name, or "<string>").
+Scene parseScene(std::string_view json, std::string_view source = "<string>");
+// Reads and parses a scene file. A missing or unreadable file is a SceneError too.
+Scene loadScene(const std::filesystem::path& file);
+
+}  // namespace tinkertoy

@@ -1,0 +1,25 @@
+#include "tinkertoy/dynamics/run_statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tinkertoy {
+
+RunStatistics::RunStatistics(const StepDiagnostics& initial)
+    : energyInitial(initial.totalEnergy()), energyFinal(initial.totalEnergy()),
+      constraintErrorMax(initial.constraintError), constraintErrorFinal(initial.constraintError),
+      velocityErrorMax(initial.velocityError) {}
+
+void RunStatistics::add(const StepDiagnostics& step) {
+  ++steps;
+  energyFinal = step.totalEnergy();
+  energyDriftMax = std::max(energyDriftMax, std::abs(energyFinal - energyInitial));
+  constraintErrorMax = std::max(constraintErrorMax, step.constraintError);
+  constraintErrorFinal = step.constraintError;
+  velocityErrorMax = std::max(velocityErrorMax, step.velocityError);
+  solves += step.solves;
+  iterations += step.solverIterations;
+  residualMax = std::max(residualMax, step.solverResidual);
+}
+
+}  // namespace tinkertoy

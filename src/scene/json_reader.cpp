@@ -1,0 +1,188 @@
+#include "scene/json_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy::scene {
+
+namespace {
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string describeNumber(const nlohmann::json& value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+double finiteNumber(const nlohmann::json& value, const std::string& path) {
+  if (!value.is_number()) {
+    throw SceneError(path, "expected a number, got " + std::string(typeName(value)));
+  }
+  const double x = value.get<double>();
+  if (!std::isfinite(x)) throw SceneError(path, "must be a finite number, got " + describeNumber(value));
+  return x;
+}
+
+}  // namespace
+
+std::optional<std::string_view> closestMatch(std::string_view word,
+                                             std::span<const std::string_view> known) {
+  std::optional<std::string_view> best;
+  std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (std::string_view candidate : known) {
+    const std::size_t d = editDistance(word, candidate);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string_view typeName(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::number_integer:
+    case nlohmann::json::value_t::number_unsigned:
+    case nlohmann::json::value_t::number_float: return "a number";
+    default: return "an unsupported value";
+  }
+}
+
+Eigen::VectorXd readVector(const nlohmann::json& value, const std::string& path, int dimension) {
+  if (!value.is_array()) {
+    throw SceneError(path, "expected an array of " + std::to_string(dimension) + " numbers, got " +
+                               std::string(typeName(value)));
+  }
+  if (value.size() != static_cast<std::size_t>(dimension)) {
+    throw SceneError(path, "expected " + std::to_string(dimension) + " numbers for a " +
+                               std::to_string(dimension) + "D scene, got " +
+                               std::to_string(value.size()));
+  }
+  Eigen::VectorXd x(dimension);
+  for (int i = 0; i < dimension; ++i) {
+    x[i] = finiteNumber(value[static_cast<std::size_t>(i)], path + "[" + std::to_string(i) + "]");
+  }
+  return x;
+}
+
+JsonObject::JsonObject(const nlohmann::json& value, std::string path)
+    : value_(value), path_(std::move(path)) {
+  if (!value_.is_object()) {
+    throw SceneError(path_, "expected an object, got " + std::string(typeName(value_)));
+  }
+}
+
+std::string JsonObject::pathOf(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+bool JsonObject::has(std::string_view key) const { return value_.contains(key); }
+
+const nlohmann::json& JsonObject::at(std::string_view key) const {
+  const auto it = value_.find(key);
+  if (it == value_.end()) throw SceneError(pathOf(key), "required field is missing");
+  return *it;
+}
+
+void JsonObject::allowOnly(std::initializer_list<std::string_view> allowed) const {
+  for (const auto& [key, unused] : value_.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string reason = "unknown field";
+    if (const auto suggestion = closestMatch(key, {allowed.begin(), allowed.size()})) {
+      reason += "; did you mean '" + std::string(*suggestion) + "'?";
+    } else {
+      std::string list;
+      for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+      reason += " (known fields: " + list + ")";
+    }
+    throw SceneError(pathOf(key), reason);
+  }
+}
+
+double JsonObject::number(std::string_view key) const { return finiteNumber(at(key), pathOf(key)); }
+
+std::optional<double> JsonObject::optionalNumber(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  return number(key);
+}
+
+std::string JsonObject::string(std::string_view key) const {
+  const nlohmann::json& value = at(key);
+  if (!value.is_string()) {
+    throw SceneError(pathOf(key), "expected a string, got " + std::string(typeName(value)));
+  }
+  return value.get<std::string>();
+}
+
+std::optional<std::string> JsonObject::optionalString(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  return string(key);
+}
+
+std::optional<bool> JsonObject::optionalBoolean(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& value = at(key);
+  if (!value.is_boolean()) {
+    throw SceneError(pathOf(key), "expected true or false, got " + std::string(typeName(value)));
+  }
+  return value.get<bool>();
+}
+
+std::optional<long> JsonObject::optionalInteger(std::string_view key) const {
+  if (!has(key)) return std::nullopt;
+  const nlohmann::json& value = at(key);
+  if (!value.is_number_integer()) {
+    throw SceneError(pathOf(key), "expected an integer, got " +
+                                      (value.is_number() ? describeNumber(value) : std::string(typeName(value))));
+  }
+  return value.get<long>();
+}
+
+Eigen::VectorXd JsonObject::vector(std::string_view key, int dimension) const {
+  return readVector(at(key), pathOf(key), dimension);
+}
+
+std::optional<Eigen::VectorXd> JsonObject::optionalVector(std::string_view key, int dimension) const {
+  if (!has(key)) return std::nullopt;
+  return vector(key, dimension);
+}
+
+JsonObject JsonObject::object(std::string_view key) const { return {at(key), pathOf(key)}; }
+
+std::vector<JsonObject> JsonObject::objects(std::string_view key) const {
+  std::vector<JsonObject> result;
+  if (!has(key)) return result;
+  const nlohmann::json& array = at(key);
+  if (!array.is_array()) {
+    throw SceneError(pathOf(key), "expected an array, got " + std::string(typeName(array)));
+  }
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    result.emplace_back(array[i], pathOf(key) + "[" + std::to_string(i) + "]");
+  }
+  return result;
+}
+
+}  // namespace tinkertoy::scene

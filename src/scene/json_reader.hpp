@@ -1,0 +1,62 @@
+// JsonObject: checked access to one JSON object of a scene file, by JSON path.
+//
+// Every accessor validates type, size and finiteness and throws SceneError naming the
+// exact path ("particles[2].mass") and the reason. allowOnly() rejects unknown fields and
+// suggests the closest known one, so a typo never silently falls back to a default.
+#pragma once
+
+#include <Eigen/Core>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tinkertoy::scene {
+
+// The known word closest to `word` by edit distance, if it is close enough to be a typo.
+std::optional<std::string_view> closestMatch(std::string_view word,
+                                             std::span<const std::string_view> known);
+
+// "number", "string", ... for messages.
+std::string_view typeName(const nlohmann::json& value);
+
+class JsonObject {
+ public:
+  // Throws unless `value` is an object.
+  JsonObject(const nlohmann::json& value, std::string path);
+
+  [[nodiscard]] const std::string& path() const { return path_; }
+  // "<path>.<key>", or "<key>" at the root.
+  [[nodiscard]] std::string pathOf(std::string_view key) const;
+  [[nodiscard]] bool has(std::string_view key) const;
+  [[nodiscard]] const nlohmann::json& at(std::string_view key) const;  // required
+
+  // Rejects every key that is not in `allowed`.
+  void allowOnly(std::initializer_list<std::string_view> allowed) const;
+
+  [[nodiscard]] double number(std::string_view key) const;
+  [[nodiscard]] std::optional<double> optionalNumber(std::string_view key) const;
+  [[nodiscard]] std::string string(std::string_view key) const;
+  [[nodiscard]] std::optional<std::string> optionalString(std::string_view key) const;
+  [[nodiscard]] std::optional<bool> optionalBoolean(std::string_view key) const;
+  [[nodiscard]] std::optional<long> optionalInteger(std::string_view key) const;
+  // A coordinate array of exactly `dimension` finite numbers.
+  [[nodiscard]] Eigen::VectorXd vector(std::string_view key, int dimension) const;
+  [[nodiscard]] std::optional<Eigen::VectorXd> optionalVector(std::string_view key,
+                                                              int dimension) const;
+  [[nodiscard]] JsonObject object(std::string_view key) const;
+  // The elements of an optional array as objects, with paths "<key>[i]".
+  [[nodiscard]] std::vector<JsonObject> objects(std::string_view key) const;
+
+ private:
+  const nlohmann::json& value_;
+  std::string path_;
+};
+
+// Reads `value` as a coordinate array of `dimension` finite numbers; `path` for messages.
+Eigen::VectorXd readVector(const nlohmann::json& value, const std::string& path, int dimension);
+
+}  // namespace tinkertoy::scene
