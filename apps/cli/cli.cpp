@@ -32,6 +32,24 @@ CLI::Validator finiteNumber(const char* requirement) {
       need == "any" ? "NUMBER" : need + " NUMBER");
 }
 
+// A whole number ≥ minimum.
+CLI::Validator integerAtLeast(long minimum) {
+  return CLI::Validator(
+      [minimum](std::string& text) -> std::string {
+        long x = 0;
+        std::size_t used = 0;
+        try {
+          x = std::stol(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != text.size()) return "expected a whole number, got '" + text + "'";
+        if (x < minimum) return "must be at least " + std::to_string(minimum) + ", got '" + text + "'";
+        return {};
+      },
+      "INTEGER >= " + std::to_string(minimum));
+}
+
 template <class T>
 CLI::Option* addOptional(CLI::App& app, const std::string& name, std::optional<T>& target,
                          const std::string& help) {
@@ -56,7 +74,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   addOptional(*runApp, "--tolerance", options.tolerance, "CG relative residual target")
       ->check(finiteNumber("positive"));
   addOptional(*runApp, "--max-iterations", options.maxIterations, "CG iteration cap (0: 2m + 100)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integerAtLeast(0));
   addOptional(*runApp, "--regularization", options.regularization,
               "LDLT diagonal regularization, relative")
       ->check(finiteNumber("non-negative"));
@@ -75,7 +93,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                    "Project positions and velocities back onto C = 0, Ċ = 0 after every step");
   runApp->add_option("--trajectory", options.trajectory, "Write a CSV trajectory to FILE.csv");
   runApp->add_option("--every", options.every, "Record every N-th step in the trajectory")
-      ->check(CLI::PositiveNumber);
+      ->check(integerAtLeast(1));
   runApp->add_option("--summary", options.summary, "Write a JSON summary to FILE.json");
 
   std::string checkPath;

@@ -358,6 +358,11 @@ Scene parseScene(std::string_view json, std::string_view source) {
     std::string detail = e.what();
     if (const auto colon = detail.find(": "); colon != std::string::npos) detail = detail.substr(colon + 2);
     throw SceneError("", "malformed JSON at " + lineAndColumn(json, e.byte) + ": " + detail, source);
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. out_of_range 406, "number overflow parsing '1e999'", which carries no position.
+    std::string detail = e.what();
+    if (const auto bracket = detail.find("] "); bracket != std::string::npos) detail = detail.substr(bracket + 2);
+    throw SceneError("", "malformed JSON: " + detail + " (numbers must fit in a double)", source);
   }
   try {
     const JsonObject root(document, "");

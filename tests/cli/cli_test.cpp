@@ -1,0 +1,204 @@
+// The tinkertoy command line, run in-process: outputs, overrides, exit codes and every
+// bad-input path of the flags.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace tinkertoy::cli {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kScenes = std::string(TINKERTOY_SOURCE_DIR) + "/scenes/";
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result tinkertoy(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+// A scratch directory removed at the end of each test.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("tinkertoy-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::string writeScene(const std::string& name, const std::string& json) const {
+    std::ofstream(file(name)) << json;
+    return file(name);
+  }
+  fs::path dir_;
+};
+
+nlohmann::json readJson(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
+  const Result r = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "1", "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("pendulum"), std::string::npos);
+  const nlohmann::json s = readJson(file("s.json"));
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : s.items()) keys.push_back(key);
+  std::vector<std::string> expected = {
+      "scene", "dimension", "particles", "constraints", "integrator", "solver", "dt", "steps",
+      "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
+      "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "solver_residual_max",
+      "wall_seconds", "steps_per_second", "final_state"};
+  std::sort(keys.begin(), keys.end());
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(keys, expected);
+  EXPECT_EQ(s["steps"], 1000);
+  EXPECT_NEAR(s["simulated_time"].get<double>(), 1.0, 1e-12);
+  EXPECT_EQ(s["integrator"], "rk4");
+  EXPECT_EQ(s["solver"], "cg");
+  EXPECT_EQ(s["particles"], 1);
+  EXPECT_LT(s["energy_drift_max"].get<double>(), 1e-8);
+  EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-9);
+  // The bob stays on its unit circle.
+  const auto position = s["final_state"]["bob"]["position"].get<std::vector<double>>();
+  ASSERT_EQ(position.size(), 2u);
+  EXPECT_NEAR(std::hypot(position[0], position[1]), 1.0, 1e-9);
+}
+
+TEST_F(Cli, FlagsOverrideTheSceneSettings) {
+  const Result r = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "0.5", "--dt", "0.01",
+                              "--integrator", "midpoint", "--solver", "ldlt", "--ks", "10", "--kd", "2",
+                              "--project", "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const nlohmann::json s = readJson(file("s.json"));
+  EXPECT_EQ(s["steps"], 50);
+  EXPECT_DOUBLE_EQ(s["dt"].get<double>(), 0.01);
+  EXPECT_EQ(s["integrator"], "midpoint");
+  EXPECT_EQ(s["solver"], "ldlt");
+  // --project holds the rod to round-off even with this coarse midpoint step.
+  EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-11);
+}
+
+TEST_F(Cli, TrajectoryRecordsEveryNthStep) {
+  const Result r = tinkertoy({"run", kScenes + "double_pendulum.json", "--duration", "0.1", "--every", "10",
+                              "--trajectory", file("t.csv")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  std::ifstream in(file("t.csv"));
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header,
+            "time,p1.x,p1.y,p1.vx,p1.vy,p2.x,p2.y,p2.vx,p2.vy,kinetic_energy,potential_energy,"
+            "total_energy,constraint_error,velocity_error");
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 11u);  // step 0 and every 10th of 100 steps
+  EXPECT_EQ(rows.front().substr(0, 2), "0,");
+  EXPECT_NEAR(std::stod(rows.back()), 0.1, 1e-12);
+}
+
+TEST_F(Cli, CheckPassesEveryShippedScene) {
+  for (const auto& entry : fs::directory_iterator(kScenes)) {
+    const Result r = tinkertoy({"check", entry.path().string()});
+    EXPECT_EQ(r.code, kSuccess) << entry.path() << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("ok: all constraint derivatives match"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(Cli, CheckWarnsAboutAnIllegalInitialState) {
+  const std::string scene = writeScene("moving.json", R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0], "velocity": [1, 0]}],
+      "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}]})");
+  const Result r = tinkertoy({"check", scene});
+  EXPECT_EQ(r.code, kSuccess);
+  EXPECT_NE(r.out.find("warning: the initial state violates its constraints"), std::string::npos) << r.out;
+  const Result run = tinkertoy({"run", scene, "--duration", "0.01"});
+  EXPECT_NE(run.err.find("warning: the initial state violates its constraints"), std::string::npos) << run.err;
+}
+
+TEST_F(Cli, BadSceneExitsWithTwoAndNamesTheJsonPath) {
+  const std::string scene = writeScene("bad.json", R"({"particles": [{"id": "a", "mass": -3, "position": [0, 0]}]})");
+  for (const char* command : {"run", "check"}) {
+    const Result r = tinkertoy({command, scene});
+    EXPECT_EQ(r.code, kBadInput) << command;
+    EXPECT_NE(r.err.find("particles[0].mass: must be positive"), std::string::npos) << r.err;
+  }
+}
+
+struct BadFlag {
+  std::vector<std::string> args;
+  const char* mention;  // the message must contain this
+};
+
+void PrintTo(const BadFlag& bad, std::ostream* os) {
+  for (const std::string& a : bad.args) *os << a << ' ';
+}
+
+class CliRejects : public ::testing::TestWithParam<BadFlag> {};
+
+TEST_P(CliRejects, ABadFlagWithExitCodeTwo) {
+  const BadFlag& bad = GetParam();
+  const Result r = tinkertoy(bad.args);
+  EXPECT_EQ(r.code, kBadInput) << r.err;
+  EXPECT_NE(r.err.find(bad.mention), std::string::npos) << r.err;
+}
+
+const std::string kPendulum = kScenes + "pendulum.json";
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, CliRejects,
+    ::testing::Values(BadFlag{{"run", kPendulum, "--dt", "nan"}, "--dt"},
+                      BadFlag{{"run", kPendulum, "--dt", "-0.1"}, "--dt"},
+                      BadFlag{{"run", kPendulum, "--dt", "0"}, "must be positive"},
+                      BadFlag{{"run", kPendulum, "--dt", "fast"}, "expected a number"},
+                      BadFlag{{"run", kPendulum, "--duration", "inf"}, "--duration"},
+                      BadFlag{{"run", kPendulum, "--duration", "-1"}, "must not be negative"},
+                      BadFlag{{"run", kPendulum, "--ks", "nan"}, "--ks"},
+                      BadFlag{{"run", kPendulum, "--kd", "-1"}, "--kd"},
+                      BadFlag{{"run", kPendulum, "--tolerance", "0"}, "--tolerance"},
+                      BadFlag{{"run", kPendulum, "--max-iterations", "-5"}, "--max-iterations"},
+                      BadFlag{{"run", kPendulum, "--regularization", "nan"}, "--regularization"},
+                      BadFlag{{"run", kPendulum, "--integrator", "rk5"}, "--integrator"},
+                      BadFlag{{"run", kPendulum, "--solver", "gmres"}, "--solver"},
+                      BadFlag{{"run", kPendulum, "--every", "0"}, "--every"},
+                      BadFlag{{"run", kPendulum, "--frobnicate"}, "--frobnicate"},
+                      BadFlag{{"run"}, "scene"},
+                      BadFlag{{}, "subcommand"},
+                      BadFlag{{"run", "/nonexistent.json"}, "/nonexistent.json: cannot open scene file"},
+                      BadFlag{{"run", kPendulum, "--trajectory", "/nonexistent/dir/t.csv"}, "--trajectory"},
+                      BadFlag{{"run", kPendulum, "--summary", "/nonexistent/dir/s.json"}, "--summary"}));
+
+TEST_F(Cli, HelpExitsWithZero) {
+  const Result r = tinkertoy({"run", "--help"});
+  EXPECT_EQ(r.code, kSuccess);
+  EXPECT_NE(r.out.find("--integrator"), std::string::npos);
+}
+
+// A very stiff spring under explicit Euler grows without bound: exit 3, the message names
+// the step, and no summary file is left behind.
+TEST_F(Cli, BlowUpExitsWithThreeAndLeavesNoSummary) {
+  const std::string scene = writeScene("stiff.json", R"({
+    "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1.1, 0]}],
+    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e9, "rest_length": 1}],
+    "constraints": [{"type": "line", "particle": "a", "direction": [1, 0]}],
+    "settings": {"dt": 0.01, "duration": 100, "integrator": "euler"}})");
+  const Result r = tinkertoy({"run", scene, "--summary", file("s.json"), "--trajectory", file("t.csv")});
+  EXPECT_EQ(r.code, kBlowUp) << r.err;
+  EXPECT_NE(r.err.find("simulation blew up at step"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("keeps the state of step"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(file("s.json")));
+  EXPECT_TRUE(fs::exists(file("t.csv")));
+}
+
+}  // namespace
+}  // namespace tinkertoy::cli

@@ -1,0 +1,203 @@
+// The scene loader: every shipped scene loads, defaults are applied as documented, and
+// every kind of bad input is rejected with its JSON path and a reason.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tinkertoy/constraints/distance_constraint.hpp"
+#include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy {
+namespace {
+
+const std::filesystem::path kScenes = std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes";
+
+TEST(SceneLoader, EveryShippedSceneLoads) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kScenes)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scene scene = loadScene(entry.path());
+    EXPECT_FALSE(scene.name.empty());
+    EXPECT_GT(scene.model.particleCount(), 0u);
+    EXPECT_GT(scene.model.constraintCount(), 0u);
+    ++count;
+  }
+  EXPECT_GE(count, 9);
+}
+
+TEST(SceneLoader, ReadsTheDocumentedExample) {
+  const Scene scene = loadScene(kScenes / "double_pendulum.json");
+  EXPECT_EQ(scene.name, "double pendulum");
+  EXPECT_EQ(scene.model.dimension(), 2);
+  EXPECT_EQ(scene.model.particleCount(), 2u);
+  EXPECT_EQ(scene.model.constraintCount(), 2u);
+  EXPECT_DOUBLE_EQ(scene.settings.dt, 0.001);
+  EXPECT_DOUBLE_EQ(scene.duration, 10.0);
+  EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
+  EXPECT_EQ(scene.settings.solver.kind, SolverKind::ConjugateGradient);
+  const ParticleId p2 = *scene.model.findParticle("p2");
+  EXPECT_EQ(scene.model.position(p2), Eigen::Vector2d(2, 0));
+  EXPECT_EQ(scene.model.velocity(p2), Eigen::Vector2d::Zero());
+  EXPECT_DOUBLE_EQ(scene.model.mass(p2), 1.0);
+}
+
+TEST(SceneLoader, AppliesDefaults) {
+  const Scene scene = parseScene(R"({
+    "dimension": 3,
+    "particles": [{"id": "a", "mass": 2, "position": [0, 0, 0]},
+                  {"id": "b", "mass": 1, "position": [3, 4, 0], "velocity": [1, 2, 3]}],
+    "constraints": [{"type": "distance", "a": "a", "b": "b"},
+                    {"type": "fixed", "particle": "a"}]
+  })");
+  const Model& m = scene.model;
+  // Gravity defaults to (0, −9.81, 0): Q on a 2 kg particle is (0, −19.62, 0).
+  const auto& gravity = dynamic_cast<const Gravity&>(m.force(m.forceAt(0)));
+  EXPECT_EQ(gravity.acceleration(), Eigen::Vector3d(0, -9.81, 0));
+  // A missing length is the initial distance, a missing point the initial position.
+  const auto& rod = dynamic_cast<const DistanceConstraint&>(m.constraint(m.constraintAt(0)));
+  EXPECT_DOUBLE_EQ(rod.length(), 5.0);
+  const auto& nail = dynamic_cast<const FixedPointConstraint&>(m.constraint(m.constraintAt(1)));
+  EXPECT_EQ(nail.point(), Eigen::Vector3d::Zero());
+  EXPECT_EQ(m.velocity(*m.findParticle("a")), Eigen::Vector3d::Zero());
+  EXPECT_EQ(m.describe(m.constraintAt(0)), "constraints[0]");
+  EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
+}
+
+TEST(SceneLoader, NamesConstraintsByIdWhenGiven) {
+  const Scene scene = parseScene(R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0]}],
+    "constraints": [{"type": "distance", "id": "rod", "a": "a", "b": [0, 0]}]})");
+  EXPECT_EQ(scene.model.describe(scene.model.constraintAt(0)), "rod");
+}
+
+struct BadScene {
+  const char* label;
+  const char* json;
+  const char* path;    // expected SceneError::path()
+  const char* reason;  // expected to appear in the message
+};
+
+// Particles used by most bad scenes.
+#define TWO_PARTICLES \
+  R"("particles": [{"id": "p1", "mass": 1, "position": [1, 0]}, {"id": "p2", "mass": 1, "position": [2, 0]}])"
+
+const BadScene kBadScenes[] = {
+    {"malformed JSON", "{\n  \"dimension\": 2,\n  \"particles\": [}\n", "", "malformed JSON at line 3, column 17"},
+    {"not an object", "[1, 2]", "", "expected an object"},
+    {"unknown top-level field", R"({"partciles": []})", "partciles", "did you mean 'particles'"},
+    {"dimension 4", R"({"dimension": 4})", "dimension", "must be 2 or 3"},
+    {"dimension not an integer", R"({"dimension": 2.5})", "dimension", "expected an integer"},
+    {"particles not an array", R"({"particles": {}})", "particles", "expected an array"},
+    {"missing mass", R"({"particles": [{"id": "a", "position": [0, 0]}]})", "particles[0].mass",
+     "required field is missing"},
+    {"negative mass", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})",
+     "particles[0].mass", "must be positive"},
+    {"zero mass", R"({"particles": [{"id": "a", "mass": 0, "position": [0, 0]}]})", "particles[0].mass",
+     "must be positive"},
+    {"overflowing number", R"({"particles": [{"id": "a", "mass": 1e999, "position": [0, 0]}]})",
+     "", "number overflow parsing '1e999'"},
+    {"mass as string", R"({"particles": [{"id": "a", "mass": "1", "position": [0, 0]}]})",
+     "particles[0].mass", "expected a number, got a string"},
+    {"wrong position size", R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0, 0]}]})",
+     "particles[0].position", "expected 2 numbers for a 2D scene, got 3"},
+    {"non-numeric coordinate", R"({"particles": [{"id": "a", "mass": 1, "position": [0, null]}]})",
+     "particles[0].position[1]", "expected a number"},
+    {"unknown particle field", R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0], "velocty": [0, 0]}]})",
+     "particles[0].velocty", "did you mean 'velocity'"},
+    {"duplicate id",
+     R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "a", "mass": 1, "position": [1, 0]}]})",
+     "particles[1].id", "duplicate particle id 'a' (first used by particles[0])"},
+    {"empty id", R"({"particles": [{"id": "", "mass": 1, "position": [0, 0]}]})", "particles[0].id", "must not be empty"},
+    {"unknown constraint type", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distnce", "a": "p1", "b": "p2"}]})",
+     "constraints[0].type", "did you mean 'distance'"},
+    {"dangling id", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": "p1", "b": "p9"}]})",
+     "constraints[0].b", "no particle with id 'p9'"},
+    {"endpoint of the wrong type", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": "p1", "b": 3}]})",
+     "constraints[0].b", "expected a particle id or a point"},
+    {"zero-length rod from coincident particles",
+     R"({"particles": [{"id": "p1", "mass": 1, "position": [1, 0]}, {"id": "p2", "mass": 1, "position": [1, 0]}],
+         "constraints": [{"type": "distance", "a": "p1", "b": "p2"}]})",
+     "constraints[0]", "zero-length rod"},
+    {"zero rod length", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": "p1", "b": "p2", "length": 0}]})",
+     "constraints[0].length", "must be positive"},
+    {"rod to itself", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": "p1", "b": "p1"}]})",
+     "constraints[0].b", "cannot join particle 'p1' to itself"},
+    {"rod between two points", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": [0, 0], "b": [1, 1]}]})",
+     "constraints[0]", "needs at least one particle"},
+    {"unknown constraint field", "{" TWO_PARTICLES R"(, "constraints": [{"type": "distance", "a": "p1", "b": "p2", "lenght": 1}]})",
+     "constraints[0].lenght", "did you mean 'length'"},
+    {"zero-radius circle", "{" TWO_PARTICLES R"(, "constraints": [{"type": "circle", "particle": "p1", "center": [1, 0]}]})",
+     "constraints[0]", "zero-length circle"},
+    {"plane in 2D", "{" TWO_PARTICLES R"(, "constraints": [{"type": "plane", "particle": "p1", "normal": [0, 1]}]})",
+     "constraints[0].type", "needs \"dimension\": 3"},
+    {"zero line direction", "{" TWO_PARTICLES R"(, "constraints": [{"type": "line", "particle": "p1", "direction": [0, 0]}]})",
+     "constraints[0].direction", "must be non-zero"},
+    {"duplicate constraint id",
+     "{" TWO_PARTICLES R"(, "constraints": [{"type": "fixed", "id": "n", "particle": "p1"}, {"type": "fixed", "id": "n", "particle": "p2"}]})",
+     "constraints[1].id", "duplicate constraint id 'n'"},
+    {"unknown path type",
+     "{" TWO_PARTICLES R"(, "constraints": [{"type": "driven", "particle": "p1", "path": {"type": "square"}}]})",
+     "constraints[0].path.type", "unknown path type 'square'"},
+    {"negative path radius",
+     "{" TWO_PARTICLES R"(, "constraints": [{"type": "driven", "particle": "p1", "path": {"type": "circle", "center": [0, 0], "radius": -1, "angular_speed": 1}}]})",
+     "constraints[0].path.radius", "must be positive"},
+    {"unknown force type", "{" TWO_PARTICLES R"(, "forces": [{"type": "sprng", "a": "p1", "b": "p2", "stiffness": 1}]})",
+     "forces[0].type", "did you mean 'spring'"},
+    {"spring without stiffness", "{" TWO_PARTICLES R"(, "forces": [{"type": "spring", "a": "p1", "b": "p2"}]})",
+     "forces[0].stiffness", "required field is missing"},
+    {"negative damping", "{" TWO_PARTICLES R"(, "forces": [{"type": "spring", "a": "p1", "b": "p2", "stiffness": 1, "damping": -2}]})",
+     "forces[0].damping", "must not be negative"},
+    {"negative drag", R"({"forces": [{"type": "drag", "coefficient": -1}]})", "forces[0].coefficient",
+     "must not be negative"},
+    {"constant force of the wrong size", "{" TWO_PARTICLES R"(, "forces": [{"type": "constant", "particle": "p1", "force": [1]}]})",
+     "forces[0].force", "expected 2 numbers"},
+    {"gravity of the wrong size", R"({"gravity": [0, -9.81, 0]})", "gravity", "expected 2 numbers"},
+    {"unknown integrator", R"({"settings": {"integrator": "rk5"}})", "settings.integrator", "unknown integrator 'rk5'"},
+    {"unknown solver", R"({"settings": {"solver": "gmres"}})", "settings.solver", "unknown solver 'gmres'"},
+    {"zero dt", R"({"settings": {"dt": 0}})", "settings.dt", "must be positive"},
+    {"negative duration", R"({"settings": {"duration": -1}})", "settings.duration", "must not be negative"},
+    {"fractional iteration cap", R"({"settings": {"max_iterations": 1.5}})", "settings.max_iterations",
+     "expected an integer"},
+    {"project not a boolean", R"({"settings": {"project": 1}})", "settings.project", "expected true or false"},
+    {"unknown setting", R"({"settings": {"tolerence": 1e-9}})", "settings.tolerence", "did you mean 'tolerance'"},
+};
+
+void PrintTo(const BadScene& bad, std::ostream* os) { *os << bad.label; }
+
+class RejectsBadScene : public ::testing::TestWithParam<BadScene> {};
+
+TEST_P(RejectsBadScene, NamingThePathAndTheReason) {
+  const BadScene& bad = GetParam();
+  try {
+    parseScene(bad.json, "bad.json");
+    FAIL() << "accepted: " << bad.json;
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.path(), bad.path) << e.what();
+    EXPECT_NE(std::string(e.what()).find(bad.reason), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("bad.json: ", 0), 0u) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SceneLoader, RejectsBadScene, ::testing::ValuesIn(kBadScenes),
+                         [](const ::testing::TestParamInfo<BadScene>& p) {
+                           std::string name = p.param.label;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(SceneLoader, ReportsAMissingFile) {
+  try {
+    loadScene("/nonexistent/scene.json");
+    FAIL();
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/scene.json: cannot open scene file"), std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tinkertoy
