@@ -1,9 +1,11 @@
 #include "tinkertoy/dynamics/simulator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "common/vector_checks.hpp"
+#include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy {
 
@@ -55,6 +57,15 @@ void Simulator::syncStructure() {
   reportedForce_.setZero(model_.q().size());
   structureVersion_ = model_.structureVersion();
   built_ = true;
+  // The model's size: its bounding-box diagonal now, at least 1 m.
+  const int d = model_.dimension();
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
+  for (Eigen::Index i = 0; i < model_.q().size(); i += d) {
+    const Eigen::Vector3d x = readPoint(model_.q(), static_cast<std::size_t>(i), d);
+    low = low.cwiseMin(x);
+    high = high.cwiseMax(x);
+  }
+  modelSize_ = model_.particleCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;  // z = 0 in 2D
 }
 
 void Simulator::step() {
@@ -77,14 +88,10 @@ void Simulator::step() {
                           stepCount_ + 1, startTime, std::nullopt, constraint);
   }
 
-  // Measure the candidate state before committing it. Energy and ‖C‖ overflow to inf long
-  // before q itself does, so a runaway state is caught while the last good state remains.
+  // Measure the candidate state before committing it, so a bad one is never committed.
   StepDiagnostics candidate = measure({time, q_, v_});
   candidate.step = stepCount_ + 1;
-  const bool finite = q_.allFinite() && v_.allFinite() && dynamics_.lambda().allFinite() &&
-                      std::isfinite(candidate.totalEnergy()) &&
-                      std::isfinite(candidate.constraintError) && std::isfinite(candidate.velocityError);
-  if (!finite) reportBlowUp(startTime);
+  rejectIfBlownUp(candidate, startTime);
 
   model_.q().swap(q_);
   model_.v().swap(v_);
@@ -93,62 +100,83 @@ void Simulator::step() {
   diagnostics_ = candidate;
 }
 
-void Simulator::reportBlowUp(double startTime) const {
+// A candidate state is blown up if anything in it is not finite, or if its energy or ‖C‖
+// overflowed (a runaway whose q is still finite), or if the constraints came apart: ‖C‖∞ above
+// ten times the model's size, which no honest simulation reaches. The message blames the
+// first non-finite particle, else the constraint that came apart furthest, else the fastest
+// particle, and the constraint with the largest multiplier.
+void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const {
+  const bool finite = q_.allFinite() && v_.allFinite() && dynamics_.lambda().allFinite() &&
+                      std::isfinite(candidate.totalEnergy()) &&
+                      std::isfinite(candidate.constraintError) && std::isfinite(candidate.velocityError);
+  const bool cameApart = finite && candidate.constraintError > 10.0 * modelSize_;
+  if (finite && !cameApart) return;
+
   const int d = model_.dimension();
+  const ConstraintSystem& system = dynamics_.constraints();
   std::optional<ParticleId> particle;
-  std::string what;
+  std::optional<ConstraintId> constraint;
+  std::ostringstream what;
   for (Eigen::Index i = 0; i < q_.size() && !particle; ++i) {
     if (!std::isfinite(q_[i]) || !std::isfinite(v_[i])) {
       particle = model_.particleAt(static_cast<std::size_t>(i / d));
-      what = model_.describe(*particle) +
-             (std::isfinite(q_[i]) ? " got a non-finite velocity" : " got a non-finite position");
+      what << model_.describe(*particle)
+           << (std::isfinite(q_[i]) ? " got a non-finite velocity" : " got a non-finite position");
     }
   }
+  if (!particle && cameApart) {
+    Eigen::Index row = 0;
+    system.value().cwiseAbs().maxCoeff(&row);
+    constraint = model_.constraintAt(system.constraintOfRow(row));
+    particle = model_.constraint(*constraint).particles().front();
+    what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by "
+         << std::abs(system.value()[row]) << ", more than ten times the model's size ("
+         << modelSize_ << " m)";
+  }
   if (!particle && q_.size() > 0) {
-    // The state is finite but ran away: its energy or ‖C‖ overflowed. Name the fastest particle.
     Eigen::Index fastest = 0;
-    double speed = 0.0;
+    double speed = -1.0;
     for (Eigen::Index i = 0; i < q_.size(); i += d) {
       const double s = v_.segment(i, d).lpNorm<Eigen::Infinity>();
-      if (s >= speed) {
+      if (s > speed) {
         speed = s;
         fastest = i;
       }
     }
     particle = model_.particleAt(static_cast<std::size_t>(fastest / d));
-    std::ostringstream text;
-    text << "the state ran away (its energy or constraint error overflowed); fastest is "
+    what << "the state ran away (its energy or constraint error overflowed); fastest is "
          << model_.describe(*particle) << " at " << speed << " m/s";
-    what = text.str();
   }
+  if (!particle) what << "a constraint force became non-finite";
 
-  // Blame the constraint with a non-finite or the largest multiplier, preferring those
-  // that touch the offending particle.
-  const ConstraintSystem& system = dynamics_.constraints();
-  const Eigen::VectorXd& lambda = dynamics_.lambda();
-  std::optional<ConstraintId> constraint;
+  // Blame the constraint with a non-finite or the largest multiplier, preferring those that
+  // touch the offending particle, unless one already came apart.
   double worst = -1.0;
-  bool worstTouches = false;
-  for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
-    const ConstraintId id = model_.constraintAt(k);
-    const Constraint& c = model_.constraint(id);
-    const auto particles = c.particles();
-    const bool touches =
-        particle && std::find(particles.begin(), particles.end(), *particle) != particles.end();
-    const double size = lambda.segment(system.rowOffset(k), c.rows()).cwiseAbs().maxCoeff();
-    const double score = std::isfinite(size) ? size : INFINITY;
-    if ((touches && !worstTouches) || (touches == worstTouches && score > worst)) {
-      worst = score;
-      worstTouches = touches;
-      constraint = id;
+  if (!constraint) {
+    const Eigen::VectorXd& lambda = dynamics_.lambda();
+    bool worstTouches = false;
+    for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
+      const ConstraintId id = model_.constraintAt(k);
+      const Constraint& c = model_.constraint(id);
+      const auto particles = c.particles();
+      const bool touches =
+          particle && std::find(particles.begin(), particles.end(), *particle) != particles.end();
+      const double size = lambda.segment(system.rowOffset(k), c.rows()).cwiseAbs().maxCoeff();
+      const double score = std::isfinite(size) ? size : INFINITY;
+      if ((touches && !worstTouches) || (touches == worstTouches && score > worst)) {
+        worst = score;
+        worstTouches = touches;
+        constraint = id;
+      }
     }
   }
 
   std::ostringstream message;
-  message << "simulation blew up at step " << stepCount_ + 1 << " (t = " << startTime << " s): ";
-  message << (what.empty() ? std::string("a constraint force became non-finite") : what);
-  if (constraint) message << "; largest constraint force on " << model_.describe(*constraint)
-                          << " (|λ| = " << worst << ")";
+  message << "simulation blew up at step " << stepCount_ + 1 << " (t = " << startTime << " s): "
+          << what.str();
+  if (constraint && worst >= 0.0) {
+    message << "; largest constraint force on " << model_.describe(*constraint) << " (|λ| = " << worst << ")";
+  }
   message << ". The model keeps the state of step " << stepCount_ << ".";
   throw SimulationError(message.str(), stepCount_ + 1, startTime, particle, constraint);
 }

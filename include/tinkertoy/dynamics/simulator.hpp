@@ -5,8 +5,9 @@
 // particles or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work and λ.
 //
-// If a step produces a non-finite state (or one whose energy or constraint error overflows),
-// or the direct solver meets redundant constraints,
+// If a step produces a non-finite state, one whose energy or constraint error overflows, or
+// one whose constraints came apart (‖C‖∞ above ten times the model's size), or the direct
+// solver meets redundant constraints,
 // step() throws SimulationError and the model keeps the state it had before the step.
 //
 //   tinkertoy::Simulator sim(model, {.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
@@ -82,7 +83,8 @@ class Simulator {
   void syncStructure();
   // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally.
   StepDiagnostics measure(const StateView& state);
-  [[noreturn]] void reportBlowUp(double startTime) const;
+  // Throws SimulationError if the candidate state (q_, v_) is not fit to commit.
+  void rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const;
 
   Model& model_;
   SimulationSettings settings_;
@@ -91,6 +93,7 @@ class Simulator {
   Projection projection_;
   std::uint64_t structureVersion_ = 0;
   bool built_ = false;
+  double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m
   std::uint64_t stepCount_ = 0;
   StepDiagnostics diagnostics_;
   Eigen::VectorXd q_, v_;                     // work state of the step in progress [n]

@@ -1,0 +1,53 @@
+// Shared pieces of the physics tests: settings, the simple pendulum, and the fixture that
+// runs a test once per linear solver.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "tinkertoy/constraints/distance_constraint.hpp"
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/model/model.hpp"
+
+namespace tinkertoy::test {
+
+constexpr double kG = 9.81;
+
+inline SimulationSettings settingsFor(SolverKind solver, double dt = 1e-3,
+                                      IntegratorKind integrator = IntegratorKind::RungeKutta4) {
+  SimulationSettings s;
+  s.dt = dt;
+  s.integrator = integrator;
+  s.solver.kind = solver;
+  return s;
+}
+
+inline std::string solverLabel(const ::testing::TestParamInfo<SolverKind>& info) {
+  return std::string(solverName(info.param));
+}
+
+// A simple pendulum in the x–y plane: a bob on a rod of length L to the origin.
+struct Pendulum {
+  Model model{2};
+  ParticleId bob;
+  ConstraintId rod;
+
+  Pendulum(const Eigen::Vector2d& x, const Eigen::Vector2d& v, double mass = 1.0, double L = 1.0) {
+    bob = model.addParticle(mass, x, v, "bob");
+    rod = model.addConstraint(std::make_unique<DistanceConstraint>(bob, Eigen::Vector2d(0, 0), L), "rod");
+    model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -kG)));
+  }
+};
+
+// Runs a test once with each linear solver.
+class BySolver : public ::testing::TestWithParam<SolverKind> {};
+
+}  // namespace tinkertoy::test
+
+#define TINKERTOY_INSTANTIATE_BY_SOLVER()                                                           \
+  INSTANTIATE_TEST_SUITE_P(Solvers, BySolver,                                                       \
+                           ::testing::Values(SolverKind::ConjugateGradient, SolverKind::SparseLdlt), \
+                           solverLabel)
