@@ -54,8 +54,7 @@ class AccelerationDynamics final : public AccelerationField {
   [[nodiscard]] const ConstraintSystem& constraints() const { return system_; }
   // λ of the most recent acceleration() call [m].
   [[nodiscard]] const Eigen::VectorXd& lambda() const { return lambda_; }
-  // The applied force Q and constraint force Q̂ of the most recent acceleration() call [n].
-  [[nodiscard]] const Eigen::VectorXd& appliedForce() const { return Q_; }
+  // The constraint force Q̂ = Jᵀλ of the most recent acceleration() call [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return constraintForce_; }
 
   [[nodiscard]] SolveTally& tally() { return tally_; }
