@@ -3,6 +3,7 @@
 #include <iomanip>
 
 #include "cli.hpp"
+#include "model_contents.hpp"
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -25,9 +26,8 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
     return kBadInput;
   }
   Model& model = loaded->model;
-  out << path << ": valid " << model.dimension() << "D scene with " << model.particleCount()
-      << " particles, " << model.forceCount() << " forces and " << model.constraintCount()
-      << " constraints\n";
+  out << path << ": valid " << model.dimension() << "D scene with " << describeContents(model)
+      << " and " << model.forceCount() << " forces\n";
 
   if (model.constraintCount() > 0) {
     out << "derivatives against central differences (worst relative error, tolerance "

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
+#include "model_contents.hpp"
 #include "trajectory_writer.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -43,22 +44,33 @@ struct Report {
   double wallSeconds;
 };
 
+std::vector<double> toVector(const Eigen::VectorXd& x) { return {x.begin(), x.end()}; }
+
+// A particle's position and velocity; for any other body its coordinates u, their rates u̇
+// and the world positions of its points, in order.
+nlohmann::json bodyState(const Model& model, BodyId id) {
+  if (model.isParticle(id)) {
+    return {{"position", toVector(model.position(id))}, {"velocity", toVector(model.velocity(id))}};
+  }
+  nlohmann::json points = nlohmann::json::array();
+  for (int i = 0; i < model.body(id).pointCount(); ++i) points.push_back(toVector(model.position({id, i})));
+  return {{"u", toVector(model.coordinates(id))}, {"u_dot", toVector(model.velocities(id))}, {"points", points}};
+}
+
 nlohmann::json summaryJson(const Report& r) {
   const Model& model = r.scene.model;
   const SimulationSettings& s = r.scene.settings;
   nlohmann::json finalState = nlohmann::json::object();
-  for (std::size_t i = 0; i < model.particleCount(); ++i) {
-    const ParticleId id = model.particleAt(i);
-    const Eigen::VectorXd x = model.position(id), v = model.velocity(id);
-    finalState[model.name(id)] = {{"position", std::vector<double>(x.begin(), x.end())},
-                                  {"velocity", std::vector<double>(v.begin(), v.end())}};
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    finalState[model.name(id)] = bodyState(model, id);
   }
   const double stepsPerSecond =
       r.wallSeconds > 0.0 ? static_cast<double>(r.stats.steps) / r.wallSeconds : 0.0;
   return {
       {"scene", r.path},
       {"dimension", model.dimension()},
-      {"particles", model.particleCount()},
+      {"particles", countParticles(model)},
       {"constraints", model.constraintCount()},
       {"integrator", integratorName(s.integrator)},
       {"solver", solverName(s.solver.kind)},
@@ -83,8 +95,8 @@ void printSummary(std::ostream& out, const Report& r) {
   const Model& model = r.scene.model;
   const SimulationSettings& s = r.scene.settings;
   const RunStatistics& st = r.stats;
-  out << (r.scene.name.empty() ? r.path : r.scene.name) << ": " << model.particleCount()
-      << " particles, " << model.constraintCount() << " constraints, " << model.dimension() << "D\n";
+  out << (r.scene.name.empty() ? r.path : r.scene.name) << ": " << describeContents(model) << ", "
+      << model.dimension() << "D\n";
   out << std::setprecision(4);
   out << "  " << integratorName(s.integrator) << ", " << solverName(s.solver.kind) << ", dt = " << s.dt
       << " s, " << st.steps << " steps, " << model.time() << " s simulated in " << r.wallSeconds

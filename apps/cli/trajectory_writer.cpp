@@ -8,36 +8,53 @@ namespace tinkertoy::cli {
 
 namespace {
 
+constexpr const char* kAxes[] = {"x", "y", "z"};
+
 std::string columnName(const Model& model, std::size_t index) {
-  const std::string& name = model.name(model.particleAt(index));
+  const std::string& name = model.name(model.bodyAt(index));
   if (!name.empty()) return name;
-  std::string fallback = "p";  // built in two steps: GCC 12 warns falsely on "p" + to_string()
+  std::string fallback = "b";  // built in two steps: GCC 12 warns falsely on "b" + to_string()
   fallback += std::to_string(index);
   return fallback;
+}
+
+void writeNumbers(std::ofstream& out, const Eigen::VectorXd& x) {
+  for (const double value : x) out << ',' << value;
 }
 
 }  // namespace
 
 TrajectoryWriter::TrajectoryWriter(const std::string& path, const Model& model) : out_(path) {
   if (!out_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
-  static const char* kAxes[] = {"x", "y", "z"};
+  const int d = model.dimension();
   out_ << "time";
-  for (std::size_t i = 0; i < model.particleCount(); ++i) {
-    const std::string id = columnName(model, i);
-    for (int k = 0; k < model.dimension(); ++k) out_ << ',' << id << '.' << kAxes[k];
-    for (int k = 0; k < model.dimension(); ++k) out_ << ',' << id << ".v" << kAxes[k];
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    const std::string name = columnName(model, i);
+    if (model.isParticle(id)) {
+      for (int k = 0; k < d; ++k) out_ << ',' << name << '.' << kAxes[k];
+      for (int k = 0; k < d; ++k) out_ << ',' << name << ".v" << kAxes[k];
+      continue;
+    }
+    const Body& body = model.body(id);
+    for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u" << k;
+    for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u_dot" << k;
+    for (int p = 0; p < body.pointCount(); ++p) {
+      for (int k = 0; k < d; ++k) out_ << ',' << name << ".p" << p << '.' << kAxes[k];
+    }
   }
   out_ << ",kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n";
   out_.precision(17);
 }
 
 void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d) {
-  const int dim = model.dimension();
   out_ << d.time;
-  for (std::size_t i = 0; i < model.particleCount(); ++i) {
-    const auto offset = static_cast<Eigen::Index>(i) * dim;
-    for (int k = 0; k < dim; ++k) out_ << ',' << model.q()[offset + k];
-    for (int k = 0; k < dim; ++k) out_ << ',' << model.v()[offset + k];
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    writeNumbers(out_, model.coordinates(id));
+    writeNumbers(out_, model.velocities(id));
+    if (model.isParticle(id)) continue;
+    for (int p = 0; p < model.body(id).pointCount(); ++p) writeNumbers(out_, model.position({id, p}));
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','
        << d.constraintError << ',' << d.velocityError << '\n';

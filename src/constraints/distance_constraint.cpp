@@ -6,22 +6,22 @@
 
 namespace tinkertoy {
 
-DistanceConstraint::DistanceConstraint(ParticleId a, ParticleId b, double length)
-    : particles_{a, b}, length_(length) {}
+DistanceConstraint::DistanceConstraint(BodyPoint a, BodyPoint b, double length)
+    : points_{a, b}, length_(length) {}
 
-DistanceConstraint::DistanceConstraint(ParticleId a, Eigen::VectorXd anchor, double length)
-    : particles_{a, ParticleId{}}, anchor_(std::move(anchor)), anchor3d_(padTo3d(*anchor_)),
+DistanceConstraint::DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, double length)
+    : points_{a, BodyPoint{}}, anchor_(std::move(anchor)), anchor3d_(padTo3d(*anchor_)),
       length_(length) {}
 
-std::span<const ParticleId> DistanceConstraint::particles() const {
-  return {particles_.data(), anchor_ ? 1u : 2u};
+std::span<const BodyPoint> DistanceConstraint::points() const {
+  return {points_.data(), anchor_ ? 1u : 2u};
 }
 
 void DistanceConstraint::validate(int dimension) const {
   detail::requirePositive(length_, "rod length");
   if (anchor_) detail::requireDimension(*anchor_, dimension, "rod anchor");
-  if (!anchor_ && particles_[0] == particles_[1]) {
-    throw std::invalid_argument("a rod cannot join a particle to itself");
+  if (!anchor_ && points_[0] == points_[1]) {
+    throw std::invalid_argument("a rod cannot join a point to itself");
   }
 }
 
@@ -30,7 +30,7 @@ void DistanceConstraint::setLength(double length) {
   length_ = length;
 }
 
-// Particle–particle: J = [nᵀ, −nᵀ]; particle–anchor: the anchor has no block.
+// Point–point: G = [nᵀ, −nᵀ]; point–anchor: the anchor has no block.
 void DistanceConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
   const Eigen::Vector3d& xa = input.positions[0];
   const Eigen::Vector3d& va = input.velocities[0];

@@ -6,8 +6,8 @@
 
 namespace tinkertoy {
 
-DrivenPointConstraint::DrivenPointConstraint(ParticleId particle, std::shared_ptr<const Path> path)
-    : particle_(particle), path_(std::move(path)) {
+DrivenPointConstraint::DrivenPointConstraint(BodyPoint point, std::shared_ptr<const Path> path)
+    : point_(point), path_(std::move(path)) {
   if (!path_) throw std::invalid_argument("a driven point needs a path");
 }
 

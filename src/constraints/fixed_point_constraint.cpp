@@ -6,17 +6,17 @@
 
 namespace tinkertoy {
 
-FixedPointConstraint::FixedPointConstraint(ParticleId particle, Eigen::VectorXd point)
-    : particle_(particle), point_(std::move(point)) {}
+FixedPointConstraint::FixedPointConstraint(BodyPoint point, Eigen::VectorXd location)
+    : point_(point), location_(std::move(location)) {}
 
 void FixedPointConstraint::validate(int dimension) const {
-  detail::requireDimension(point_, dimension, "nail point");
+  detail::requireDimension(location_, dimension, "nail point");
 }
 
 // Affine rows with n_i = e_i and a constant p: C = x − p, J = I.
 void FixedPointConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
   PathSample fixed;
-  fixed.position = padTo3d(point_);
+  fixed.position = padTo3d(location_);
   detail::writeAffineRows(detail::coordinateAxes(input.dimension), fixed, input, output);
 }
 

@@ -6,9 +6,9 @@
 
 namespace tinkertoy {
 
-PointOnCircleConstraint::PointOnCircleConstraint(ParticleId particle, Eigen::VectorXd center,
+PointOnCircleConstraint::PointOnCircleConstraint(BodyPoint point, Eigen::VectorXd center,
                                                  double radius)
-    : particle_(particle), center_(std::move(center)), center3d_(padTo3d(center_)),
+    : point_(point), center_(std::move(center)), center3d_(padTo3d(center_)),
       radius_(radius) {}
 
 void PointOnCircleConstraint::validate(int dimension) const {

@@ -23,13 +23,13 @@ std::array<Eigen::Vector3d, 2> lineNormals(const Eigen::VectorXd& direction) {
 
 }  // namespace
 
-PointOnLineConstraint::PointOnLineConstraint(ParticleId particle, Eigen::VectorXd point,
+PointOnLineConstraint::PointOnLineConstraint(BodyPoint point, Eigen::VectorXd origin,
                                              Eigen::VectorXd direction)
-    : particle_(particle), point_(std::move(point)), direction_(std::move(direction)),
+    : point_(point), origin_(std::move(origin)), direction_(std::move(direction)),
       normals_(lineNormals(direction_)) {}
 
 void PointOnLineConstraint::validate(int dimension) const {
-  detail::requireDimension(point_, dimension, "line point");
+  detail::requireDimension(origin_, dimension, "line point");
   detail::requireDimension(direction_, dimension, "line direction");
   if (direction_.norm() == 0.0) throw std::invalid_argument("line direction must be non-zero");
 }
@@ -37,7 +37,7 @@ void PointOnLineConstraint::validate(int dimension) const {
 void PointOnLineConstraint::evaluate(const ConstraintInput& input,
                                      ConstraintOutput& output) const {
   PathSample fixed;
-  fixed.position = padTo3d(point_);
+  fixed.position = padTo3d(origin_);
   detail::writeAffineRows({normals_.data(), static_cast<std::size_t>(rows())}, fixed, input,
                           output);
 }

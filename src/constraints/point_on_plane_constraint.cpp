@@ -6,16 +6,16 @@
 
 namespace tinkertoy {
 
-PointOnPlaneConstraint::PointOnPlaneConstraint(ParticleId particle, Eigen::VectorXd point,
+PointOnPlaneConstraint::PointOnPlaneConstraint(BodyPoint point, Eigen::VectorXd origin,
                                                Eigen::VectorXd normal)
-    : particle_(particle), point_(std::move(point)), normal_(std::move(normal)),
+    : point_(point), origin_(std::move(origin)), normal_(std::move(normal)),
       unitNormal_(padTo3d(normal_).normalized()) {}
 
 void PointOnPlaneConstraint::validate(int dimension) const {
   if (dimension != 3) {
     throw std::invalid_argument("a plane constraint needs a 3D model; in 2D use a line");
   }
-  detail::requireDimension(point_, dimension, "plane point");
+  detail::requireDimension(origin_, dimension, "plane point");
   detail::requireDimension(normal_, dimension, "plane normal");
   if (normal_.norm() == 0.0) throw std::invalid_argument("plane normal must be non-zero");
 }
@@ -23,7 +23,7 @@ void PointOnPlaneConstraint::validate(int dimension) const {
 void PointOnPlaneConstraint::evaluate(const ConstraintInput& input,
                                       ConstraintOutput& output) const {
   PathSample fixed;
-  fixed.position = padTo3d(point_);
+  fixed.position = padTo3d(origin_);
   detail::writeAffineRows({&unitNormal_, 1}, fixed, input, output);
 }
 

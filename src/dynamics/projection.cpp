@@ -9,6 +9,7 @@ void Projection::apply(AccelerationDynamics& dynamics, const Model& model, doubl
 
   // Positions: J W Jᵀ δ = −C, q += W Jᵀ δ, until ‖C‖∞ ≤ tolerance.
   for (int i = 0; i < settings_.maxIterations; ++i) {
+    dynamics.updateInverseMass(q);
     system.evaluate(model, {time, q, v});
     if (system.value().lpNorm<Eigen::Infinity>() <= settings_.tolerance) break;
     rhs_ = -system.value();
@@ -18,6 +19,7 @@ void Projection::apply(AccelerationDynamics& dynamics, const Model& model, doubl
   }
 
   // Velocities: J W Jᵀ μ = −Ċ, v += W Jᵀ μ.
+  dynamics.updateInverseMass(q);
   system.evaluate(model, {time, q, v});
   rhs_ = -system.velocity();
   multipliers_.setZero(system.rows());

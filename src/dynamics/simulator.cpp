@@ -57,15 +57,17 @@ void Simulator::syncStructure() {
   reportedForce_.setZero(model_.q().size());
   structureVersion_ = model_.structureVersion();
   built_ = true;
-  // The model's size: its bounding-box diagonal now, at least 1 m.
-  const int d = model_.dimension();
+  // The model's size: the bounding-box diagonal of all its points now, at least 1 m.
   Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
-  for (Eigen::Index i = 0; i < model_.q().size(); i += d) {
-    const Eigen::Vector3d x = readPoint(model_.q(), static_cast<std::size_t>(i), d);
-    low = low.cwiseMin(x);
-    high = high.cwiseMax(x);
+  for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
+    const BodyId id = model_.bodyAt(b);
+    for (int i = 0; i < model_.body(id).pointCount(); ++i) {
+      const Eigen::Vector3d x = padTo3d(model_.position({id, i}));
+      low = low.cwiseMin(x);
+      high = high.cwiseMax(x);
+    }
   }
-  modelSize_ = model_.particleCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;  // z = 0 in 2D
+  modelSize_ = model_.bodyCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;  // z = 0 in 2D
 }
 
 void Simulator::step() {
@@ -77,6 +79,7 @@ void Simulator::step() {
   dynamics_.tally() = {};
 
   try {
+    dynamics_.prepareStep(q_);
     FirstStageRecorder recorder(dynamics_, reportedLambda_, reportedForce_);
     integrator_.step(recorder, time, q_, v_, settings_.dt);
     if (settings_.projection.enabled) projection_.apply(dynamics_, model_, time, q_, v_);
@@ -86,6 +89,10 @@ void Simulator::step() {
     throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() + "; row " +
                               std::to_string(e.row()) + " belongs to " + model_.describe(constraint),
                           stepCount_ + 1, startTime, std::nullopt, constraint);
+  } catch (const SingularMassError& e) {
+    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() +
+                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
+                          stepCount_ + 1, startTime, model_.bodyAt(e.body()), std::nullopt);
   }
 
   // Measure the candidate state before committing it, so a bad one is never committed.
@@ -103,8 +110,8 @@ void Simulator::step() {
 // A candidate state is blown up if anything in it is not finite, or if its energy or ‖C‖
 // overflowed (a runaway whose q is still finite), or if the constraints came apart: ‖C‖∞ above
 // ten times the model's size, which no honest simulation reaches. The message blames the
-// first non-finite particle, else the constraint that came apart furthest, else the fastest
-// particle, and the constraint with the largest multiplier.
+// first body with a non-finite coordinate, else the constraint that came apart furthest, else
+// the fastest body, and the constraint with the largest multiplier.
 void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const {
   const bool finite = q_.allFinite() && v_.allFinite() && dynamics_.lambda().allFinite() &&
                       std::isfinite(candidate.totalEnergy()) &&
@@ -112,45 +119,45 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
   const bool cameApart = finite && candidate.constraintError > 10.0 * modelSize_;
   if (finite && !cameApart) return;
 
-  const int d = model_.dimension();
   const ConstraintSystem& system = dynamics_.constraints();
-  std::optional<ParticleId> particle;
+  std::optional<BodyId> body;
   std::optional<ConstraintId> constraint;
   std::ostringstream what;
-  for (Eigen::Index i = 0; i < q_.size() && !particle; ++i) {
-    if (!std::isfinite(q_[i]) || !std::isfinite(v_[i])) {
-      particle = model_.particleAt(static_cast<std::size_t>(i / d));
-      what << model_.describe(*particle)
-           << (std::isfinite(q_[i]) ? " got a non-finite velocity" : " got a non-finite position");
+  for (std::size_t b = 0; b < model_.bodyCount() && !body; ++b) {
+    const bool positionFinite = model_.slice(q_, b).allFinite();
+    if (!positionFinite || !model_.slice(v_, b).allFinite()) {
+      body = model_.bodyAt(b);
+      what << model_.describe(*body)
+           << (positionFinite ? " got a non-finite velocity" : " got a non-finite position");
     }
   }
-  if (!particle && cameApart) {
+  if (!body && cameApart) {
     Eigen::Index row = 0;
     system.value().cwiseAbs().maxCoeff(&row);
     constraint = model_.constraintAt(system.constraintOfRow(row));
-    particle = model_.constraint(*constraint).particles().front();
+    body = model_.constraint(*constraint).points().front().body;
     what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by "
          << std::abs(system.value()[row]) << ", more than ten times the model's size ("
          << modelSize_ << " m)";
   }
-  if (!particle && q_.size() > 0) {
-    Eigen::Index fastest = 0;
+  if (!body && model_.bodyCount() > 0) {
+    std::size_t fastest = 0;
     double speed = -1.0;
-    for (Eigen::Index i = 0; i < q_.size(); i += d) {
-      const double s = v_.segment(i, d).lpNorm<Eigen::Infinity>();
+    for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
+      const double s = model_.slice(v_, b).lpNorm<Eigen::Infinity>();
       if (s > speed) {
         speed = s;
-        fastest = i;
+        fastest = b;
       }
     }
-    particle = model_.particleAt(static_cast<std::size_t>(fastest / d));
+    body = model_.bodyAt(fastest);
     what << "the state ran away (its energy or constraint error overflowed); fastest is "
-         << model_.describe(*particle) << " at " << speed << " m/s";
+         << model_.describe(*body) << " at " << speed << " (largest velocity coordinate)";
   }
-  if (!particle) what << "a constraint force became non-finite";
+  if (!body) what << "a constraint force became non-finite";
 
   // Blame the constraint with a non-finite or the largest multiplier, preferring those that
-  // touch the offending particle, unless one already came apart.
+  // touch the offending body, unless one already came apart.
   double worst = -1.0;
   if (!constraint) {
     const Eigen::VectorXd& lambda = dynamics_.lambda();
@@ -158,9 +165,10 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
     for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
       const ConstraintId id = model_.constraintAt(k);
       const Constraint& c = model_.constraint(id);
-      const auto particles = c.particles();
-      const bool touches =
-          particle && std::find(particles.begin(), particles.end(), *particle) != particles.end();
+      const auto points = c.points();
+      const bool touches = body && std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) {
+                             return p.body == *body;
+                           });
       const double size = lambda.segment(system.rowOffset(k), c.rows()).cwiseAbs().maxCoeff();
       const double score = std::isfinite(size) ? size : INFINITY;
       if ((touches && !worstTouches) || (touches == worstTouches && score > worst)) {
@@ -178,7 +186,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
     message << "; largest constraint force on " << model_.describe(*constraint) << " (|λ| = " << worst << ")";
   }
   message << ". The model keeps the state of step " << stepCount_ << ".";
-  throw SimulationError(message.str(), stepCount_ + 1, startTime, particle, constraint);
+  throw SimulationError(message.str(), stepCount_ + 1, startTime, body, constraint);
 }
 
 void Simulator::refreshDiagnostics() {
@@ -190,7 +198,10 @@ void Simulator::refreshDiagnostics() {
 StepDiagnostics Simulator::measure(const StateView& state) {
   StepDiagnostics d;
   d.time = state.time;
-  d.kineticEnergy = 0.5 * state.v.cwiseProduct(state.v).cwiseQuotient(model_.inverseMass()).sum();
+  for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
+    d.kineticEnergy += model_.body(model_.bodyAt(b)).kineticEnergy(model_.slice(state.q, b),
+                                                                   model_.slice(state.v, b));
+  }
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
     d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_, state);
   }

@@ -6,21 +6,23 @@
 
 namespace tinkertoy {
 
-ConstantForce::ConstantForce(ParticleId particle, Eigen::VectorXd force)
-    : particle_(particle), force_(std::move(force)) {}
+ConstantForce::ConstantForce(BodyPoint point, Eigen::VectorXd force)
+    : point_(point), force_(std::move(force)) {}
 
 void ConstantForce::validate(int dimension) const {
   detail::requireDimension(force_, dimension, "constant force");
 }
 
-void ConstantForce::accumulate(const Model& model, const StateView& /*state*/,
+void ConstantForce::accumulate(const Model& model, const StateView& state,
                                Eigen::Ref<Eigen::VectorXd> Q) const {
-  addToPoint(Q, model.offsetOf(particle_), model.dimension(), padTo3d(force_));
+  model.addPointForce(point_, state, padTo3d(force_), Q);
 }
 
 // V = −F·x, so that f = −∂V/∂x = F.
 double ConstantForce::potentialEnergy(const Model& model, const StateView& state) const {
-  return -padTo3d(force_).dot(readPoint(state.q, model.offsetOf(particle_), model.dimension()));
+  PointKinematics k;
+  model.pointKinematics(point_, state, k);
+  return -padTo3d(force_).dot(k.position);
 }
 
 }  // namespace tinkertoy

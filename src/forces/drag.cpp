@@ -1,6 +1,7 @@
 #include "tinkertoy/forces/drag.hpp"
 
 #include "common/vector_checks.hpp"
+#include "tinkertoy/model/model.hpp"
 
 namespace tinkertoy {
 
@@ -10,10 +11,17 @@ void Drag::validate(int /*dimension*/) const {
   detail::requireNonNegative(coefficient_, "drag coefficient");
 }
 
-// f_i = −c v_i for every particle.
-void Drag::accumulate(const Model& /*model*/, const StateView& state,
+// f_i = −c ẋ_i at every point of every body, applied as J_iᵀ f_i. For a particle ẋ = v.
+void Drag::accumulate(const Model& model, const StateView& state,
                       Eigen::Ref<Eigen::VectorXd> Q) const {
-  Q -= coefficient_ * state.v;
+  PointKinematics k;
+  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
+    const BodyId id = model.bodyAt(b);
+    for (int i = 0; i < model.body(id).pointCount(); ++i) {
+      model.pointKinematics({id, i}, state, k);
+      model.addPointForce({id, i}, state, -coefficient_ * k.velocity, Q);
+    }
+  }
 }
 
 }  // namespace tinkertoy

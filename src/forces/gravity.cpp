@@ -15,21 +15,24 @@ void Gravity::setAcceleration(Eigen::VectorXd g) {
   g_ = std::move(g);
 }
 
-// f_i = m_i g for every particle.
-void Gravity::accumulate(const Model& model, const StateView& /*state*/,
+// f_i = m_i g at every point mass, i.e. Q_b += Σ m_i J_iᵀ g for every body.
+void Gravity::accumulate(const Model& model, const StateView& state,
                          Eigen::Ref<Eigen::VectorXd> Q) const {
-  const int d = model.dimension();
-  const Eigen::VectorXd& W = model.inverseMass();
-  for (Eigen::Index i = 0; i < Q.size(); ++i) Q[i] += g_[i % d] / W[i];
+  const Eigen::Vector3d g = padTo3d(g_);
+  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
+    const Body& body = model.body(model.bodyAt(b));
+    const auto offset = static_cast<Eigen::Index>(model.offsetOf(model.bodyAt(b)));
+    body.addWeight(g, model.slice(state.q, b), Q.segment(offset, body.coordinateCount()));
+  }
 }
 
-// V = −Σ m_i g·x_i.
+// V = −Σ m_i g·x_i = −g · Σ_b (Σ m_i x_i)_b.
 double Gravity::potentialEnergy(const Model& model, const StateView& state) const {
-  const int d = model.dimension();
-  const Eigen::VectorXd& W = model.inverseMass();
-  double V = 0.0;
-  for (Eigen::Index i = 0; i < state.q.size(); ++i) V -= g_[i % d] * state.q[i] / W[i];
-  return V;
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
+    moment += model.body(model.bodyAt(b)).massMoment(model.slice(state.q, b));
+  }
+  return -padTo3d(g_).dot(moment);
 }
 
 }  // namespace tinkertoy

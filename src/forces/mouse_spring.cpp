@@ -6,9 +6,9 @@
 
 namespace tinkertoy {
 
-MouseSpring::MouseSpring(ParticleId particle, Eigen::VectorXd target, double stiffness,
+MouseSpring::MouseSpring(BodyPoint point, Eigen::VectorXd target, double stiffness,
                          double damping)
-    : particle_(particle), target_(std::move(target)), stiffness_(stiffness), damping_(damping) {}
+    : point_(point), target_(std::move(target)), stiffness_(stiffness), damping_(damping) {}
 
 void MouseSpring::validate(int dimension) const {
   detail::requireDimension(target_, dimension, "mouse spring target");
@@ -23,15 +23,14 @@ void MouseSpring::setTarget(Eigen::VectorXd target) {
 
 // f = k (target − x) − c v.
 Eigen::Vector3d MouseSpring::forceAt(const Model& model, const StateView& state) const {
-  const std::size_t offset = model.offsetOf(particle_);
-  const int d = model.dimension();
-  return stiffness_ * (padTo3d(target_) - readPoint(state.q, offset, d)) -
-         damping_ * readPoint(state.v, offset, d);
+  PointKinematics k;
+  model.pointKinematics(point_, state, k);
+  return stiffness_ * (padTo3d(target_) - k.position) - damping_ * k.velocity;
 }
 
 void MouseSpring::accumulate(const Model& model, const StateView& state,
                              Eigen::Ref<Eigen::VectorXd> Q) const {
-  addToPoint(Q, model.offsetOf(particle_), model.dimension(), forceAt(model, state));
+  model.addPointForce(point_, state, forceAt(model, state), Q);
 }
 
 Eigen::VectorXd MouseSpring::currentForce(const Model& model) const {
@@ -41,8 +40,9 @@ Eigen::VectorXd MouseSpring::currentForce(const Model& model) const {
 
 // V = ½ k |x − target|².
 double MouseSpring::potentialEnergy(const Model& model, const StateView& state) const {
-  const Eigen::Vector3d x = readPoint(state.q, model.offsetOf(particle_), model.dimension());
-  return 0.5 * stiffness_ * (x - padTo3d(target_)).squaredNorm();
+  PointKinematics k;
+  model.pointKinematics(point_, state, k);
+  return 0.5 * stiffness_ * (k.position - padTo3d(target_)).squaredNorm();
 }
 
 }  // namespace tinkertoy

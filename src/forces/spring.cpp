@@ -6,22 +6,19 @@
 
 namespace tinkertoy {
 
-// Positions and velocities of both ends, and where to scatter the force.
+// Positions and velocities of both ends.
 struct Spring::Ends {
   Eigen::Vector3d xa, va, xb, vb;
-  std::size_t offsetA;
-  std::optional<std::size_t> offsetB;
 };
 
-Spring::Spring(ParticleId a, ParticleId b, SpringSettings settings)
-    : particles_{a, b}, particleCount_(2), settings_(settings) {}
+Spring::Spring(BodyPoint a, BodyPoint b, SpringSettings settings)
+    : points_{a, b}, pointCount_(2), settings_(settings) {}
 
-Spring::Spring(ParticleId a, Eigen::VectorXd anchor, SpringSettings settings)
-    : particles_{a, ParticleId{}}, particleCount_(1), anchor_(std::move(anchor)),
-      settings_(settings) {}
+Spring::Spring(BodyPoint a, Eigen::VectorXd anchor, SpringSettings settings)
+    : points_{a, BodyPoint{}}, pointCount_(1), anchor_(std::move(anchor)), settings_(settings) {}
 
-std::span<const ParticleId> Spring::particles() const {
-  return {particles_.data(), static_cast<std::size_t>(particleCount_)};
+std::span<const BodyPoint> Spring::points() const {
+  return {points_.data(), static_cast<std::size_t>(pointCount_)};
 }
 
 namespace {
@@ -37,8 +34,8 @@ void validateSettings(const SpringSettings& settings) {
 void Spring::validate(int dimension) const {
   validateSettings(settings_);
   if (anchor_) detail::requireDimension(*anchor_, dimension, "spring anchor");
-  if (particleCount_ == 2 && particles_[0] == particles_[1]) {
-    throw std::invalid_argument("a spring cannot join a particle to itself");
+  if (pointCount_ == 2 && points_[0] == points_[1]) {
+    throw std::invalid_argument("a spring cannot join a point to itself");
   }
 }
 
@@ -48,18 +45,18 @@ void Spring::setSettings(const SpringSettings& settings) {
 }
 
 Spring::Ends Spring::ends(const Model& model, const StateView& state) const {
-  const int d = model.dimension();
+  PointKinematics k;
   Ends e;
-  e.offsetA = model.offsetOf(particles_[0]);
-  e.xa = readPoint(state.q, e.offsetA, d);
-  e.va = readPoint(state.v, e.offsetA, d);
+  model.pointKinematics(points_[0], state, k);
+  e.xa = k.position;
+  e.va = k.velocity;
   if (anchor_) {
     e.xb = padTo3d(*anchor_);
     e.vb.setZero();
   } else {
-    e.offsetB = model.offsetOf(particles_[1]);
-    e.xb = readPoint(state.q, *e.offsetB, d);
-    e.vb = readPoint(state.v, *e.offsetB, d);
+    model.pointKinematics(points_[1], state, k);
+    e.xb = k.position;
+    e.vb = k.velocity;
   }
   return e;
 }
@@ -75,9 +72,8 @@ void Spring::accumulate(const Model& model, const StateView& state,
   const double magnitude =
       settings_.stiffness * (length - settings_.rest_length) + settings_.damping * n.dot(e.va - e.vb);
   const Eigen::Vector3d fa = -magnitude * n;
-  const int dim = model.dimension();
-  addToPoint(Q, e.offsetA, dim, fa);
-  if (e.offsetB) addToPoint(Q, *e.offsetB, dim, -fa);
+  model.addPointForce(points_[0], state, fa, Q);
+  if (!anchor_) model.addPointForce(points_[1], state, -fa, Q);
 }
 
 // V = ½ k (ℓ − r)².

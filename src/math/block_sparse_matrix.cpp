@@ -13,7 +13,7 @@ void BlockSparseMatrix::reset(Eigen::Index rows, Eigen::Index cols) {
 }
 
 std::size_t BlockSparseMatrix::reserveBlock(Eigen::Index row, Eigen::Index col, int rows, int cols) {
-  if (row < 0 || col < 0 || rows <= 0 || cols <= 0 || row + rows > rows_ || col + cols > cols_) {
+  if (row < 0 || col < 0 || rows <= 0 || cols <= 0 || cols > kMaxBlockWidth || row + rows > rows_ || col + cols > cols_) {
     throw std::out_of_range("BlockSparseMatrix::reserveBlock: block outside the matrix");
   }
   const std::size_t offset = values_.size();

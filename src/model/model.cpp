@@ -4,25 +4,27 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "tinkertoy/model/point.hpp"
+
 namespace tinkertoy {
 
 namespace {
 
-// Moves element `from` of a dense array into `to` and drops the last element, mirroring
-// HandleTable::erase (the last element moves into the hole).
+// Moves the last element of a dense array into `hole` and drops the last element, mirroring
+// HandleTable::erase.
 template <class T>
 void eraseSwapLast(std::vector<T>& items, std::size_t hole) {
   items[hole] = std::move(items.back());
   items.pop_back();
 }
 
-bool namesParticle(std::span<const ParticleId> particles, ParticleId id) {
-  return std::find(particles.begin(), particles.end(), id) != particles.end();
+bool namesBody(std::span<const BodyPoint> points, BodyId id) {
+  return std::any_of(points.begin(), points.end(), [id](const BodyPoint& p) { return p.body == id; });
 }
 
 }  // namespace
 
-Model::Model(int dimension) : dimension_(dimension) {
+Model::Model(int dimension) : dimension_(dimension), offsets_{0} {
   if (dimension != 2 && dimension != 3) {
     throw std::invalid_argument("model dimension must be 2 or 3, got " + std::to_string(dimension));
   }
@@ -36,107 +38,193 @@ void Model::requireVector(const Eigen::VectorXd& x, std::string_view what) const
   if (!x.allFinite()) throw std::invalid_argument(std::string(what) + " must be finite");
 }
 
-void Model::requireParticles(std::span<const ParticleId> ids, std::string_view owner) const {
-  for (ParticleId id : ids) {
-    if (!contains(id)) {
-      throw std::invalid_argument(std::string(owner) + " names a particle that is not in the model");
+void Model::requirePoints(std::span<const BodyPoint> points, std::string_view owner) const {
+  for (const BodyPoint& p : points) {
+    if (!contains(p.body)) {
+      throw std::invalid_argument(std::string(owner) + " names a body that is not in the model");
+    }
+    const int count = body(p.body).pointCount();
+    if (p.index < 0 || p.index >= count) {
+      throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(p.index) +
+                                  " of " + describe(p.body) + ", which has " +
+                                  std::to_string(count) + (count == 1 ? " point" : " points"));
     }
   }
 }
 
-void Model::resizeState(std::size_t particles) {
-  const auto n = static_cast<Eigen::Index>(particles) * dimension_;
-  q_.conservativeResize(n);
-  v_.conservativeResize(n);
-  inverseMass_.conservativeResize(n);
+void Model::layOutState() {
+  offsets_.assign(bodies_.size() + 1, 0);
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    offsets_[i + 1] = offsets_[i] + static_cast<std::size_t>(bodies_[i]->coordinateCount());
+  }
 }
 
-ParticleId Model::addParticle(double mass, const Eigen::VectorXd& position,
-                              const Eigen::VectorXd& velocity, std::string name) {
+Eigen::Ref<const Eigen::VectorXd> Model::slice(const Eigen::VectorXd& x, std::size_t index) const {
+  return x.segment(static_cast<Eigen::Index>(offsets_[index]),
+                   static_cast<Eigen::Index>(offsets_[index + 1] - offsets_[index]));
+}
+
+BodyId Model::addParticle(double mass, const Eigen::VectorXd& position,
+                          const Eigen::VectorXd& velocity, std::string name) {
   if (!(mass > 0.0) || !std::isfinite(mass)) {
     throw std::invalid_argument("particle mass must be positive and finite");
   }
   requireVector(position, "particle position");
-  const Eigen::VectorXd v = velocity.size() == 0 ? Eigen::VectorXd::Zero(dimension_) : velocity;
-  requireVector(v, "particle velocity");
+  if (velocity.size() != 0) requireVector(velocity, "particle velocity");
+  return addBody(std::make_unique<Particle>(dimension_, mass), position, velocity, std::move(name));
+}
 
-  const ParticleId id = particles_.insert();
-  masses_.push_back(mass);
-  particleNames_.push_back(std::move(name));
-  resizeState(particles_.size());
-  const auto offset = static_cast<Eigen::Index>(offsetOf(id));
-  q_.segment(offset, dimension_) = position;
-  v_.segment(offset, dimension_) = v;
-  inverseMass_.segment(offset, dimension_).setConstant(1.0 / mass);
+BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordinates,
+                      const Eigen::VectorXd& velocities, std::string name) {
+  if (!body) throw std::invalid_argument("addBody: null body");
+  body->validate(dimension_);
+  const int n = body->coordinateCount();
+  if (n < 1 || n > kMaxBodyCoordinates) {
+    throw std::invalid_argument(std::string(body->type()) + " has " + std::to_string(n) +
+                                " coordinates; a body has between 1 and " +
+                                std::to_string(kMaxBodyCoordinates));
+  }
+  body->validateCoordinates(coordinates);
+  const Eigen::VectorXd v = velocities.size() == 0 ? Eigen::VectorXd::Zero(n) : velocities;
+  if (v.size() != n || !v.allFinite()) {
+    throw std::invalid_argument(std::string(body->type()) + " velocities must be " +
+                                std::to_string(n) + " finite numbers");
+  }
+
+  const BodyId id = bodyIds_.insert();
+  bodies_.push_back(std::move(body));
+  bodyNames_.push_back(std::move(name));
+  const auto offset = static_cast<Eigen::Index>(offsets_.back());
+  layOutState();
+  q_.conservativeResize(offset + n);
+  v_.conservativeResize(offset + n);
+  q_.tail(n) = coordinates;
+  v_.tail(n) = v;
   ++structureVersion_;
   return id;
 }
 
-void Model::removeParticle(ParticleId id) {
-  if (!contains(id)) throw std::invalid_argument("removeParticle: stale or unknown particle id");
+void Model::removeBody(BodyId id) {
+  if (!contains(id)) throw std::invalid_argument("removeBody: stale or unknown body id");
   for (std::size_t i = forces_.size(); i-- > 0;) {
-    if (namesParticle(forces_[i]->particles(), id)) removeForce(forceIds_.idAt(i));
+    if (namesBody(forces_[i]->points(), id)) removeForce(forceIds_.idAt(i));
   }
   for (std::size_t i = constraints_.size(); i-- > 0;) {
-    if (namesParticle(constraints_[i]->particles(), id)) removeConstraint(constraintIds_.idAt(i));
+    if (namesBody(constraints_[i]->points(), id)) removeConstraint(constraintIds_.idAt(i));
   }
-  const std::size_t last = particles_.size() - 1;
-  const std::size_t hole = particles_.erase(id);
-  const auto d = static_cast<Eigen::Index>(dimension_);
-  const auto to = static_cast<Eigen::Index>(hole) * d;
-  const auto from = static_cast<Eigen::Index>(last) * d;
-  q_.segment(to, d) = q_.segment(from, d).eval();
-  v_.segment(to, d) = v_.segment(from, d).eval();
-  inverseMass_.segment(to, d) = inverseMass_.segment(from, d).eval();
-  eraseSwapLast(masses_, hole);
-  eraseSwapLast(particleNames_, hole);
-  resizeState(particles_.size());
+  // The last body moves into the hole; rebuild q and v in the new dense order.
+  const std::vector<std::size_t> oldOffsets = offsets_;
+  const std::size_t last = bodies_.size() - 1;
+  const std::size_t hole = bodyIds_.erase(id);
+  eraseSwapLast(bodies_, hole);
+  eraseSwapLast(bodyNames_, hole);
+  layOutState();
+  Eigen::VectorXd q(static_cast<Eigen::Index>(offsets_.back()));
+  Eigen::VectorXd v(q.size());
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    const std::size_t from = i == hole ? last : i;
+    const auto n = static_cast<Eigen::Index>(offsets_[i + 1] - offsets_[i]);
+    const auto src = static_cast<Eigen::Index>(oldOffsets[from]);
+    const auto dst = static_cast<Eigen::Index>(offsets_[i]);
+    q.segment(dst, n) = q_.segment(src, n);
+    v.segment(dst, n) = v_.segment(src, n);
+  }
+  q_.swap(q);
+  v_.swap(v);
   ++structureVersion_;
 }
 
-std::optional<ParticleId> Model::findParticle(std::string_view name) const {
-  for (std::size_t i = 0; i < particleNames_.size(); ++i) {
-    if (particleNames_[i] == name) return particles_.idAt(i);
+std::optional<BodyId> Model::findBody(std::string_view name) const {
+  for (std::size_t i = 0; i < bodyNames_.size(); ++i) {
+    if (bodyNames_[i] == name) return bodyIds_.idAt(i);
   }
   return std::nullopt;
 }
 
-void Model::setMass(ParticleId id, double mass) {
-  if (!(mass > 0.0) || !std::isfinite(mass)) {
-    throw std::invalid_argument("particle mass must be positive and finite");
-  }
-  masses_[indexOf(id)] = mass;
-  inverseMass_.segment(static_cast<Eigen::Index>(offsetOf(id)), dimension_).setConstant(1.0 / mass);
-}
-
-Eigen::VectorXd Model::position(ParticleId id) const {
-  return q_.segment(static_cast<Eigen::Index>(offsetOf(id)), dimension_);
-}
-
-Eigen::VectorXd Model::velocity(ParticleId id) const {
-  return v_.segment(static_cast<Eigen::Index>(offsetOf(id)), dimension_);
-}
-
-void Model::setPosition(ParticleId id, const Eigen::VectorXd& position) {
-  requireVector(position, "particle position");
-  q_.segment(static_cast<Eigen::Index>(offsetOf(id)), dimension_) = position;
-}
-
-void Model::setVelocity(ParticleId id, const Eigen::VectorXd& velocity) {
-  requireVector(velocity, "particle velocity");
-  v_.segment(static_cast<Eigen::Index>(offsetOf(id)), dimension_) = velocity;
-}
-
-std::string Model::describe(ParticleId id) const {
+std::string Model::describe(BodyId id) const {
   const std::size_t index = indexOf(id);
-  if (!particleNames_[index].empty()) return "particle '" + particleNames_[index] + "'";
-  return "particle #" + std::to_string(index);
+  const std::string type(bodies_[index]->type());
+  if (!bodyNames_[index].empty()) return type + " '" + bodyNames_[index] + "'";
+  return type + " #" + std::to_string(index);
+}
+
+std::string Model::describe(const BodyPoint& point) const {
+  if (body(point.body).pointCount() == 1) return describe(point.body);
+  return describe(point.body) + " point " + std::to_string(point.index);
+}
+
+Eigen::VectorXd Model::coordinates(BodyId id) const { return slice(q_, indexOf(id)); }
+
+Eigen::VectorXd Model::velocities(BodyId id) const { return slice(v_, indexOf(id)); }
+
+void Model::setCoordinates(BodyId id, const Eigen::VectorXd& coordinates) {
+  const Body& b = body(id);
+  b.validateCoordinates(coordinates);
+  q_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = coordinates;
+}
+
+void Model::setVelocities(BodyId id, const Eigen::VectorXd& velocities) {
+  const Body& b = body(id);
+  if (velocities.size() != b.coordinateCount() || !velocities.allFinite()) {
+    throw std::invalid_argument(describe(id) + " velocities must be " +
+                                std::to_string(b.coordinateCount()) + " finite numbers");
+  }
+  v_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
+}
+
+Particle& Model::particle(BodyId id, std::string_view operation) {
+  Body& b = *bodies_[indexOf(id)];
+  if (b.type() != "particle") {
+    throw std::invalid_argument(std::string(operation) + ": " + describe(id) +
+                                " is not a particle; set its coordinates instead");
+  }
+  return static_cast<Particle&>(b);
+}
+
+Eigen::VectorXd Model::position(const BodyPoint& point) const {
+  PointKinematics k;
+  pointKinematics(point, {time_, q_, v_}, k);
+  return truncateTo(k.position, dimension_);
+}
+
+Eigen::VectorXd Model::velocity(const BodyPoint& point) const {
+  PointKinematics k;
+  pointKinematics(point, {time_, q_, v_}, k);
+  return truncateTo(k.velocity, dimension_);
+}
+
+void Model::setPosition(BodyId id, const Eigen::VectorXd& position) {
+  particle(id, "setPosition");
+  requireVector(position, "particle position");
+  setCoordinates(id, position);
+}
+
+void Model::setVelocity(BodyId id, const Eigen::VectorXd& velocity) {
+  particle(id, "setVelocity");
+  requireVector(velocity, "particle velocity");
+  setVelocities(id, velocity);
+}
+
+void Model::setMass(BodyId id, double mass) { particle(id, "setMass").setMass(mass); }
+
+void Model::pointKinematics(const BodyPoint& point, const StateView& state,
+                            PointKinematics& out) const {
+  const std::size_t index = indexOf(point.body);
+  bodies_[index]->pointKinematics(point.index, slice(state.q, index), slice(state.v, index), out);
+}
+
+void Model::addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
+                          Eigen::Ref<Eigen::VectorXd> Q) const {
+  const std::size_t index = indexOf(point.body);
+  const auto offset = static_cast<Eigen::Index>(offsets_[index]);
+  const auto n = static_cast<Eigen::Index>(offsets_[index + 1]) - offset;
+  bodies_[index]->addPointForce(point.index, f, slice(state.q, index), Q.segment(offset, n));
 }
 
 ForceId Model::addForce(std::unique_ptr<Force> force) {
   if (!force) throw std::invalid_argument("addForce: null force");
   force->validate(dimension_);
-  requireParticles(force->particles(), std::string(force->type()) + " force");
+  requirePoints(force->points(), std::string(force->type()) + " force");
   const ForceId id = forceIds_.insert();
   forces_.push_back(std::move(force));
   return id;
@@ -150,11 +238,11 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
   if (!constraint) throw std::invalid_argument("addConstraint: null constraint");
   constraint->validate(dimension_);
   const std::string owner = std::string(constraint->type()) + " constraint";
-  if (constraint->particles().empty() || constraint->particles().size() > kMaxConstraintParticles) {
+  if (constraint->points().empty() || constraint->points().size() > kMaxConstraintPoints) {
     throw std::invalid_argument(owner + " must touch between 1 and " +
-                                std::to_string(kMaxConstraintParticles) + " particles");
+                                std::to_string(kMaxConstraintPoints) + " points");
   }
-  requireParticles(constraint->particles(), owner);
+  requirePoints(constraint->points(), owner);
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));

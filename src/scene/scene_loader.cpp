@@ -28,7 +28,7 @@ namespace {
 using scene::JsonObject;
 
 // One end of a rod or spring: a particle or a fixed world point.
-using Endpoint = std::variant<ParticleId, Eigen::VectorXd>;
+using Endpoint = std::variant<BodyId, Eigen::VectorXd>;
 
 class SceneBuilder {
  public:
@@ -40,7 +40,7 @@ class SceneBuilder {
   void readConstraint(const JsonObject& constraint);
 
  private:
-  ParticleId particle(const JsonObject& object, std::string_view key) const;
+  BodyId particle(const JsonObject& object, std::string_view key) const;
   Endpoint endpoint(const JsonObject& object, std::string_view key) const;
   Eigen::VectorXd positionOf(const Endpoint& e) const;
   std::string describe(const Endpoint& e) const;
@@ -135,13 +135,13 @@ void SceneBuilder::readParticle(const JsonObject& p) {
   particlePaths_.emplace(id, p.path());
 }
 
-ParticleId SceneBuilder::particle(const JsonObject& object, std::string_view key) const {
+BodyId SceneBuilder::particle(const JsonObject& object, std::string_view key) const {
   const nlohmann::json& value = object.at(key);
   if (!value.is_string()) {
     throw SceneError(object.pathOf(key), "expected a particle id (a string), got " +
                                              std::string(scene::typeName(value)));
   }
-  const auto id = scene_.model.findParticle(value.get<std::string>());
+  const auto id = scene_.model.findBody(value.get<std::string>());
   if (!id) throw SceneError(object.pathOf(key), "no particle with id " + inQuotes(value.get<std::string>()));
   return *id;
 }
@@ -158,12 +158,12 @@ Endpoint SceneBuilder::endpoint(const JsonObject& object, std::string_view key) 
 }
 
 Eigen::VectorXd SceneBuilder::positionOf(const Endpoint& e) const {
-  if (const auto* id = std::get_if<ParticleId>(&e)) return scene_.model.position(*id);
+  if (const auto* id = std::get_if<BodyId>(&e)) return scene_.model.position(*id);
   return std::get<Eigen::VectorXd>(e);
 }
 
 std::string SceneBuilder::describe(const Endpoint& e) const {
-  if (const auto* id = std::get_if<ParticleId>(&e)) return inQuotes(scene_.model.name(*id));
+  if (const auto* id = std::get_if<BodyId>(&e)) return inQuotes(scene_.model.name(*id));
   std::ostringstream out;
   out << "the point " << std::get<Eigen::VectorXd>(e).transpose();
   return out.str();
@@ -209,8 +209,8 @@ void SceneBuilder::readForce(const JsonObject& f) {
       if (a == b) throw SceneError(f.pathOf("b"), "a spring cannot join a particle to itself");
       const SpringSettings settings{nonNegative(f, "stiffness"), nonNegative(f, "damping", 0.0),
                                     lengthOf(f, "rest_length", a, b, nullptr)};
-      const ParticleId pa = std::get<ParticleId>(a);
-      if (const auto* pb = std::get_if<ParticleId>(&b)) {
+      const BodyId pa = std::get<BodyId>(a);
+      if (const auto* pb = std::get_if<BodyId>(&b)) {
         scene_.model.addForce(std::make_unique<Spring>(pa, *pb, settings));
       } else {
         scene_.model.addForce(std::make_unique<Spring>(pa, std::get<Eigen::VectorXd>(b), settings));
@@ -245,18 +245,18 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     addDistance(c, name);
   } else if (type == "circle") {
     c.allowOnly({"type", "id", "particle", "center", "radius"});
-    const ParticleId p = particle(c, "particle");
+    const BodyId p = particle(c, "particle");
     const Eigen::VectorXd center = c.vector("center", d_);
     const double radius = lengthOf(c, "radius", p, center, "circle");
     addConstraint(std::make_unique<PointOnCircleConstraint>(p, center, radius), c, name);
   } else if (type == "fixed") {
     c.allowOnly({"type", "id", "particle", "point"});
-    const ParticleId p = particle(c, "particle");
+    const BodyId p = particle(c, "particle");
     const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<FixedPointConstraint>(p, point), c, name);
   } else if (type == "line") {
     c.allowOnly({"type", "id", "particle", "point", "direction"});
-    const ParticleId p = particle(c, "particle");
+    const BodyId p = particle(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
     if (direction.norm() == 0.0) throw SceneError(c.pathOf("direction"), "must be non-zero");
     const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
@@ -264,7 +264,7 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
   } else if (type == "plane") {
     c.allowOnly({"type", "id", "particle", "point", "normal"});
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
-    const ParticleId p = particle(c, "particle");
+    const BodyId p = particle(c, "particle");
     const Eigen::VectorXd normal = c.vector("normal", d_);
     if (normal.norm() == 0.0) throw SceneError(c.pathOf("normal"), "must be non-zero");
     const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
@@ -286,8 +286,8 @@ void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
   }
   if (a == b) throw SceneError(c.pathOf("b"), "a rod cannot join particle " + describe(a) + " to itself");
   const double length = lengthOf(c, "length", a, b, "rod");
-  const ParticleId pa = std::get<ParticleId>(a);
-  if (const auto* pb = std::get_if<ParticleId>(&b)) {
+  const BodyId pa = std::get<BodyId>(a);
+  if (const auto* pb = std::get_if<BodyId>(&b)) {
     addConstraint(std::make_unique<DistanceConstraint>(pa, *pb, length), c, name);
   } else {
     addConstraint(std::make_unique<DistanceConstraint>(pa, std::get<Eigen::VectorXd>(b), length), c, name);
@@ -297,7 +297,7 @@ void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
 // A driven point; the only path type is "circle". Its phase defaults to the particle's
 // initial angle about the center, so the particle starts on the path.
 void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
-  const ParticleId p = particle(c, "particle");
+  const BodyId p = particle(c, "particle");
   const JsonObject path = c.object("path");
   const std::string type = path.string("type");
   if (type != "circle") unknownType(path, "path", type, kPathTypes);

@@ -30,7 +30,7 @@ SparseLdlt::SparseLdlt(double regularization) : regularization_(regularization) 
 }
 
 // Builds the assembly plan. Blocks of J that start at the same column belong to the same
-// particle; every pair of them (b1, b2) contributes B1 W B2ᵀ to A at (rows of b1, rows of b2).
+// body; every pair of them (b1, b2) contributes B1 W_b B2ᵀ to A at (rows of b1, rows of b2).
 // Only entries on or below the diagonal are kept.
 void SparseLdlt::analyze(const BlockSparseMatrix& J) {
   const Eigen::Index m = J.rows();
@@ -45,7 +45,7 @@ void SparseLdlt::analyze(const BlockSparseMatrix& J) {
   for (const auto& [column, blocks] : blocksByColumn) {
     for (const auto* b1 : blocks) {
       for (const auto* b2 : blocks) {
-        if (b1->cols != b2->cols) throw std::logic_error("blocks of one particle differ in width");
+        if (b1->cols != b2->cols) throw std::logic_error("blocks of one body differ in width");
         for (int r = 0; r < b1->rows; ++r) {
           for (int s = 0; s < b2->rows; ++s) {
             const Eigen::Index row = b1->row + r;
@@ -53,8 +53,7 @@ void SparseLdlt::analyze(const BlockSparseMatrix& J) {
             if (row < col) continue;
             entries.push_back({row, col,
                                {0, b1->offset + static_cast<std::size_t>(r * b1->cols),
-                                b2->offset + static_cast<std::size_t>(s * b2->cols), column,
-                                b1->cols}});
+                                b2->offset + static_cast<std::size_t>(s * b2->cols), b1->cols}});
           }
         }
       }
@@ -81,17 +80,24 @@ void SparseLdlt::analyze(const BlockSparseMatrix& J) {
 }
 
 void SparseLdlt::assemble(const ConstraintMatrix& A) {
-  double* values = A_.valuePtr();
-  std::fill(values, values + A_.nonZeros(), 0.0);
-  const auto J = A.jacobian().values();
-  const Eigen::VectorXd& W = A.inverseMass();
+  const BlockSparseMatrix& J = A.jacobian();
+  const auto values = J.values();
+  JW_.resize(values.size());
+  for (const BlockSparseMatrix::Block& b : J.blocks()) {
+    for (int r = 0; r < b.rows; ++r) {
+      const std::size_t at = b.offset + static_cast<std::size_t>(r * b.cols);
+      A.inverseMass().multiplyRow(b.col, values.data() + at, JW_.data() + at);
+    }
+  }
+  double* entries = A_.valuePtr();
+  std::fill(entries, entries + A_.nonZeros(), 0.0);
   for (const Term& t : terms_) {
     double sum = 0.0;
-    for (int c = 0; c < t.width; ++c) sum += J[t.rowA + c] * W[t.column + c] * J[t.rowB + c];
-    values[t.value] += sum;
+    for (int c = 0; c < t.width; ++c) sum += JW_[t.rowA + static_cast<std::size_t>(c)] * values[t.rowB + static_cast<std::size_t>(c)];
+    entries[t.value] += sum;
   }
   if (regularization_ > 0.0) {
-    for (std::size_t i : diagonal_) values[i] *= 1.0 + regularization_;
+    for (std::size_t i : diagonal_) entries[i] *= 1.0 + regularization_;
   }
 }
 

@@ -26,7 +26,7 @@ Eigen::VectorXd randomVector(std::mt19937& rng, int dimension, double scale = 1.
 // A model with two particles at random positions and velocities.
 struct RandomPair {
   Model model;
-  ParticleId a, b;
+  BodyId a, b;
 
   RandomPair(int dimension, std::mt19937& rng) : model(dimension) {
     a = model.addParticle(1.0, randomVector(rng, dimension, 2.0), randomVector(rng, dimension, 3.0));
@@ -112,16 +112,16 @@ TEST(Derivatives3D, PointOnPlane) {
 TEST(LineConstraint, RowsAreUnitNormalsOrthogonalToTheDirection) {
   Model model(3);
   const Eigen::Vector3d direction(1.0, 2.0, -0.5);
-  const ParticleId p = model.addParticle(1.0, Eigen::Vector3d(0.3, 0.1, 0.2));
+  const BodyId p = model.addParticle(1.0, Eigen::Vector3d(0.3, 0.1, 0.2));
   const ConstraintId id = model.addConstraint(
       std::make_unique<PointOnLineConstraint>(p, Eigen::Vector3d::Zero(), direction));
   ASSERT_EQ(model.constraint(id).rows(), 2);
-  double C[2], Cdot[2], Ctt[2], J[6] = {}, Jdot[6] = {};
-  const std::size_t offsets[1] = {0};
-  ConstraintOutput out(C, Cdot, Ctt, J, Jdot, offsets, 3);
+  double C[2], Cdot[2], Ctt[2];
+  Eigen::Vector3d G[2], Gdot[2];
+  ConstraintOutput out(C, Cdot, Ctt, G, Gdot, 2);
   const Eigen::Vector3d x(0.3, 0.1, 0.2), v = Eigen::Vector3d::Zero();
   model.constraint(id).evaluate({0.0, 3, {&x, 1}, {&v, 1}}, out);
-  const Eigen::Vector3d n1(J[0], J[1], J[2]), n2(J[3], J[4], J[5]);
+  const Eigen::Vector3d n1 = G[0], n2 = G[1];
   EXPECT_NEAR(n1.norm(), 1.0, 1e-14);
   EXPECT_NEAR(n2.norm(), 1.0, 1e-14);
   EXPECT_NEAR(n1.dot(n2), 0.0, 1e-14);
@@ -138,10 +138,10 @@ TEST(LineConstraint, RowsAreUnitNormalsOrthogonalToTheDirection) {
 // derivative tests above could not fail.
 class WrongJacobianDot final : public Constraint {
  public:
-  WrongJacobianDot(ParticleId a, ParticleId b) : inner_(a, b, 1.0) {}
+  WrongJacobianDot(BodyId a, BodyId b) : inner_(a, b, 1.0) {}
   std::string_view type() const override { return "wrong"; }
   int rows() const override { return 1; }
-  std::span<const ParticleId> particles() const override { return inner_.particles(); }
+  std::span<const BodyPoint> points() const override { return inner_.points(); }
   void validate(int d) const override { inner_.validate(d); }
   void evaluate(const ConstraintInput& in, ConstraintOutput& out) const override {
     inner_.evaluate(in, out);

@@ -91,7 +91,7 @@ TEST_P(ByIntegrator, OrderOnATimeDependentOde) {
 // multipliers are exact to round-off and only the integrator errs.
 struct Pendulum {
   Model model{2};
-  ParticleId bob;
+  BodyId bob;
   Pendulum() {
     bob = model.addParticle(1.0, Eigen::Vector2d(std::sin(1.0), -std::cos(1.0)));
     model.addConstraint(std::make_unique<DistanceConstraint>(bob, Eigen::Vector2d(0, 0), 1.0));
@@ -183,7 +183,7 @@ TEST_P(ByIntegrator, EnergyErrorScalesWithTheOrder) {
 struct Oscillator {
   static constexpr double kMass = 2.0, kStiffness = 50.0;  // ω = 5 rad/s
   Model model{2};
-  ParticleId p;
+  BodyId p;
   Oscillator() {
     p = model.addParticle(kMass, Eigen::Vector2d(0.3, -0.2), Eigen::Vector2d(0.5, 1.1));
     model.addForce(std::make_unique<Spring>(p, Eigen::Vector2d(0, 0),

@@ -72,7 +72,7 @@ TEST(JacobiElliptic, MatchesKnownValuesAndIdentities) {
 // RK4's truncation error in the normal direction, ≈ (hω)⁵ ~ 1e-12 per step with ω ≈ v/r.
 TEST_P(BySolver, BeadOnAWireStaysOnTheCircle) {
   Model model(2);
-  const ParticleId bead = model.addParticle(1.0, Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 2));
+  const BodyId bead = model.addParticle(1.0, Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 2));
   model.addConstraint(std::make_unique<PointOnCircleConstraint>(bead, Eigen::Vector2d(0, 0), 1.0));
   model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -kG)));
   Simulator sim(model, settingsFor(GetParam()));
@@ -203,7 +203,7 @@ TEST_P(BySolver, ConicalPendulumKeepsHeightAndAngularSpeed) {
   const double L = 1.0, alpha = pi / 6, h = 1e-3;
   const double omega = std::sqrt(kG / (L * std::cos(alpha)));
   Model model(3);
-  const ParticleId bob =
+  const BodyId bob =
       model.addParticle(1.3, Eigen::Vector3d(L * std::sin(alpha), -L * std::cos(alpha), 0),
                         Eigen::Vector3d(0, 0, omega * L * std::sin(alpha)));
   model.addConstraint(std::make_unique<DistanceConstraint>(bob, Eigen::Vector3d::Zero(), L));
@@ -249,8 +249,8 @@ TEST_P(BySolver, SliderCrankFollowsTheKinematics) {
     return r * std::cos(omega * t) + std::sqrt(l * l - s * s);
   };
   Model model(2);
-  const ParticleId pin = model.addParticle(0.5, Eigen::Vector2d(r, 0), Eigen::Vector2d(0, r * omega), "pin");
-  const ParticleId slider =
+  const BodyId pin = model.addParticle(0.5, Eigen::Vector2d(r, 0), Eigen::Vector2d(0, r * omega), "pin");
+  const BodyId slider =
       model.addParticle(2.0, Eigen::Vector2d(xSlider(0.0), y0),
                         Eigen::Vector2d(y0 * r * omega / std::sqrt(l * l - y0 * y0), 0), "slider");
   auto crank = std::make_shared<CircularPath>(Eigen::Vector2d(0, 0), r, omega);

@@ -32,7 +32,7 @@ inline std::string solverLabel(const ::testing::TestParamInfo<SolverKind>& info)
 // A simple pendulum in the x–y plane: a bob on a rod of length L to the origin.
 struct Pendulum {
   Model model{2};
-  ParticleId bob;
+  BodyId bob;
   ConstraintId rod;
 
   Pendulum(const Eigen::Vector2d& x, const Eigen::Vector2d& v, double mass = 1.0, double L = 1.0) {

@@ -34,7 +34,7 @@ TINKERTOY_INSTANTIATE_BY_SOLVER();
 // the side 1–2 has a second, identical rod.
 struct Triangle {
   Model model{2};
-  std::vector<ParticleId> p;
+  std::vector<BodyId> p;
   std::vector<ConstraintId> rods;
   std::optional<ConstraintId> duplicate;
 
@@ -146,8 +146,8 @@ TEST(RedundantConstraints, SparseLdltWithRegularizationSimulatesAndMatches) {
 // state overflows within ~80 steps. The failing step must be reported and undone.
 TEST(BlowUp, StiffSpringWithExplicitEulerReportsTheStepAndKeepsTheLastGoodState) {
   Model model(2);
-  const ParticleId a = model.addParticle(1.0, Eigen::Vector2d(0, 0), {}, "left");
-  const ParticleId b = model.addParticle(1.0, Eigen::Vector2d(1.1, 0), {}, "right");
+  const BodyId a = model.addParticle(1.0, Eigen::Vector2d(0, 0), {}, "left");
+  const BodyId b = model.addParticle(1.0, Eigen::Vector2d(1.1, 0), {}, "right");
   model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 1e12, .rest_length = 1.0}));
   Simulator sim(model, settingsFor(SolverKind::ConjugateGradient, 0.01, IntegratorKind::ExplicitEuler));
   Eigen::VectorXd q, v;
@@ -171,10 +171,10 @@ TEST(BlowUp, StiffSpringWithExplicitEulerReportsTheStepAndKeepsTheLastGoodState)
   EXPECT_EQ(error->step(), attempted);
   EXPECT_EQ(sim.stepCount(), attempted - 1);
   EXPECT_EQ(error->time(), time);
-  ASSERT_TRUE(error->particle().has_value());
-  EXPECT_TRUE(*error->particle() == a || *error->particle() == b);
+  ASSERT_TRUE(error->body().has_value());
+  EXPECT_TRUE(*error->body() == a || *error->body() == b);
   EXPECT_FALSE(error->constraint().has_value());  // there are no constraints to blame
-  EXPECT_NE(std::string(error->what()).find(model.describe(*error->particle())), std::string::npos);
+  EXPECT_NE(std::string(error->what()).find(model.describe(*error->body())), std::string::npos);
   // The model holds the last good state, bit for bit, and it is finite.
   EXPECT_EQ(model.q(), q);
   EXPECT_EQ(model.v(), v);
@@ -195,9 +195,9 @@ TEST(BlowUp, StiffSpringWithExplicitEulerReportsTheStepAndKeepsTheLastGoodState)
 TEST(BlowUp, ChainThatComesApartIsReportedBeforeItIsCommitted) {
   Model model(2);
   model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -kG)));
-  ParticleId previous;
+  BodyId previous;
   for (int i = 1; i <= 10; ++i) {
-    const ParticleId p = model.addParticle(1.0, Eigen::Vector2d(i, 0));
+    const BodyId p = model.addParticle(1.0, Eigen::Vector2d(i, 0));
     if (i == 1) {
       model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(0, 0), 1.0));
     } else {

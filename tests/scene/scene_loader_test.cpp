@@ -21,7 +21,7 @@ TEST(SceneLoader, EveryShippedSceneLoads) {
     SCOPED_TRACE(entry.path().string());
     const Scene scene = loadScene(entry.path());
     EXPECT_FALSE(scene.name.empty());
-    EXPECT_GT(scene.model.particleCount(), 0u);
+    EXPECT_GT(scene.model.bodyCount(), 0u);
     EXPECT_GT(scene.model.constraintCount(), 0u);
     ++count;
   }
@@ -32,13 +32,13 @@ TEST(SceneLoader, ReadsTheDocumentedExample) {
   const Scene scene = loadScene(kScenes / "double_pendulum.json");
   EXPECT_EQ(scene.name, "double pendulum");
   EXPECT_EQ(scene.model.dimension(), 2);
-  EXPECT_EQ(scene.model.particleCount(), 2u);
+  EXPECT_EQ(scene.model.bodyCount(), 2u);
   EXPECT_EQ(scene.model.constraintCount(), 2u);
   EXPECT_DOUBLE_EQ(scene.settings.dt, 0.001);
   EXPECT_DOUBLE_EQ(scene.duration, 10.0);
   EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
   EXPECT_EQ(scene.settings.solver.kind, SolverKind::ConjugateGradient);
-  const ParticleId p2 = *scene.model.findParticle("p2");
+  const BodyId p2 = *scene.model.findBody("p2");
   EXPECT_EQ(scene.model.position(p2), Eigen::Vector2d(2, 0));
   EXPECT_EQ(scene.model.velocity(p2), Eigen::Vector2d::Zero());
   EXPECT_DOUBLE_EQ(scene.model.mass(p2), 1.0);
@@ -60,8 +60,8 @@ TEST(SceneLoader, AppliesDefaults) {
   const auto& rod = dynamic_cast<const DistanceConstraint&>(m.constraint(m.constraintAt(0)));
   EXPECT_DOUBLE_EQ(rod.length(), 5.0);
   const auto& nail = dynamic_cast<const FixedPointConstraint&>(m.constraint(m.constraintAt(1)));
-  EXPECT_EQ(nail.point(), Eigen::Vector3d::Zero());
-  EXPECT_EQ(m.velocity(*m.findParticle("a")), Eigen::Vector3d::Zero());
+  EXPECT_EQ(nail.location(), Eigen::Vector3d::Zero());
+  EXPECT_EQ(m.velocity(*m.findBody("a")), Eigen::Vector3d::Zero());
   EXPECT_EQ(m.describe(m.constraintAt(0)), "constraints[0]");
   EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
 }

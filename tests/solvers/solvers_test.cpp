@@ -15,6 +15,7 @@
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/math/block_sparse_matrix.hpp"
 #include "tinkertoy/model/model.hpp"
@@ -137,11 +138,12 @@ TEST(BlockSparseMatrix, ReserveBlockOutOfRangeThrows) {
 struct Cloth {
   Model model{3};
   ConstraintSystem system;
+  InverseMass inverseMass;
   std::vector<ConstraintId> rods;
 
   Cloth(int n, std::mt19937& rng) {
     std::uniform_real_distribution<double> mass(0.5, 2.0);
-    std::vector<ParticleId> p;
+    std::vector<BodyId> p;
     for (int i = 0; i < n; ++i) {
       for (int j = 0; j < n; ++j) {
         const Eigen::Vector3d x =
@@ -150,7 +152,7 @@ struct Cloth {
       }
     }
     auto at = [&](int i, int j) { return p[static_cast<std::size_t>(i * n + j)]; };
-    auto rod = [&](ParticleId a, ParticleId b) {
+    auto rod = [&](BodyId a, BodyId b) {
       const double length = (model.position(a) - model.position(b)).norm();
       rods.push_back(model.addConstraint(std::make_unique<DistanceConstraint>(a, b, length)));
     };
@@ -165,12 +167,14 @@ struct Cloth {
     model.addForce(std::make_unique<Gravity>(Eigen::Vector3d(0.0, -9.81, 0.0)));
     system.build(model);
     system.evaluate(model, {model.time(), model.q(), model.v()});
+    inverseMass.build(model);
+    inverseMass.updateAll(model, model.q());
   }
 
   [[nodiscard]] Eigen::MatrixXd denseJ() const { return Eigen::MatrixXd(system.jacobian().toSparse()); }
   [[nodiscard]] Eigen::MatrixXd denseA() const {
     const Eigen::MatrixXd J = denseJ();
-    return J * model.inverseMass().asDiagonal() * J.transpose();
+    return J * inverseMass.matrix().toDense() * J.transpose();
   }
   // The acceleration-level right-hand side −J̇ q̇ − J W Q with gravity as Q (seed 000 eq. 11).
   [[nodiscard]] Eigen::VectorXd rhs() const {
@@ -180,7 +184,7 @@ struct Cloth {
     }
     Eigen::VectorXd JdotV, JWQ;
     system.jacobianDot().multiply(model.v(), JdotV);
-    system.jacobian().multiply(model.inverseMass().cwiseProduct(Q), JWQ);
+    system.jacobian().multiply(inverseMass.matrix().toDense() * Q, JWQ);
     return -JdotV - JWQ;
   }
 };
@@ -192,7 +196,7 @@ TEST(ConstraintMatrix, ApplyMatchesDenseProductOnARandomCloth) {
   ASSERT_EQ(m, 6 * 5 * 2 + 5 * 5 + 3);
   ASSERT_EQ(cloth.system.jacobian().cols(), 6 * 6 * 3);
   const Eigen::MatrixXd A = cloth.denseA();
-  const ConstraintMatrix op(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix op(cloth.system.jacobian(), cloth.inverseMass.matrix());
   EXPECT_EQ(op.size(), m);
   for (int trial = 0; trial < 5; ++trial) {
     const Eigen::VectorXd x = randomVector(rng, m);
@@ -210,13 +214,13 @@ TEST(ConstraintMatrix, DiagonalMatchesDenseDiagonal) {
   Cloth cloth(6, rng);
   const Eigen::MatrixXd A = cloth.denseA();
   Eigen::VectorXd d = Eigen::VectorXd::Constant(3, 1e9);  // wrong size and stale values
-  ConstraintMatrix(cloth.system.jacobian(), cloth.model.inverseMass()).diagonal(d);
+  ConstraintMatrix(cloth.system.jacobian(), cloth.inverseMass.matrix()).diagonal(d);
   ASSERT_EQ(d.size(), A.rows());
   EXPECT_LT((d - A.diagonal()).cwiseAbs().maxCoeff(), 10 * kEps * A.diagonal().maxCoeff());
   // For a rod between particles a and b, A_ii = |n|² (1/m_a + 1/m_b) = 1/m_a + 1/m_b.
   const Eigen::Index row0 = cloth.system.rowOffset(cloth.model.indexOf(cloth.rods[0]));
-  const auto particles = cloth.model.constraint(cloth.rods[0]).particles();
-  EXPECT_NEAR(d[row0], 1.0 / cloth.model.mass(particles[0]) + 1.0 / cloth.model.mass(particles[1]),
+  const auto points = cloth.model.constraint(cloth.rods[0]).points();
+  EXPECT_NEAR(d[row0], 1.0 / cloth.model.mass(points[0].body) + 1.0 / cloth.model.mass(points[1].body),
               1e-14);
 }
 
@@ -232,7 +236,7 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
   ASSERT_GT(eig.eigenvalues().minCoeff(), 0.0) << "the cloth should give an SPD system";
   ASSERT_LT(kappa, 1e4);
 
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
   ASSERT_GT(b.norm(), 0.0);
 
@@ -269,7 +273,7 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
 TEST(SparseLdlt, LowerTriangleEqualsDenseProduct) {
   std::mt19937 rng(24);
   Cloth cloth(5, rng);
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   SparseLdlt ldlt(0.0);
   ldlt.analyze(cloth.system.jacobian());
   Eigen::VectorXd x = Eigen::VectorXd::Zero(cloth.system.rows());
@@ -290,7 +294,7 @@ TEST(SparseLdlt, LowerTriangleEqualsDenseProduct) {
 TEST(ConjugateGradient, WarmStartFromTheSolutionNeedsAlmostNoIterations) {
   std::mt19937 rng(25);
   Cloth cloth(6, rng);
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
   ConjugateGradient cg(1e-10, 0);
   cg.analyze(cloth.system.jacobian());
@@ -320,7 +324,7 @@ TEST(ConjugateGradient, WarmStartFromTheSolutionNeedsAlmostNoIterations) {
 TEST(ConjugateGradient, ZeroRightHandSideGivesZero) {
   std::mt19937 rng(26);
   Cloth cloth(3, rng);
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   ConjugateGradient cg(1e-10, 0);
   Eigen::VectorXd x = randomVector(rng, cloth.system.rows());
   const SolveStats s = cg.solve(A, Eigen::VectorXd::Zero(cloth.system.rows()), x);
@@ -336,17 +340,18 @@ TEST(ConjugateGradient, ZeroRightHandSideGivesZero) {
 struct Chain {
   Model model{2};
   ConstraintSystem system;
+  InverseMass inverseMass;
   std::vector<ConstraintId> rods;
   ConstraintId duplicate;
 
   explicit Chain(bool withDuplicate) {
     std::mt19937 rng(31);
-    std::vector<ParticleId> p;
+    std::vector<BodyId> p;
     for (int i = 0; i < 5; ++i) {
       p.push_back(model.addParticle(0.5 + 0.4 * i, Eigen::Vector2d(0.3 * i, 0.05 * i * i),
                                     randomVector(rng, 2, 1.0)));
     }
-    auto rod = [&](ParticleId a, ParticleId b) {
+    auto rod = [&](BodyId a, BodyId b) {
       const double length = (model.position(a) - model.position(b)).norm();
       return model.addConstraint(std::make_unique<DistanceConstraint>(a, b, length));
     };
@@ -357,16 +362,18 @@ struct Chain {
     model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -9.81)));
     system.build(model);
     system.evaluate(model, {model.time(), model.q(), model.v()});
+    inverseMass.build(model);
+    inverseMass.updateAll(model, model.q());
   }
 
   [[nodiscard]] Eigen::Index row(ConstraintId id) const { return system.rowOffset(model.indexOf(id)); }
-  [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), model.inverseMass()}; }
+  [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), inverseMass.matrix()}; }
   [[nodiscard]] Eigen::VectorXd rhs() const {
     Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());
     model.force(model.forceAt(0)).accumulate(model, {model.time(), model.q(), model.v()}, Q);
     Eigen::VectorXd JdotV, JWQ;
     system.jacobianDot().multiply(model.v(), JdotV);
-    system.jacobian().multiply(model.inverseMass().cwiseProduct(Q), JWQ);
+    system.jacobian().multiply(inverseMass.matrix().toDense() * Q, JWQ);
     return -JdotV - JWQ;
   }
   [[nodiscard]] Eigen::VectorXd force(const Eigen::VectorXd& lambda) const {
@@ -391,7 +398,7 @@ struct RedundantFixture : ::testing::Test {
               0.0);
     // The force of the non-redundant system, solved densely.
     const Eigen::MatrixXd Jp(plain.system.jacobian().toSparse());
-    const Eigen::MatrixXd Ap = Jp * plain.model.inverseMass().asDiagonal() * Jp.transpose();
+    const Eigen::MatrixXd Ap = Jp * plain.inverseMass.matrix().toDense() * Jp.transpose();
     referenceForce = Jp.transpose() * Ap.ldlt().solve(plain.rhs());
   }
 };
@@ -414,11 +421,11 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
   EXPECT_TRUE(lambda.allFinite());
 
   const Eigen::MatrixXd J(redundant.system.jacobian().toSparse());
-  const Eigen::MatrixXd Ad = J * redundant.model.inverseMass().asDiagonal() * J.transpose();
+  const Eigen::MatrixXd Ad = J * redundant.inverseMass.matrix().toDense() * J.transpose();
   const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Ad).eigenvalues();
   ASSERT_LT(ev[0], 1e-12 * ev.maxCoeff()) << "A should be singular";
   const double sigmaMin = ev[1];
-  const Eigen::VectorXd sqrtW = redundant.model.inverseMass().cwiseSqrt();
+  const Eigen::VectorXd sqrtW = redundant.inverseMass.matrix().toDense().diagonal().cwiseSqrt();
   const Eigen::VectorXd df = redundant.force(lambda) - referenceForce;
   const double bound = (s.residual * b.norm()) / std::sqrt(sigmaMin);
   std::cout << "[ info ] redundant CG: " << s.iterations << " iterations, residual " << s.residual
@@ -463,7 +470,7 @@ TEST_F(RedundantFixture, SparseLdltWithRegularizationSolvesAndMatchesTheForce) {
   EXPECT_TRUE(lambda.allFinite());
 
   const Eigen::MatrixXd J(redundant.system.jacobian().toSparse());
-  const Eigen::MatrixXd Ad = J * redundant.model.inverseMass().asDiagonal() * J.transpose();
+  const Eigen::MatrixXd Ad = J * redundant.inverseMass.matrix().toDense() * J.transpose();
   const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(Ad).eigenvalues();
   const double perturbation = eps * Ad.diagonal().maxCoeff() / ev[1];
   ASSERT_LT(perturbation, 1e-7);
@@ -505,7 +512,7 @@ TEST(SolverSettings, BadValuesAreRejected) {
 TEST(ConjugateGradient, IterationCapIsHonoured) {
   std::mt19937 rng(27);
   Cloth cloth(5, rng);
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.model.inverseMass());
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
   ConjugateGradient cg(1e-12, 1);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size());

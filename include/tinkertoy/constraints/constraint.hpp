@@ -1,19 +1,24 @@
-// Constraint: an implicit constraint C(q, t) = 0 on a few particles (seed 000 §4).
+// Constraint: an implicit constraint C(x_1, …, x_k, t) = 0 on a few points (seed 000 §4).
 //
-// Each constraint owns rows() consecutive rows of the global constraint vector and one
-// Jacobian block per particle it touches (seed 000 §4.2, figure 3). It evaluates, at the
-// local state of its particles:
+// Each constraint owns rows() consecutive rows of the global constraint vector. It is written
+// against the world positions x_k of its points() (particles, beads, the masses of a chain)
+// and evaluates, at the local state of those points:
 //
 //   C      the constraint value                                  [rows]
-//   Ċ      its time derivative, J q̇ + ∂C/∂t                     [rows]
-//   J_k    ∂C/∂x_k, the block for its k-th particle              [rows × dimension]
-//   J̇_k    dJ_k/dt, the total time derivative of that block      [rows × dimension]
+//   Ċ      its time derivative, Σ_k G_k ẋ_k + ∂C/∂t              [rows]
+//   G_k    ∂C/∂x_k, the gradient for its k-th point              [rows × 3]
+//   Ġ_k    dG_k/dt, the total time derivative of that gradient   [rows × 3]
 //   Ctt    d(∂C/∂t)/dt, the total time derivative of ∂C/∂t       [rows]
 //
-// so that C̈ = J q̈ + J̇ q̇ + Ctt. For a constraint that does not depend on time Ctt = 0.
-// The derivation of each constraint is written in its .cpp file, next to the code.
+// For a constraint that does not depend on time Ctt = 0. The ConstraintSystem turns the point
+// gradients into Jacobian blocks of the bodies by the chain rule (docs/theory.md §7):
 //
-// A constraint sees only its own particles, through ConstraintInput, and writes through
+//   J_b = Σ_{k on b} G_k J_k,     J̇_b = Σ_{k on b} (Ġ_k J_k + G_k J̇_k),     J_k = ∂x_k/∂q_b
+//
+// so that C̈ = J q̈ + J̇ q̇ + Ctt. The derivation of each constraint is written in its .cpp
+// file, next to the code.
+//
+// A constraint sees only its own points, through ConstraintInput, and writes through
 // ConstraintOutput. The engine zeroes the outputs first, so a constraint writes only the
 // entries that can be non-zero.
 //
@@ -25,14 +30,14 @@
 #include <span>
 #include <string_view>
 
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/model/body.hpp"
 
 namespace tinkertoy {
 
-// Largest number of particles a single constraint may touch.
-inline constexpr std::size_t kMaxConstraintParticles = 4;
+// Largest number of points a single constraint may touch.
+inline constexpr std::size_t kMaxConstraintPoints = 4;
 
-// The state of the particles one constraint touches, in the order of particles().
+// The state of the points one constraint touches, in the order of points().
 // In 2D every point has z = 0.
 struct ConstraintInput {
   double time = 0.0;
@@ -41,40 +46,34 @@ struct ConstraintInput {
   std::span<const Eigen::Vector3d> velocities;
 };
 
-// Where a constraint writes its evaluation. Blocks are row-major, rows() × dimension, so
-// row r of the block of particle k starts at jacobian + blockOffsets[k] + r * dimension.
+// Where a constraint writes its evaluation. Gradient rows are stored point by point:
+// row r of G_k is gradients[k * rows + r].
 class ConstraintOutput {
  public:
-  ConstraintOutput(double* C, double* Cdot, double* Ctt, double* jacobian, double* jacobianDot,
-                   const std::size_t* blockOffsets, int dimension)
-      : C_(C), Cdot_(Cdot), Ctt_(Ctt), jacobian_(jacobian), jacobianDot_(jacobianDot),
-        blockOffsets_(blockOffsets), dimension_(dimension) {}
+  ConstraintOutput(double* C, double* Cdot, double* Ctt, Eigen::Vector3d* gradients,
+                   Eigen::Vector3d* gradientDots, int rows)
+      : C_(C), Cdot_(Cdot), Ctt_(Ctt), gradients_(gradients), gradientDots_(gradientDots),
+        rows_(rows) {}
 
   void setValue(int row, double value) { C_[row] = value; }
   void setVelocity(int row, double value) { Cdot_[row] = value; }
   void setTimeTerm(int row, double value) { Ctt_[row] = value; }
-  // Row `row` of J_k: the gradient of C_row with respect to particle k's position.
-  void setJacobian(std::size_t particle, int row, const Eigen::Vector3d& gradient) {
-    writeRow(jacobian_, particle, row, gradient);
+  // Row `row` of G_k: the gradient of C_row with respect to point k's position.
+  void setJacobian(std::size_t point, int row, const Eigen::Vector3d& gradient) {
+    gradients_[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)] = gradient;
   }
-  // Row `row` of J̇_k.
-  void setJacobianDot(std::size_t particle, int row, const Eigen::Vector3d& gradientDot) {
-    writeRow(jacobianDot_, particle, row, gradientDot);
+  // Row `row` of Ġ_k.
+  void setJacobianDot(std::size_t point, int row, const Eigen::Vector3d& gradientDot) {
+    gradientDots_[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)] = gradientDot;
   }
 
  private:
-  void writeRow(double* blocks, std::size_t particle, int row, const Eigen::Vector3d& g) const {
-    double* out = blocks + blockOffsets_[particle] + static_cast<std::size_t>(row * dimension_);
-    for (int i = 0; i < dimension_; ++i) out[i] = g[i];
-  }
-
   double* C_;
   double* Cdot_;
   double* Ctt_;
-  double* jacobian_;
-  double* jacobianDot_;
-  const std::size_t* blockOffsets_;
-  int dimension_;
+  Eigen::Vector3d* gradients_;
+  Eigen::Vector3d* gradientDots_;
+  int rows_;
 };
 
 class Constraint {
@@ -87,8 +86,8 @@ class Constraint {
   // Number of scalar rows this constraint adds to C.
   [[nodiscard]] virtual int rows() const = 0;
 
-  // The particles this constraint touches, at most kMaxConstraintParticles.
-  [[nodiscard]] virtual std::span<const ParticleId> particles() const = 0;
+  // The points this constraint touches, at most kMaxConstraintPoints.
+  [[nodiscard]] virtual std::span<const BodyPoint> points() const = 0;
 
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
   virtual void validate(int dimension) const = 0;

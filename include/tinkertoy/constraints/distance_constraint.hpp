@@ -1,4 +1,4 @@
-// DistanceConstraint: a rigid rod between two particles, or between a particle and a
+// DistanceConstraint: a rigid rod between two points, or between a point and a
 // fixed world point.  C = |x_a − x_b| − L  (derivation in src/constraints/parts/distance_part.hpp).
 //
 // λ is the rod force in newtons. The force on a is J_aᵀλ = λ n with n pointing from b to a,
@@ -18,13 +18,13 @@ namespace tinkertoy {
 class DistanceConstraint final : public Constraint {
  public:
   // length > 0, in metres.
-  DistanceConstraint(ParticleId a, ParticleId b, double length);
+  DistanceConstraint(BodyPoint a, BodyPoint b, double length);
   // anchor: a fixed world point [dimension].
-  DistanceConstraint(ParticleId a, Eigen::VectorXd anchor, double length);
+  DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, double length);
 
   [[nodiscard]] std::string_view type() const override { return "distance"; }
   [[nodiscard]] int rows() const override { return 1; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override;
+  [[nodiscard]] std::span<const BodyPoint> points() const override;
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
@@ -33,7 +33,7 @@ class DistanceConstraint final : public Constraint {
   [[nodiscard]] const std::optional<Eigen::VectorXd>& anchor() const { return anchor_; }
 
  private:
-  std::array<ParticleId, 2> particles_;
+  std::array<BodyPoint, 2> points_;
   std::optional<Eigen::VectorXd> anchor_;
   Eigen::Vector3d anchor3d_ = Eigen::Vector3d::Zero();
   double length_;

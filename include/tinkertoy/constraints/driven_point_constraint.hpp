@@ -1,4 +1,4 @@
-// DrivenPointConstraint: the particle follows a prescribed path p(t), e.g. a crank pin.
+// DrivenPointConstraint: the point follows a prescribed path p(t), e.g. a crank pin.
 // This is the time-dependent constraint of seed 001: d rows,
 //
 //   C = x − p(t),  J = I,  ∂C/∂t = −ṗ(t),  Ctt = −p̈(t)
@@ -19,18 +19,18 @@ namespace tinkertoy {
 
 class DrivenPointConstraint final : public Constraint {
  public:
-  DrivenPointConstraint(ParticleId particle, std::shared_ptr<const Path> path);
+  DrivenPointConstraint(BodyPoint point, std::shared_ptr<const Path> path);
 
   [[nodiscard]] std::string_view type() const override { return "driven"; }
   [[nodiscard]] int rows() const override { return path_->dimension(); }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
   [[nodiscard]] const Path& path() const { return *path_; }
 
  private:
-  ParticleId particle_;
+  BodyPoint point_;
   std::shared_ptr<const Path> path_;
 };
 

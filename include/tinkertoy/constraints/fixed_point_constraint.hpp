@@ -1,4 +1,4 @@
-// FixedPointConstraint: a nail. The particle stays at a fixed point; d rows.
+// FixedPointConstraint: a nail. The point stays at a fixed location; d rows.
 //
 //   C = x − p,  J = I,  J̇ = 0   (affine rows with the coordinate axes as normals)
 //
@@ -11,20 +11,20 @@ namespace tinkertoy {
 
 class FixedPointConstraint final : public Constraint {
  public:
-  // point [dimension].
-  FixedPointConstraint(ParticleId particle, Eigen::VectorXd point);
+  // location: where the point is nailed [dimension].
+  FixedPointConstraint(BodyPoint point, Eigen::VectorXd location);
 
   [[nodiscard]] std::string_view type() const override { return "fixed"; }
-  [[nodiscard]] int rows() const override { return static_cast<int>(point_.size()); }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] int rows() const override { return static_cast<int>(location_.size()); }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
-  [[nodiscard]] const Eigen::VectorXd& point() const { return point_; }
+  [[nodiscard]] const Eigen::VectorXd& location() const { return location_; }
 
  private:
-  ParticleId particle_;
-  Eigen::VectorXd point_;
+  BodyPoint point_;
+  Eigen::VectorXd location_;
 };
 
 }  // namespace tinkertoy

@@ -1,4 +1,4 @@
-// PointOnCircleConstraint: the bead on a wire (seed 000 §2). The particle stays on the
+// PointOnCircleConstraint: the bead on a wire (seed 000 §2). The point stays on the
 // circle with the given center and radius; in 3D the circle is a sphere.
 //
 //   C = |x − c| − r       (derivation in src/constraints/parts/distance_part.hpp)
@@ -13,11 +13,11 @@ namespace tinkertoy {
 class PointOnCircleConstraint final : public Constraint {
  public:
   // center [dimension]; radius > 0 in metres.
-  PointOnCircleConstraint(ParticleId particle, Eigen::VectorXd center, double radius);
+  PointOnCircleConstraint(BodyPoint point, Eigen::VectorXd center, double radius);
 
   [[nodiscard]] std::string_view type() const override { return "circle"; }
   [[nodiscard]] int rows() const override { return 1; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
@@ -26,7 +26,7 @@ class PointOnCircleConstraint final : public Constraint {
   void setRadius(double radius);
 
  private:
-  ParticleId particle_;
+  BodyPoint point_;
   Eigen::VectorXd center_;
   Eigen::Vector3d center3d_;
   double radius_;

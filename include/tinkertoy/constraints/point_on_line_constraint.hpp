@@ -1,4 +1,4 @@
-// PointOnLineConstraint: the particle slides on a straight line through `point` along
+// PointOnLineConstraint: the point slides on a straight line through `origin` along
 // `direction`. One row in 2D, two rows in 3D.
 //
 //   C_i = n_i·(x − p) for the line's normals n_i   (affine rows, J constant)
@@ -14,21 +14,21 @@ namespace tinkertoy {
 
 class PointOnLineConstraint final : public Constraint {
  public:
-  // point, direction [dimension]; direction must be non-zero (it need not be unit length).
-  PointOnLineConstraint(ParticleId particle, Eigen::VectorXd point, Eigen::VectorXd direction);
+  // origin, direction [dimension]; direction must be non-zero (it need not be unit length).
+  PointOnLineConstraint(BodyPoint point, Eigen::VectorXd origin, Eigen::VectorXd direction);
 
   [[nodiscard]] std::string_view type() const override { return "line"; }
-  [[nodiscard]] int rows() const override { return static_cast<int>(point_.size()) - 1; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] int rows() const override { return static_cast<int>(origin_.size()) - 1; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
-  [[nodiscard]] const Eigen::VectorXd& point() const { return point_; }
+  [[nodiscard]] const Eigen::VectorXd& origin() const { return origin_; }
   [[nodiscard]] const Eigen::VectorXd& direction() const { return direction_; }
 
  private:
-  ParticleId particle_;
-  Eigen::VectorXd point_;
+  BodyPoint point_;
+  Eigen::VectorXd origin_;
   Eigen::VectorXd direction_;
   std::array<Eigen::Vector3d, 2> normals_;
 };

@@ -1,4 +1,4 @@
-// PointOnPlaneConstraint (3D): the particle slides on the plane through `point` with normal
+// PointOnPlaneConstraint (3D): the point slides on the plane through `origin` with normal
 // `normal`. One row: C = n·(x − p) with n the unit normal (affine rows, J constant).
 //
 //   model.addConstraint(std::make_unique<PointOnPlaneConstraint>(p, Eigen::Vector3d::Zero(), Eigen::Vector3d::UnitY()));
@@ -10,21 +10,21 @@ namespace tinkertoy {
 
 class PointOnPlaneConstraint final : public Constraint {
  public:
-  // point, normal [3]; normal must be non-zero (it need not be unit length).
-  PointOnPlaneConstraint(ParticleId particle, Eigen::VectorXd point, Eigen::VectorXd normal);
+  // origin, normal [3]; normal must be non-zero (it need not be unit length).
+  PointOnPlaneConstraint(BodyPoint point, Eigen::VectorXd origin, Eigen::VectorXd normal);
 
   [[nodiscard]] std::string_view type() const override { return "plane"; }
   [[nodiscard]] int rows() const override { return 1; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
 
-  [[nodiscard]] const Eigen::VectorXd& point() const { return point_; }
+  [[nodiscard]] const Eigen::VectorXd& origin() const { return origin_; }
   [[nodiscard]] const Eigen::VectorXd& normal() const { return normal_; }
 
  private:
-  ParticleId particle_;
-  Eigen::VectorXd point_;
+  BodyPoint point_;
+  Eigen::VectorXd origin_;
   Eigen::VectorXd normal_;
   Eigen::Vector3d unitNormal_;
 };

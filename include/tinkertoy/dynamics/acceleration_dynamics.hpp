@@ -2,8 +2,10 @@
 //
 // acceleration() is the function the integrator calls once per stage:
 //
+//   0. inverse mass at this configuration       W = M(q)⁻¹, block-diagonal    [n × n]
 //   1. clear the force accumulator              Q = 0                         [n]
-//   2. apply forces                             Q += f for every force
+//   2. apply forces                             Q += f for every force, and
+//                                               Q −= Jᵀ M J̇ q̇ for parametric bodies (eq. 13)
 //   3. constraint force: evaluate C, Ċ, J, J̇, Ctt, solve
 //        J W Jᵀ λ = −J̇ q̇ − J W Q − Ctt − ks C − kd Ċ                         [m]
 //      and form Q̂ = Jᵀ λ                                                       [n]
@@ -22,6 +24,7 @@
 #include <memory>
 
 #include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/integrators/integrator.hpp"
 #include "tinkertoy/model/model.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
@@ -41,14 +44,20 @@ class AccelerationDynamics final : public AccelerationField {
  public:
   AccelerationDynamics(const Model& model, const SolverSettings& solver, double ks, double kd);
 
-  // Re-lays out J and J̇ after particles or constraints were added or removed. Resets λ.
+  // Re-lays out J, J̇ and W after bodies or constraints were added or removed. Resets λ.
   void rebuild();
+  // Before each step: recomputes the parts of W that do not depend on the configuration
+  // (particle masses may have been edited since the last step). q: [n]
+  void prepareStep(const Eigen::VectorXd& q) { inverseMass_.updateAll(model_, q); }
   void acceleration(const StateView& state, Eigen::VectorXd& a) override;
 
   // Solves J W Jᵀ x = b with the current J (for projection). x is the warm start.
   SolveStats solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
-  // q += W Jᵀ x (or v), the generalized displacement produced by multipliers x.
+  // q += W Jᵀ x (or v), the generalized displacement produced by multipliers x, with W at
+  // the configuration of the last evaluation.
   void addConstraintDisplacement(const Eigen::VectorXd& x, Eigen::VectorXd& target);
+  // Recomputes W at coordinates q (projection evaluates W at states it produced itself).
+  void updateInverseMass(const Eigen::VectorXd& q) { inverseMass_.update(model_, q); }
 
   [[nodiscard]] ConstraintSystem& constraints() { return system_; }
   [[nodiscard]] const ConstraintSystem& constraints() const { return system_; }
@@ -64,11 +73,13 @@ class AccelerationDynamics final : public AccelerationField {
   double ks_;
   double kd_;
   ConstraintSystem system_;
+  InverseMass inverseMass_;
+  std::vector<std::size_t> parametric_;  // bodies with a non-diagonal M: they have inertial forces
   std::unique_ptr<LinearSolver> solver_;
   ConstraintMatrix matrix_;
   SolveTally tally_;
-  // Scratch, sized on use: Q, Q̂, W Q and Jᵀx are [n]; λ, rhs and J̇ q̇ are [m].
-  Eigen::VectorXd Q_, constraintForce_, WQ_, JtX_, lambda_, rhs_, JdotV_;
+  // Scratch, sized on use: Q, Q̂, W Q, Jᵀx and W Jᵀx are [n]; λ, rhs and J̇ q̇ are [m].
+  Eigen::VectorXd Q_, constraintForce_, WQ_, JtX_, WJtX_, lambda_, rhs_, JdotV_;
 };
 
 }  // namespace tinkertoy

@@ -1,9 +1,15 @@
 // ConstraintSystem: the global constraint vectors and block-sparse matrices of a model.
 //
 // build() lays out the rows (constraint k owns rows [rowOffset(k), rowOffset(k) + rows_k))
-// and reserves one block of J and one of J̇ for every (constraint, particle) pair, at
-// column offsetOf(particle) (seed 000 §4.3). evaluate() then loops over the constraints and
-// lets each fill its slice of the vectors and its blocks (seed 000 §4.5):
+// and reserves one block of J and one of J̇ for every (constraint, body) pair, at the body's
+// columns (seed 000 §4.3): rows_k × n_b. evaluate() then loops over the constraints (seed 000
+// §4.5): it gathers the position, velocity and Jacobian of each constraint point from its
+// body, lets the constraint write C, Ċ, Ctt and its point gradients G_k, Ġ_k, and applies
+// the chain rule into the body blocks (docs/theory.md §7):
+//
+//   J_b += G_k J_k            J̇_b += Ġ_k J_k + G_k J̇_k          J_k = ∂x_k/∂q_b
+//
+// For a particle J_k = I and J̇_k = 0, so its blocks are the gradients themselves.
 //
 //   C    [m]        Ċ  [m]        Ctt [m]  (d(∂C/∂t)/dt)
 //   J    [m × n]    J̇  [m × n]    block-sparse, same layout
@@ -26,7 +32,7 @@ namespace tinkertoy {
 
 class ConstraintSystem {
  public:
-  // Lays out rows and reserves blocks for the model's current constraints and particles.
+  // Lays out rows and reserves blocks for the model's current constraints and bodies.
   void build(const Model& model);
   // Evaluates every constraint at `state`.
   void evaluate(const Model& model, const StateView& state);
@@ -44,16 +50,34 @@ class ConstraintSystem {
   [[nodiscard]] std::size_t constraintOfRow(Eigen::Index row) const;
 
  private:
+  // Where one point of a constraint lives.
+  struct PointSlot {
+    const Body* body = nullptr;   // valid until the model's structure changes
+    Eigen::Index offset = 0;      // the body's slice of q and v
+    int coordinates = 0;          // n_b
+    int index = 0;                // the point's index on its body
+    bool particle = false;        // J_k = I: gather straight from q and v
+    std::size_t block = 0;        // which of the constraint's blocks is its body's
+  };
   struct Entry {
     Eigen::Index row = 0;
-    std::size_t count = 0;                                        // particles touched
-    std::array<std::size_t, kMaxConstraintParticles> stateOffset{};  // offset in q
-    std::array<std::size_t, kMaxConstraintParticles> blockOffset{};  // offset in J values
+    int rows = 0;
+    std::size_t pointCount = 0;
+    std::array<PointSlot, kMaxConstraintPoints> points{};
+    std::array<std::size_t, kMaxConstraintPoints> blockOffset{};  // offset in J values
+    std::array<int, kMaxConstraintPoints> blockWidth{};           // n_b of the block's body
   };
+
+  // Adds G_k J_k into J_b and Ġ_k J_k + G_k J̇_k into J̇_b for point p of entry e.
+  void applyChainRule(const Entry& e, std::size_t p, int dimension);
 
   std::vector<Entry> entries_;
   BlockSparseMatrix jacobian_, jacobianDot_;
   Eigen::VectorXd C_, Cdot_, Ctt_;
+  // Per-evaluation scratch: the points of one constraint and its gradients G, Ġ [rows × points].
+  std::array<PointKinematics, kMaxConstraintPoints> kinematics_;
+  std::array<Eigen::Vector3d, kMaxConstraintPoints> positions_, velocities_;
+  std::vector<Eigen::Vector3d> gradients_, gradientDots_;
 };
 
 }  // namespace tinkertoy

@@ -2,12 +2,12 @@
 //
 // The simulator steps the model it was given, in place. It keeps its own matrices and
 // scratch space (the Model holds only what exists and its state), rebuilds them when
-// particles or constraints are added or removed, and after every step records
+// bodies or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work and λ.
 //
 // If a step produces a non-finite state, one whose energy or constraint error overflows, or
 // one whose constraints came apart (‖C‖∞ above ten times the model's size), or the direct
-// solver meets redundant constraints,
+// solver meets redundant constraints, or a body's mass matrix becomes singular,
 // step() throws SimulationError and the model keeps the state it had before the step.
 //
 //   tinkertoy::Simulator sim(model, {.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
@@ -44,7 +44,7 @@ struct SimulationSettings {
 struct StepDiagnostics {
   std::uint64_t step = 0;
   double time = 0.0;
-  double kineticEnergy = 0.0;    // ½ vᵀ M v, J
+  double kineticEnergy = 0.0;    // ½ vᵀ M(q) v, J
   double potentialEnergy = 0.0;  // Σ V over forces, J
   double constraintError = 0.0;  // ‖C‖∞
   double velocityError = 0.0;    // ‖Ċ‖∞
@@ -69,7 +69,7 @@ class Simulator {
   // λ of a constraint [rows], from the solve at the start of the last step (zero before
   // the first step). For a rod λ is the force along it in newtons (< 0: tension).
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
-  // Q̂ = Jᵀλ from that same solve, [n_dof].
+  // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return reportedForce_; }
 
   [[nodiscard]] const SimulationSettings& settings() const { return settings_; }

@@ -1,4 +1,4 @@
-// ConstantForce: a fixed force F on one particle. It is conservative, V = −F·x.
+// ConstantForce: a fixed force F on one point. It is conservative, V = −F·x.
 //
 //   model.addForce(std::make_unique<tinkertoy::ConstantForce>(p, Eigen::Vector2d(1, 0)));
 #pragma once
@@ -10,10 +10,10 @@ namespace tinkertoy {
 class ConstantForce final : public Force {
  public:
   // force: F [dimension], in newtons.
-  ConstantForce(ParticleId particle, Eigen::VectorXd force);
+  ConstantForce(BodyPoint point, Eigen::VectorXd force);
 
   [[nodiscard]] std::string_view type() const override { return "constant"; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
@@ -22,7 +22,7 @@ class ConstantForce final : public Force {
   [[nodiscard]] const Eigen::VectorXd& force() const { return force_; }
 
  private:
-  ParticleId particle_;
+  BodyPoint point_;
   Eigen::VectorXd force_;
 };
 

@@ -1,4 +1,5 @@
-// Drag: viscous drag on every particle, f_i = −c v_i. Dissipative, so no potential.
+// Drag: viscous drag on every point mass, f_i = −c ẋ_i (a particle, a bead, each mass of a
+// chain). Dissipative, so no potential.
 //
 //   model.addForce(std::make_unique<tinkertoy::Drag>(0.1));
 #pragma once

@@ -1,8 +1,11 @@
 // Force: anything that adds to the applied generalized force Q (seed 000 §4.1, step 2).
 //
 // A force reads the state it is evaluated at and adds its contribution into Q; it never
-// clears Q, so any number of forces accumulate. Conservative forces also report their
-// potential energy so the simulator can track E = T + V.
+// clears Q, so any number of forces accumulate. Forces are written against points: a world
+// force f at a point of a body becomes the generalized force J_pᵀ f on that body's
+// coordinates (Model::addPointForce), which is how springs and the mouse pull on beads and
+// chains as well as on particles. Conservative forces also report their potential energy so
+// the simulator can track E = T + V.
 //
 //   model.addForce(std::make_unique<tinkertoy::Spring>(a, b, SpringSettings{.stiffness = 10}));
 #pragma once
@@ -11,7 +14,7 @@
 #include <span>
 #include <string_view>
 
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/model/body.hpp"
 #include "tinkertoy/model/state_view.hpp"
 
 namespace tinkertoy {
@@ -25,14 +28,14 @@ class Force {
   // The scene-file type name, e.g. "spring".
   [[nodiscard]] virtual std::string_view type() const = 0;
 
-  // The particles this force names. Forces that act on every particle (gravity, drag)
-  // return an empty span. Removing a named particle removes the force.
-  [[nodiscard]] virtual std::span<const ParticleId> particles() const { return {}; }
+  // The points this force names. Forces that act on every body (gravity, drag) return an
+  // empty span. Removing a body that owns a named point removes the force.
+  [[nodiscard]] virtual std::span<const BodyPoint> points() const { return {}; }
 
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
   virtual void validate(int dimension) const = 0;
 
-  // Q += this force at `state`. Q: [n_dof].
+  // Q += this force at `state`. Q: [n].
   virtual void accumulate(const Model& model, const StateView& state,
                           Eigen::Ref<Eigen::VectorXd> Q) const = 0;
 

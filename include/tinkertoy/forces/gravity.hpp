@@ -1,4 +1,4 @@
-// Gravity: a uniform field g acting on every particle, f_i = m_i g.
+// Gravity: a uniform field g acting on every point mass, f_i = m_i g.
 //
 // Potential energy V = -Σ m_i g·x_i (zero at the origin).
 //

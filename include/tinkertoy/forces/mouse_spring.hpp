@@ -1,9 +1,9 @@
-// MouseSpring: a damped zero-length spring pulling a particle toward a movable target.
+// MouseSpring: a damped zero-length spring pulling a point toward a movable target.
 //
 //   f = k (target − x) − c v,   V = ½ k |x − target|²
 //
 // This is how a user drags a model: the Studio moves the target with the cursor every frame.
-// The damping is absolute (against the particle's velocity), which keeps a dragged model calm.
+// The damping is absolute (against the point's velocity), which keeps a dragged model calm.
 //
 //   auto id = model.addForce(std::make_unique<MouseSpring>(p, cursor, 200.0, 5.0));
 //   static_cast<MouseSpring&>(model.force(id)).setTarget(newCursor);
@@ -16,10 +16,10 @@ namespace tinkertoy {
 class MouseSpring final : public Force {
  public:
   // target [dimension]; stiffness k in N/m; damping c in N·s/m.
-  MouseSpring(ParticleId particle, Eigen::VectorXd target, double stiffness, double damping);
+  MouseSpring(BodyPoint point, Eigen::VectorXd target, double stiffness, double damping);
 
   [[nodiscard]] std::string_view type() const override { return "mouse"; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override { return {&particle_, 1}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
@@ -33,7 +33,7 @@ class MouseSpring final : public Force {
  private:
   [[nodiscard]] Eigen::Vector3d forceAt(const Model& model, const StateView& state) const;
 
-  ParticleId particle_;
+  BodyPoint point_;
   Eigen::VectorXd target_;
   double stiffness_;
   double damping_;

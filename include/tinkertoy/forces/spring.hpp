@@ -1,4 +1,4 @@
-// Spring: a damped spring between two particles, or between a particle and a fixed point.
+// Spring: a damped spring between two points, or between a point and a fixed world point.
 //
 // With d = x_a − x_b, ℓ = |d| and n = d/ℓ, the force on a is
 //   f_a = −[ k (ℓ − r) + c (ḋ·n) ] n,    f_b = −f_a,
@@ -23,12 +23,12 @@ struct SpringSettings {
 
 class Spring final : public Force {
  public:
-  Spring(ParticleId a, ParticleId b, SpringSettings settings);
-  // A spring from particle a to a fixed world point [dimension].
-  Spring(ParticleId a, Eigen::VectorXd anchor, SpringSettings settings);
+  Spring(BodyPoint a, BodyPoint b, SpringSettings settings);
+  // A spring from point a to a fixed world point [dimension].
+  Spring(BodyPoint a, Eigen::VectorXd anchor, SpringSettings settings);
 
   [[nodiscard]] std::string_view type() const override { return "spring"; }
-  [[nodiscard]] std::span<const ParticleId> particles() const override;
+  [[nodiscard]] std::span<const BodyPoint> points() const override;
   void validate(int dimension) const override;
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
@@ -43,8 +43,8 @@ class Spring final : public Force {
   struct Ends;
   [[nodiscard]] Ends ends(const Model& model, const StateView& state) const;
 
-  std::array<ParticleId, 2> particles_;
-  int particleCount_;
+  std::array<BodyPoint, 2> points_;
+  int pointCount_;
   std::optional<Eigen::VectorXd> anchor_;
   SpringSettings settings_;
 };

@@ -22,7 +22,7 @@
 
 namespace tinkertoy {
 
-// q̈ = a(t, q, v).  a: [n_dof], resized by the callee if needed.
+// q̈ = a(t, q, v).  a: [n], resized by the callee if needed.
 class AccelerationField {
  public:
   virtual ~AccelerationField() = default;
@@ -42,7 +42,7 @@ class Integrator {
   explicit Integrator(IntegratorKind kind) : kind_(kind) {}
 
   [[nodiscard]] IntegratorKind kind() const { return kind_; }
-  // Advances time, q and v by h. q, v: [n_dof].
+  // Advances time, q and v by h. q, v: [n].
   void step(AccelerationField& field, double& time, Eigen::VectorXd& q, Eigen::VectorXd& v,
             double h);
 
@@ -57,7 +57,7 @@ class Integrator {
                    double h);
 
   IntegratorKind kind_;
-  // Stage scratch [n_dof], kept between steps so stepping does not allocate.
+  // Stage scratch [n], kept between steps so stepping does not allocate.
   Eigen::VectorXd a1_, a2_, a3_, a4_, qStage_, vStage2_, vStage3_, vStage4_;
 };
 

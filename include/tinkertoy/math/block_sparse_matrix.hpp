@@ -20,6 +20,9 @@
 
 namespace tinkertoy {
 
+// The widest block (columns): a block spans the coordinates of one body.
+inline constexpr int kMaxBlockWidth = 64;
+
 class BlockSparseMatrix {
  public:
   struct Block {
@@ -35,7 +38,7 @@ class BlockSparseMatrix {
 
   // Removes every block and sets the matrix size.
   void reset(Eigen::Index rows, Eigen::Index cols);
-  // Adds a zero block; returns the offset of its first entry in values().
+  // Adds a zero block, at most kMaxBlockWidth wide; returns the offset of its first entry.
   std::size_t reserveBlock(Eigen::Index row, Eigen::Index col, int rows, int cols);
 
   [[nodiscard]] Eigen::Index rows() const { return rows_; }

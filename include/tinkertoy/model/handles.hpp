@@ -6,7 +6,7 @@
 // counter, so an id of a removed item is recognised as stale instead of silently naming
 // whatever now lives in its slot (the scheme Box2D uses for b2BodyId).
 //
-//   tinkertoy::ParticleId p = model.addParticle(1.0, position);
+//   tinkertoy::BodyId p = model.addParticle(1.0, position);
 //   model.removeParticle(p);
 //   model.contains(p);   // false, even after new particles reuse the slot
 #pragma once
@@ -30,10 +30,10 @@ struct Id {
   friend bool operator==(const Id&, const Id&) = default;
 };
 
-struct ParticleTag;
+struct BodyTag;
 struct ForceTag;
 struct ConstraintTag;
-using ParticleId = Id<ParticleTag>;
+using BodyId = Id<BodyTag>;
 using ForceId = Id<ForceTag>;
 using ConstraintId = Id<ConstraintTag>;
 

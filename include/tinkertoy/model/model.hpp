@@ -1,14 +1,18 @@
-// Model: what exists. Particles with their state, forces, and constraints.
+// Model: what exists. Bodies with their state, forces, and constraints.
 //
-// The state is stored the way the seeds' monolithic view wants it (seed 000 §3):
+// The state is stored the way the seeds' monolithic view wants it (seed 000 §3): every body
+// owns a contiguous slice of two global vectors,
 //
-//   q   positions  [n_dof]   particle i occupies q[i*d .. i*d + d), d = dimension()
-//   v   velocities [n_dof]   same layout
-//   W   inverse mass diagonal [n_dof], W = M⁻¹ with M = diag(m_1, m_1, ..., m_n)
+//   q   coordinates [n]   body b occupies q[offsetOf(b) .. offsetOf(b) + n_b)
+//   v   velocities  [n]   same layout, v = q̇
 //
-// Users hold ParticleId / ForceId / ConstraintId handles, never pointers into these arrays.
-// Removing a particle moves the last particle into its place, so dense indices change but
-// ids stay valid. How the model moves is the Simulator's business (dynamics/simulator.hpp).
+// with n_b = d for a particle, 1 for a bead, N for an N-link chain (model/body.hpp). The
+// mass matrix M(q) is block-diagonal with one block per body; the simulator computes it (and
+// W = M⁻¹) at whatever state it evaluates.
+//
+// Users hold BodyId / ForceId / ConstraintId handles, never pointers into these arrays.
+// Removing a body moves the last body into its place, so dense indices and offsets change
+// but ids stay valid. How the model moves is the Simulator's business (dynamics/simulator.hpp).
 //
 //   tinkertoy::Model model(2);
 //   auto bob = model.addParticle(1.0, Eigen::Vector2d(1, 0));
@@ -26,7 +30,10 @@
 
 #include "tinkertoy/constraints/constraint.hpp"
 #include "tinkertoy/forces/force.hpp"
+#include "tinkertoy/model/body.hpp"
 #include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/model/particle.hpp"
+#include "tinkertoy/model/state_view.hpp"
 
 namespace tinkertoy {
 
@@ -37,30 +44,54 @@ class Model {
 
   [[nodiscard]] int dimension() const { return dimension_; }
 
-  // ---- particles -------------------------------------------------------------------
-  // mass > 0 and finite; position and velocity [dimension] (velocity empty means zero).
-  ParticleId addParticle(double mass, const Eigen::VectorXd& position,
-                         const Eigen::VectorXd& velocity = {}, std::string name = {});
-  // Removes the particle and every force and constraint that names it.
-  void removeParticle(ParticleId id);
+  // ---- bodies ----------------------------------------------------------------------
+  // A particle: mass > 0 and finite; position and velocity [dimension] (empty velocity: zero).
+  BodyId addParticle(double mass, const Eigen::VectorXd& position,
+                     const Eigen::VectorXd& velocity = {}, std::string name = {});
+  // Any body, with its initial coordinates q_b and velocities v_b [n_b] (empty v_b: zero).
+  BodyId addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordinates,
+                 const Eigen::VectorXd& velocities = {}, std::string name = {});
+  // Removes the body and every force and constraint that names one of its points.
+  void removeBody(BodyId id);
 
-  [[nodiscard]] bool contains(ParticleId id) const { return particles_.contains(id); }
-  [[nodiscard]] std::size_t particleCount() const { return particles_.size(); }
-  [[nodiscard]] ParticleId particleAt(std::size_t index) const { return particles_.idAt(index); }
-  // Dense index of a particle; its coordinates start at q[indexOf(id) * dimension()].
-  [[nodiscard]] std::size_t indexOf(ParticleId id) const { return particles_.at(id); }
-  [[nodiscard]] std::size_t offsetOf(ParticleId id) const { return indexOf(id) * dimension_; }
-  [[nodiscard]] std::optional<ParticleId> findParticle(std::string_view name) const;
+  [[nodiscard]] bool contains(BodyId id) const { return bodyIds_.contains(id); }
+  [[nodiscard]] std::size_t bodyCount() const { return bodies_.size(); }
+  [[nodiscard]] BodyId bodyAt(std::size_t index) const { return bodyIds_.idAt(index); }
+  [[nodiscard]] std::size_t indexOf(BodyId id) const { return bodyIds_.at(id); }
+  // The body's slice of q and v starts here and has body(id).coordinateCount() entries.
+  [[nodiscard]] std::size_t offsetOf(BodyId id) const { return offsets_[indexOf(id)]; }
+  [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const;
+  [[nodiscard]] const Body& body(BodyId id) const { return *bodies_[indexOf(id)]; }
+  // Mutable access to edit a body's parameters (a particle's mass, say).
+  [[nodiscard]] Body& body(BodyId id) { return *bodies_[indexOf(id)]; }
+  [[nodiscard]] bool isParticle(BodyId id) const { return body(id).type() == "particle"; }
+  [[nodiscard]] const std::string& name(BodyId id) const { return bodyNames_[indexOf(id)]; }
+  // "particle 'p1'", "chain 'arm'", or "bead #3" for a body without a name.
+  [[nodiscard]] std::string describe(BodyId id) const;
+  // The body's description, plus "point i" for bodies with several points.
+  [[nodiscard]] std::string describe(const BodyPoint& point) const;
 
-  [[nodiscard]] double mass(ParticleId id) const { return masses_[indexOf(id)]; }
-  void setMass(ParticleId id, double mass);
-  [[nodiscard]] Eigen::VectorXd position(ParticleId id) const;
-  [[nodiscard]] Eigen::VectorXd velocity(ParticleId id) const;
-  void setPosition(ParticleId id, const Eigen::VectorXd& position);
-  void setVelocity(ParticleId id, const Eigen::VectorXd& velocity);
-  [[nodiscard]] const std::string& name(ParticleId id) const { return particleNames_[indexOf(id)]; }
-  // The name if it has one, else "particle #<dense index>".
-  [[nodiscard]] std::string describe(ParticleId id) const;
+  // q_b and v_b of one body [n_b].
+  [[nodiscard]] Eigen::VectorXd coordinates(BodyId id) const;
+  [[nodiscard]] Eigen::VectorXd velocities(BodyId id) const;
+  void setCoordinates(BodyId id, const Eigen::VectorXd& coordinates);
+  void setVelocities(BodyId id, const Eigen::VectorXd& velocities);
+  // The total mass of a body, kg.
+  [[nodiscard]] double mass(BodyId id) const { return body(id).totalMass(); }
+
+  // World position and velocity of a point at the model's state [dimension].
+  [[nodiscard]] Eigen::VectorXd position(const BodyPoint& point) const;
+  [[nodiscard]] Eigen::VectorXd velocity(const BodyPoint& point) const;
+  // Particles only: their coordinates are their position. Throws for other bodies.
+  void setPosition(BodyId particle, const Eigen::VectorXd& position);
+  void setVelocity(BodyId particle, const Eigen::VectorXd& velocity);
+  void setMass(BodyId particle, double mass);
+
+  // Kinematics of a point at an arbitrary state (an integrator stage, say).
+  void pointKinematics(const BodyPoint& point, const StateView& state, PointKinematics& out) const;
+  // Q += J_pᵀ f: a world force f applied at a point, as generalized force on its body. Q: [n]
+  void addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
+                     Eigen::Ref<Eigen::VectorXd> Q) const;
 
   // ---- forces ----------------------------------------------------------------------
   ForceId addForce(std::unique_ptr<Force> force);
@@ -96,25 +127,28 @@ class Model {
   // Mutable access for integrators; the size must not change.
   [[nodiscard]] Eigen::VectorXd& q() { return q_; }
   [[nodiscard]] Eigen::VectorXd& v() { return v_; }
-  // W, the diagonal of M⁻¹ [n_dof].
-  [[nodiscard]] const Eigen::VectorXd& inverseMass() const { return inverseMass_; }
+  // The slice of a state vector x [n] that belongs to body `index` (dense index).
+  [[nodiscard]] Eigen::Ref<const Eigen::VectorXd> slice(const Eigen::VectorXd& x, std::size_t index) const;
 
-  // Increments whenever particles or constraints are added or removed, i.e. whenever the
+  // Increments whenever bodies or constraints are added or removed, i.e. whenever the
   // row/column layout of J changes. The simulator rebuilds its matrices when it changes.
   [[nodiscard]] std::uint64_t structureVersion() const { return structureVersion_; }
 
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
-  void requireParticles(std::span<const ParticleId> ids, std::string_view owner) const;
-  void resizeState(std::size_t particles);
+  void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
+  // The particle `id`; throws naming `operation` if the body is not a particle.
+  Particle& particle(BodyId id, std::string_view operation);
+  void layOutState();
 
   int dimension_;
   double time_ = 0.0;
 
-  HandleTable<ParticleTag> particles_;
-  std::vector<double> masses_;
-  std::vector<std::string> particleNames_;
-  Eigen::VectorXd q_, v_, inverseMass_;
+  HandleTable<BodyTag> bodyIds_;
+  std::vector<std::unique_ptr<Body>> bodies_;
+  std::vector<std::string> bodyNames_;
+  std::vector<std::size_t> offsets_;  // [bodies + 1], prefix sums of n_b
+  Eigen::VectorXd q_, v_;
 
   HandleTable<ForceTag> forceIds_;
   std::vector<std::unique_ptr<Force>> forces_;

@@ -3,8 +3,8 @@
 // Integrators evaluate the dynamics at intermediate stage states (RK4's k2, k3, ...), so
 // forces and constraints never read the model's own q and v; they read a StateView.
 //
-//   q: positions [n_dof], particle i at offset i * dimension
-//   v: velocities [n_dof], same layout
+//   q: coordinates [n], body b at Model::offsetOf(b) (a particle's coordinates are its position)
+//   v: velocities [n], same layout
 #pragma once
 
 #include <Eigen/Core>

@@ -1,8 +1,9 @@
 // SparseLdlt: direct solve of J W Jᵀ x = b with Eigen's simplicial LDLᵀ factorization.
 //
 // The lower triangle of A is assembled straight from J's blocks through a plan computed
-// once per layout (analyze): for every pair of blocks that share a particle, which entry of
-// A each product term lands in. The fill-reducing ordering (AMD) and symbolic analysis are
+// once per layout (analyze): for every pair of blocks that share a body, which entry of A
+// each product term lands in. Each solve first forms J W block by block (W is block-diagonal,
+// one block per body), then every term is a dot product of a row of J W with a row of J. The fill-reducing ordering (AMD) and symbolic analysis are
 // also done once per layout, so a step costs one numeric factorization and two triangular
 // solves, with no allocation.
 //
@@ -35,18 +36,18 @@ class SparseLdlt final : public LinearSolver {
   [[nodiscard]] const Eigen::SparseMatrix<double>& lowerTriangle() const { return A_; }
 
  private:
-  // One term of A_rs = Σ_c J_rc W_c J_sc over the columns c shared by two blocks.
+  // One term of A_rs = Σ_c (J W)_rc J_sc over the columns c of the body two blocks share.
   struct Term {
-    std::size_t value;     // index into A_'s value array
-    std::size_t rowA;      // offset of row r of the first block in J.values()
-    std::size_t rowB;      // offset of row s of the second block
-    Eigen::Index column;   // first shared column c
-    int width;             // number of shared columns
+    std::size_t value;  // index into A_'s value array
+    std::size_t rowA;   // offset of row r of the first block in J.values() (and in J W)
+    std::size_t rowB;   // offset of row s of the second block
+    int width;          // the body's coordinate count
   };
   void assemble(const ConstraintMatrix& A);
 
   double regularization_;
   std::vector<Term> terms_;
+  std::vector<double> JW_;             // J W, laid out like J.values()
   std::vector<std::size_t> diagonal_;  // index of A_ii in A_'s values, per row
   Eigen::SparseMatrix<double> A_;
   Eigen::VectorXd residual_;  // [m] scratch for the reported residual

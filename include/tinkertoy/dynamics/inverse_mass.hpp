@@ -1,0 +1,59 @@
+// InverseMass: W = M(q)⁻¹ of a model at a state (DESIGN §2).
+//
+// M is block-diagonal with one block per body, so W is too: W_b = M_b(q_b)⁻¹. A particle's
+// block is m⁻¹ I: diagonal and the same at every configuration (a body with a diagonal mass
+// matrix always has a constant one), so it is computed by updateAll() only, once per step.
+// A parametric body's block is the inverse of its reduced mass matrix Jᵀ M J (seed 000
+// eq. 13), which changes with the configuration, so update() recomputes it at every state
+// the dynamics is evaluated at. Dense blocks are inverted through a Cholesky factorization;
+// one that is not positive definite (a bead where its wire has zero speed, c'(u) = 0)
+// throws SingularMassError naming the body.
+//
+//   InverseMass W;
+//   W.build(model);
+//   W.updateAll(model, q);         // after build() and whenever masses may have changed
+//   W.update(model, q);            // at every new configuration
+//   W.matrix().multiply(Q, a);     // a = W Q
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <stdexcept>
+#include <vector>
+
+#include "tinkertoy/math/block_diagonal_matrix.hpp"
+#include "tinkertoy/model/model.hpp"
+
+namespace tinkertoy {
+
+class SingularMassError : public std::runtime_error {
+ public:
+  SingularMassError(const std::string& what, std::size_t body) : std::runtime_error(what), body_(body) {}
+  // Dense index of the body whose mass matrix is singular.
+  [[nodiscard]] std::size_t body() const { return body_; }
+
+ private:
+  std::size_t body_;
+};
+
+class InverseMass {
+ public:
+  // Lays out one block per body (after bodies were added or removed).
+  void build(const Model& model);
+  // Recomputes every block at coordinates q [n].
+  void updateAll(const Model& model, const Eigen::VectorXd& q);
+  // Recomputes the configuration-dependent (dense) blocks at coordinates q [n].
+  void update(const Model& model, const Eigen::VectorXd& q);
+
+  [[nodiscard]] const BlockDiagonalMatrix& matrix() const { return W_; }
+
+ private:
+  void updateBlock(const Model& model, const Eigen::VectorXd& q, std::size_t body);
+
+  BlockDiagonalMatrix W_;
+  std::vector<std::size_t> dense_;                    // bodies whose mass depends on q
+  Eigen::MatrixXd M_;                                 // scratch, widest body × widest body
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> cholesky_;  // per body; used by dense blocks only
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,109 @@
+// Body: anything with generalized coordinates and points in the world (DESIGN §3).
+//
+// A body owns a slice of the model's state vectors: its coordinates q_b [n_b] and velocities
+// v_b = q̇_b [n_b]. Its points have world positions x(q_b) that forces and constraints act
+// on; the chain rule turns a constraint's gradient with respect to a point, ∂C/∂x, into its
+// Jacobian block with respect to the body, ∂C/∂q_b = ∂C/∂x · ∂x/∂q_b. This is what lets one
+// distance constraint join particles, beads on wires and the masses of a reduced chain
+// (Witkin–Gleicher–Welch's hybrid models, seed 000 §5.1).
+//
+// The kinds of body:
+//
+//   particle  q_b = x itself [d], one point, M = m I                (model/particle.hpp)
+//   bead      q_b = u [1], a bead on a parametric wire x = c(u)     (model/bead.hpp)
+//   chain     q_b = joint angles [N], N point masses                (model/chain.hpp)
+//
+// For a body whose points move nonlinearly with q_b, Lagrange's equation in q_b is seed 000
+// eq. 13 (docs/theory.md §6):
+//
+//   M(q) q̈ = Σ_i J_iᵀ f_i − Σ_i m_i J_iᵀ J̇_i q̇,    M(q) = Σ_i m_i J_iᵀ J_i
+//
+// where J_i = ∂x_i/∂q_b and f_i is the applied force on point i. The defaults below evaluate
+// these sums from pointKinematics() and pointMass(); a body overrides them only to be faster.
+//
+//   const Body& body = model.body(arm);
+//   PointKinematics k;
+//   body.pointKinematics(2, q_b, v_b, k);   // k.position, k.jacobian [3 × n_b], ...
+#pragma once
+
+#include <Eigen/Core>
+#include <string_view>
+
+#include "tinkertoy/math/block_sparse_matrix.hpp"
+#include "tinkertoy/model/handles.hpp"
+
+namespace tinkertoy {
+
+// The most coordinates one body may have; bounds the stack storage of a point's Jacobian
+// and the width of the body's Jacobian blocks.
+inline constexpr int kMaxBodyCoordinates = kMaxBlockWidth;
+
+// A point of a body: a particle's position, a bead, or the index-th mass of a chain.
+struct BodyPoint {
+  BodyId body;
+  int index = 0;
+
+  BodyPoint() = default;
+  // A body converts to its first point, so a particle id names the particle's position.
+  BodyPoint(BodyId b, int i = 0) : body(b), index(i) {}  // NOLINT(google-explicit-constructor)
+  friend bool operator==(const BodyPoint&, const BodyPoint&) = default;
+};
+
+using PointJacobian = Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::ColMajor, 3, kMaxBodyCoordinates>;
+using BodyCoordinates = Eigen::Ref<const Eigen::VectorXd>;
+// A vector of one body's coordinates on the stack, for scratch that must not allocate.
+using BodyVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxBodyCoordinates, 1>;
+
+// The motion of one point at one state. In 2D every z component is zero.
+struct PointKinematics {
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();  // x
+  Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  // ẋ = J q̇_b
+  PointJacobian jacobian;                              // J = ∂x/∂q_b  [3 × n_b]
+  PointJacobian jacobianDot;                           // J̇ = dJ/dt    [3 × n_b]
+};
+
+class Body {
+ public:
+  virtual ~Body() = default;
+
+  // The scene-file type name: "particle", "bead", "chain".
+  [[nodiscard]] virtual std::string_view type() const = 0;
+  // n_b, the size of the body's slices of q and v (at most kMaxBodyCoordinates).
+  [[nodiscard]] virtual int coordinateCount() const = 0;
+  // Points are numbered 0 .. pointCount() − 1.
+  [[nodiscard]] virtual int pointCount() const = 0;
+  // The mass concentrated at a point, kg.
+  [[nodiscard]] virtual double pointMass(int point) const = 0;
+  // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
+  virtual void validate(int dimension) const = 0;
+  // Throws std::invalid_argument if q_b is not a legal starting state (e.g. of the wrong size).
+  virtual void validateCoordinates(BodyCoordinates q) const;
+
+  // x, ẋ, J and J̇ of a point at (q_b, v_b).
+  virtual void pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+                               PointKinematics& out) const = 0;
+
+  // ---- derived from the point masses; override only for speed ----------------------
+  // Whether M is diagonal (it is for particles). A diagonal M must also be constant: the
+  // engine then computes W_b once per step instead of at every configuration.
+  [[nodiscard]] virtual bool hasDiagonalMass() const { return false; }
+  // M(q) = Σ m_i J_iᵀ J_i.  M: [n_b × n_b]
+  virtual void massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const;
+  // Q_b −= Σ m_i J_iᵀ J̇_i q̇, the velocity-dependent (centrifugal and Coriolis) term of eq. 13.
+  virtual void addInertialForce(BodyCoordinates q, BodyCoordinates v,
+                                Eigen::Ref<Eigen::VectorXd> Q) const;
+  // Q_b += Σ m_i J_iᵀ g, the weight in uniform gravity g.
+  virtual void addWeight(const Eigen::Vector3d& g, BodyCoordinates q,
+                         Eigen::Ref<Eigen::VectorXd> Q) const;
+  // Q_b += J_iᵀ f, a force f applied at one point.
+  virtual void addPointForce(int point, const Eigen::Vector3d& f, BodyCoordinates q,
+                             Eigen::Ref<Eigen::VectorXd> Q) const;
+  // Σ m_i x_i, so that gravity's potential is −g · Σ m_i x_i.
+  [[nodiscard]] virtual Eigen::Vector3d massMoment(BodyCoordinates q) const;
+  // T = ½ q̇ᵀ M q̇ = ½ Σ m_i |ẋ_i|².
+  [[nodiscard]] virtual double kineticEnergy(BodyCoordinates q, BodyCoordinates v) const;
+  // Σ m_i.
+  [[nodiscard]] double totalMass() const;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,54 @@
+#include "tinkertoy/dynamics/inverse_mass.hpp"
+
+#include <algorithm>
+
+namespace tinkertoy {
+
+void InverseMass::build(const Model& model) {
+  W_.reset(model.q().size());
+  int widest = 0;
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    const Body& body = model.body(id);
+    W_.addBlock(static_cast<Eigen::Index>(model.offsetOf(id)), body.coordinateCount(),
+                body.hasDiagonalMass());
+    widest = std::max(widest, body.coordinateCount());
+  }
+  M_.resize(widest, widest);
+  cholesky_.assign(model.bodyCount(), Eigen::LLT<Eigen::MatrixXd>());
+  dense_.clear();
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    if (!model.body(model.bodyAt(i)).hasDiagonalMass()) dense_.push_back(i);
+  }
+}
+
+void InverseMass::updateAll(const Model& model, const Eigen::VectorXd& q) {
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) updateBlock(model, q, i);
+}
+
+void InverseMass::update(const Model& model, const Eigen::VectorXd& q) {
+  for (const std::size_t i : dense_) updateBlock(model, q, i);
+}
+
+void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std::size_t i) {
+  const Body& body = model.body(model.bodyAt(i));
+  const int n = body.coordinateCount();
+  auto M = M_.topLeftCorner(n, n);
+  body.massMatrix(model.slice(q, i), M);
+  if (body.hasDiagonalMass()) {
+    W_.diagonalBlock(i) = M.diagonal().cwiseInverse();
+    return;
+  }
+  Eigen::LLT<Eigen::MatrixXd>& llt = cholesky_[i];
+  llt.compute(M);
+  if (llt.info() != Eigen::Success || !M.allFinite()) {
+    throw SingularMassError("the mass matrix of " + model.describe(model.bodyAt(i)) +
+                                " is singular at its current coordinates",
+                            i);
+  }
+  auto W = W_.denseBlock(i);
+  W.setIdentity();
+  llt.solveInPlace(W);
+}
+
+}  // namespace tinkertoy
