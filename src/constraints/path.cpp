@@ -1,34 +1,25 @@
 #include "tinkertoy/constraints/path.hpp"
 
-#include <cmath>
+#include <stdexcept>
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy {
 
-CircularPath::CircularPath(Eigen::VectorXd center, double radius, double angularSpeed, double phase)
-    : center_(std::move(center)), radius_(radius), angularSpeed_(angularSpeed), phase_(phase) {}
+CurvePath::CurvePath(std::shared_ptr<const Curve> curve, double speed, double phase)
+    : curve_(std::move(curve)), speed_(speed), phase_(phase) {
+  if (!curve_) throw std::invalid_argument("a path needs a curve");
+}
 
-void CircularPath::validate() const {
-  if (center_.size() != 2 && center_.size() != 3) {
-    throw std::invalid_argument("path center must have 2 or 3 components");
-  }
-  if (!center_.allFinite()) throw std::invalid_argument("path center must be finite");
-  detail::requirePositive(radius_, "path radius");
-  detail::requireFinite(angularSpeed_, "path angular speed");
+void CurvePath::validate() const {
+  curve_->validate();
+  detail::requireFinite(speed_, "path speed");
   detail::requireFinite(phase_, "path phase");
 }
 
-PathSample CircularPath::sample(double time) const {
-  const double theta = phase_ + angularSpeed_ * time;
-  const Eigen::Vector3d radial(std::cos(theta), std::sin(theta), 0.0);
-  const Eigen::Vector3d tangent(-std::sin(theta), std::cos(theta), 0.0);
-  PathSample s;
-  s.position = padTo3d(center_) + radius_ * radial;
-  s.velocity = radius_ * angularSpeed_ * tangent;
-  s.acceleration = -radius_ * angularSpeed_ * angularSpeed_ * radial;
-  return s;
+PathSample CurvePath::sample(double time) const {
+  const CurvePoint c = curve_->evaluate(phase_ + speed_ * time);
+  return {c.position, speed_ * c.tangent, speed_ * speed_ * c.curvature};
 }
 
 }  // namespace tinkertoy

@@ -71,6 +71,27 @@ std::string_view typeName(const nlohmann::json& value) {
   }
 }
 
+// Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(text) + "'".
+std::string inQuotes(std::string_view text) {
+  std::string result(1, '\'');
+  result += text;
+  result += '\'';
+  return result;
+}
+
+void unknownType(const JsonObject& object, std::string_view kind, const std::string& type,
+                 std::span<const std::string_view> known) {
+  std::string reason = "unknown " + std::string(kind) + " type " + inQuotes(type);
+  if (const auto match = closestMatch(type, known)) {
+    reason += "; did you mean " + inQuotes(*match) + "?";
+  } else {
+    std::string list;
+    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+    reason += " (known types: " + list + ")";
+  }
+  throw SceneError(object.pathOf("type"), reason);
+}
+
 Eigen::VectorXd readVector(const nlohmann::json& value, const std::string& path, int dimension) {
   if (!value.is_array()) {
     throw SceneError(path, "expected an array of " + std::to_string(dimension) + " numbers, got " +
@@ -107,11 +128,11 @@ const nlohmann::json& JsonObject::at(std::string_view key) const {
   return *it;
 }
 
-void JsonObject::allowOnly(std::initializer_list<std::string_view> allowed) const {
+void JsonObject::allowOnly(std::span<const std::string_view> allowed) const {
   for (const auto& [key, unused] : value_.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     std::string reason = "unknown field";
-    if (const auto suggestion = closestMatch(key, {allowed.begin(), allowed.size()})) {
+    if (const auto suggestion = closestMatch(key, allowed)) {
       reason += "; did you mean '" + std::string(*suggestion) + "'?";
     } else {
       std::string list;
@@ -127,6 +148,19 @@ double JsonObject::number(std::string_view key) const { return finiteNumber(at(k
 std::optional<double> JsonObject::optionalNumber(std::string_view key) const {
   if (!has(key)) return std::nullopt;
   return number(key);
+}
+
+double JsonObject::positive(std::string_view key) const {
+  const double x = number(key);
+  if (!(x > 0.0)) throw SceneError(pathOf(key), "must be positive, got " + describeNumber(at(key)));
+  return x;
+}
+
+double JsonObject::nonNegative(std::string_view key, std::optional<double> fallback) const {
+  if (fallback && !has(key)) return *fallback;
+  const double x = number(key);
+  if (x < 0.0) throw SceneError(pathOf(key), "must not be negative, got " + describeNumber(at(key)));
+  return x;
 }
 
 std::string JsonObject::string(std::string_view key) const {
@@ -170,17 +204,41 @@ std::optional<Eigen::VectorXd> JsonObject::optionalVector(std::string_view key, 
   return vector(key, dimension);
 }
 
+// The array at `key`, or a SceneError naming its path.
+const nlohmann::json& JsonObject::array(std::string_view key) const {
+  const nlohmann::json& value = at(key);
+  if (!value.is_array()) {
+    throw SceneError(pathOf(key), "expected an array, got " + std::string(typeName(value)));
+  }
+  return value;
+}
+
+Eigen::VectorXd JsonObject::numbers(std::string_view key) const {
+  const nlohmann::json& values = array(key);
+  Eigen::VectorXd x(static_cast<Eigen::Index>(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    x[static_cast<Eigen::Index>(i)] = finiteNumber(values[i], pathOf(key) + "[" + std::to_string(i) + "]");
+  }
+  return x;
+}
+
+std::vector<Eigen::VectorXd> JsonObject::vectors(std::string_view key, int dimension) const {
+  const nlohmann::json& values = array(key);
+  std::vector<Eigen::VectorXd> result;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    result.push_back(readVector(values[i], pathOf(key) + "[" + std::to_string(i) + "]", dimension));
+  }
+  return result;
+}
+
 JsonObject JsonObject::object(std::string_view key) const { return {at(key), pathOf(key)}; }
 
 std::vector<JsonObject> JsonObject::objects(std::string_view key) const {
   std::vector<JsonObject> result;
   if (!has(key)) return result;
-  const nlohmann::json& array = at(key);
-  if (!array.is_array()) {
-    throw SceneError(pathOf(key), "expected an array, got " + std::string(typeName(array)));
-  }
-  for (std::size_t i = 0; i < array.size(); ++i) {
-    result.emplace_back(array[i], pathOf(key) + "[" + std::to_string(i) + "]");
+  const nlohmann::json& values = array(key);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    result.emplace_back(values[i], pathOf(key) + "[" + std::to_string(i) + "]");
   }
   return result;
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <variant>
 
+#include "scene/curve_reader.hpp"
 #include "scene/json_reader.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
@@ -19,6 +20,8 @@
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
+#include "tinkertoy/model/bead.hpp"
+#include "tinkertoy/model/chain.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -26,9 +29,25 @@ namespace tinkertoy {
 namespace {
 
 using scene::JsonObject;
+using scene::inQuotes;
+using scene::unknownType;
 
-// One end of a rod or spring: a particle or a fixed world point.
-using Endpoint = std::variant<BodyId, Eigen::VectorXd>;
+// One end of a rod or spring: a point of a body, or a fixed world point.
+using Endpoint = std::variant<BodyPoint, Eigen::VectorXd>;
+
+constexpr std::array<std::string_view, 2> kBodyTypes = {"bead", "chain"};
+constexpr std::array<std::string_view, 3> kForceTypes = {"spring", "drag", "constant"};
+constexpr std::array<std::string_view, 6> kConstraintTypes = {"distance", "circle", "fixed",
+                                                             "line", "plane", "driven"};
+constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
+
+// "[j]", appended to a JSON path (built in steps: GCC 12 warns falsely on "[" + to_string(j)).
+std::string element(Eigen::Index j) {
+  std::string index(1, '[');
+  index += std::to_string(j);
+  index += ']';
+  return index;
+}
 
 class SceneBuilder {
  public:
@@ -36,18 +55,23 @@ class SceneBuilder {
 
   void readSettings(const JsonObject& settings);
   void readParticle(const JsonObject& particle);
+  void readBody(const JsonObject& body);
   void readForce(const JsonObject& force);
   void readConstraint(const JsonObject& constraint);
 
  private:
-  BodyId particle(const JsonObject& object, std::string_view key) const;
+  // Registers a particle's or body's id, rejecting empty and duplicate ids.
+  std::string claimId(const JsonObject& object);
+  void addBody(const JsonObject& object, const std::string& id, std::unique_ptr<Body> body,
+               const Eigen::VectorXd& u, const Eigen::VectorXd& uDot);
+  // A point: "id" of a particle or one-point body, or {"body": "id", "point": i}.
+  BodyPoint point(const JsonObject& object, std::string_view key) const;
+  BodyPoint pointOf(const nlohmann::json& value, const std::string& path) const;
   Endpoint endpoint(const JsonObject& object, std::string_view key) const;
+  // Two ends of a rod or spring, with a body point first; `what` names the element.
+  std::pair<BodyPoint, Endpoint> ends(const JsonObject& object, const char* what) const;
   Eigen::VectorXd positionOf(const Endpoint& e) const;
   std::string describe(const Endpoint& e) const;
-  // A number ≥ 0; required unless a fallback is given.
-  double nonNegative(const JsonObject& object, std::string_view key,
-                     std::optional<double> fallback = std::nullopt) const;
-  double positive(const JsonObject& object, std::string_view key) const;
   // A length: the given value, else the initial distance between a and b. `what` names the
   // element ("rod", "circle") in the message when that distance is zero; nullptr allows zero.
   double lengthOf(const JsonObject& object, std::string_view key, const Endpoint& a,
@@ -59,36 +83,16 @@ class SceneBuilder {
 
   Scene& scene_;
   int d_;
-  std::map<std::string, std::string, std::less<>> particlePaths_;    // id → JSON path
+  std::map<std::string, std::string, std::less<>> bodyPaths_;        // id → JSON path
   std::map<std::string, std::string, std::less<>> constraintPaths_;  // id → JSON path
 };
-
-constexpr std::array<std::string_view, 3> kForceTypes = {"spring", "drag", "constant"};
-constexpr std::array<std::string_view, 6> kConstraintTypes = {"distance", "circle", "fixed",
-                                                             "line", "plane", "driven"};
-constexpr std::array<std::string_view, 1> kPathTypes = {"circle"};
-
-std::string inQuotes(std::string_view s) { return "'" + std::string(s) + "'"; }
-
-[[noreturn]] void unknownType(const JsonObject& object, std::string_view kind, const std::string& type,
-                              std::span<const std::string_view> known) {
-  std::string reason = "unknown " + std::string(kind) + " type " + inQuotes(type);
-  if (const auto match = scene::closestMatch(type, known)) {
-    reason += "; did you mean " + inQuotes(*match) + "?";
-  } else {
-    std::string list;
-    for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    reason += " (known types: " + list + ")";
-  }
-  throw SceneError(object.pathOf("type"), reason);
-}
 
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "project"});
   SimulationSettings& settings = scene_.settings;
-  if (s.has("dt")) settings.dt = positive(s, "dt");
-  scene_.duration = nonNegative(s, "duration", scene_.duration);
+  if (s.has("dt")) settings.dt = s.positive("dt");
+  scene_.duration = s.nonNegative("duration", scene_.duration);
   if (const auto name = s.optionalString("integrator")) {
     const auto kind = parseIntegrator(*name);
     if (!kind) {
@@ -106,85 +110,160 @@ void SceneBuilder::readSettings(const JsonObject& s) {
       throw SceneError(s.pathOf("solver"), "unknown solver " + inQuotes(*name) + "; expected cg or ldlt");
     }
   }
-  settings.ks = nonNegative(s, "ks", settings.ks);
-  settings.kd = nonNegative(s, "kd", settings.kd);
-  if (s.has("tolerance")) settings.solver.tolerance = positive(s, "tolerance");
+  settings.ks = s.nonNegative("ks", settings.ks);
+  settings.kd = s.nonNegative("kd", settings.kd);
+  if (s.has("tolerance")) settings.solver.tolerance = s.positive("tolerance");
   if (const auto cap = s.optionalInteger("max_iterations")) {
     if (*cap < 0 || *cap > 1'000'000'000) {
       throw SceneError(s.pathOf("max_iterations"), "must be between 0 (automatic) and 1e9");
     }
     settings.solver.maxIterations = static_cast<int>(*cap);
   }
-  settings.solver.regularization = nonNegative(s, "regularization", settings.solver.regularization);
+  settings.solver.regularization = s.nonNegative("regularization", settings.solver.regularization);
   if (const auto project = s.optionalBoolean("project")) settings.projection.enabled = *project;
+}
+
+std::string SceneBuilder::claimId(const JsonObject& object) {
+  const std::string id = object.string("id");
+  if (id.empty()) throw SceneError(object.pathOf("id"), "must not be empty");
+  if (const auto first = bodyPaths_.find(id); first != bodyPaths_.end()) {
+    throw SceneError(object.pathOf("id"), "duplicate id " + inQuotes(id) + " (first used by " + first->second + ")");
+  }
+  bodyPaths_.emplace(id, object.path());
+  return id;
 }
 
 void SceneBuilder::readParticle(const JsonObject& p) {
   p.allowOnly({"id", "mass", "position", "velocity"});
-  const std::string id = p.string("id");
-  if (id.empty()) throw SceneError(p.pathOf("id"), "must not be empty");
-  if (const auto first = particlePaths_.find(id); first != particlePaths_.end()) {
-    throw SceneError(p.pathOf("id"), "duplicate particle id " + inQuotes(id) + " (first used by " +
-                                         first->second + ")");
-  }
-  const double mass = p.number("mass");
-  if (!(mass > 0.0)) throw SceneError(p.pathOf("mass"), "must be positive, got " + std::to_string(mass));
+  const std::string id = claimId(p);
+  const double mass = p.positive("mass");
   const Eigen::VectorXd position = p.vector("position", d_);
   const Eigen::VectorXd velocity = p.optionalVector("velocity", d_).value_or(Eigen::VectorXd::Zero(d_));
   scene_.model.addParticle(mass, position, velocity, id);
-  particlePaths_.emplace(id, p.path());
 }
 
-BodyId SceneBuilder::particle(const JsonObject& object, std::string_view key) const {
-  const nlohmann::json& value = object.at(key);
-  if (!value.is_string()) {
-    throw SceneError(object.pathOf(key), "expected a particle id (a string), got " +
-                                             std::string(scene::typeName(value)));
+void SceneBuilder::addBody(const JsonObject& object, const std::string& id, std::unique_ptr<Body> body,
+                           const Eigen::VectorXd& u, const Eigen::VectorXd& uDot) {
+  try {
+    scene_.model.addBody(std::move(body), u, uDot, id);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(object.path(), e.what());
   }
-  const auto id = scene_.model.findBody(value.get<std::string>());
-  if (!id) throw SceneError(object.pathOf(key), "no particle with id " + inQuotes(value.get<std::string>()));
-  return *id;
+}
+
+void SceneBuilder::readBody(const JsonObject& b) {
+  const std::string type = b.string("type");
+  if (type == "bead") {
+    b.allowOnly({"id", "type", "mass", "curve", "u", "u_dot"});
+    const std::string id = claimId(b);
+    auto curve = scene::readCurve(b.object("curve"), d_);
+    addBody(b, id, std::make_unique<Bead>(std::move(curve), b.positive("mass")),
+            Eigen::VectorXd::Constant(1, b.optionalNumber("u").value_or(0.0)),
+            Eigen::VectorXd::Constant(1, b.optionalNumber("u_dot").value_or(0.0)));
+  } else if (type == "chain") {
+    b.allowOnly({"id", "type", "pivot", "lengths", "masses", "angles", "angular_velocities"});
+    const std::string id = claimId(b);
+    const Eigen::VectorXd lengths = b.numbers("lengths");
+    if (lengths.size() == 0) throw SceneError(b.pathOf("lengths"), "a chain needs at least one link");
+    // Every per-link array must have one entry per length.
+    const auto perLink = [&](std::string_view key, bool required) -> Eigen::VectorXd {
+      if (!required && !b.has(key)) return Eigen::VectorXd::Zero(lengths.size());
+      const Eigen::VectorXd values = b.numbers(key);
+      if (values.size() != lengths.size()) {
+        throw SceneError(b.pathOf(key), "expected one entry per link: \"lengths\" has " +
+                                            std::to_string(lengths.size()) + ", this has " +
+                                            std::to_string(values.size()));
+      }
+      return values;
+    };
+    const Eigen::VectorXd masses = perLink("masses", true);
+    const Eigen::VectorXd angles = perLink("angles", true);
+    const Eigen::VectorXd rates = perLink("angular_velocities", false);
+    for (Eigen::Index j = 0; j < lengths.size(); ++j) {
+      for (const auto& [key, values] : {std::pair{"lengths", &lengths}, std::pair{"masses", &masses}}) {
+        if (!((*values)[j] > 0.0)) throw SceneError(b.pathOf(key) + element(j), "must be positive");
+      }
+    }
+    addBody(b, id,
+            std::make_unique<Chain>(b.vector("pivot", d_), std::vector<double>(lengths.begin(), lengths.end()),
+                                    std::vector<double>(masses.begin(), masses.end())),
+            angles, rates);
+  } else {
+    unknownType(b, "body", type, kBodyTypes);
+  }
+}
+
+BodyPoint SceneBuilder::pointOf(const nlohmann::json& value, const std::string& path) const {
+  const Model& model = scene_.model;
+  if (value.is_object()) {
+    const JsonObject ref(value, path);
+    ref.allowOnly({"body", "point"});
+    const std::string id = ref.string("body");
+    const auto body = model.findBody(id);
+    if (!body) throw SceneError(ref.pathOf("body"), "no particle or body with id " + inQuotes(id));
+    const long index = ref.optionalInteger("point").value_or(0);
+    const int count = model.body(*body).pointCount();
+    if (index < 0 || index >= count) {
+      throw SceneError(ref.pathOf("point"), model.describe(*body) + " has points 0 to " + std::to_string(count - 1) +
+                                                ", got " + std::to_string(index));
+    }
+    return {*body, static_cast<int>(index)};
+  }
+  if (!value.is_string()) {
+    throw SceneError(path, "expected a particle or body id (a string) or {\"body\": id, \"point\": i}, got " +
+                               std::string(scene::typeName(value)));
+  }
+  const std::string id = value.get<std::string>();
+  const auto body = model.findBody(id);
+  if (!body) throw SceneError(path, "no particle or body with id " + inQuotes(id));
+  if (model.body(*body).pointCount() != 1) {
+    throw SceneError(path, model.describe(*body) + " has " + std::to_string(model.body(*body).pointCount()) +
+                               " points; name one as {\"body\": " + nlohmann::json(id).dump() + ", \"point\": i}");
+  }
+  return *body;
+}
+
+BodyPoint SceneBuilder::point(const JsonObject& object, std::string_view key) const {
+  return pointOf(object.at(key), object.pathOf(key));
 }
 
 Endpoint SceneBuilder::endpoint(const JsonObject& object, std::string_view key) const {
   const nlohmann::json& value = object.at(key);
   if (value.is_array()) return scene::readVector(value, object.pathOf(key), d_);
-  if (!value.is_string()) {
-    throw SceneError(object.pathOf(key), "expected a particle id or a point [" +
-                                             std::to_string(d_) + " numbers], got " +
-                                             std::string(scene::typeName(value)));
+  if (!value.is_string() && !value.is_object()) {
+    throw SceneError(object.pathOf(key), "expected a particle or body id, {\"body\": id, \"point\": i}, or a point [" +
+                                             std::to_string(d_) + " numbers], got " + std::string(scene::typeName(value)));
   }
-  return particle(object, key);
+  return pointOf(value, object.pathOf(key));
+}
+
+std::pair<BodyPoint, Endpoint> SceneBuilder::ends(const JsonObject& object, const char* what) const {
+  Endpoint a = endpoint(object, "a");
+  Endpoint b = endpoint(object, "b");
+  if (std::holds_alternative<Eigen::VectorXd>(a)) std::swap(a, b);
+  if (std::holds_alternative<Eigen::VectorXd>(a)) {
+    throw SceneError(object.path(), std::string("a ") + what +
+                                        " needs at least one particle or body point; \"a\" and \"b\" are both fixed points");
+  }
+  if (a == b) throw SceneError(object.pathOf("b"), std::string("a ") + what + " cannot join " + describe(a) + " to itself");
+  return {std::get<BodyPoint>(a), b};
 }
 
 Eigen::VectorXd SceneBuilder::positionOf(const Endpoint& e) const {
-  if (const auto* id = std::get_if<BodyId>(&e)) return scene_.model.position(*id);
+  if (const auto* p = std::get_if<BodyPoint>(&e)) return scene_.model.position(*p);
   return std::get<Eigen::VectorXd>(e);
 }
 
 std::string SceneBuilder::describe(const Endpoint& e) const {
-  if (const auto* id = std::get_if<BodyId>(&e)) return inQuotes(scene_.model.name(*id));
+  if (const auto* p = std::get_if<BodyPoint>(&e)) return scene_.model.describe(*p);
   std::ostringstream out;
   out << "the point " << std::get<Eigen::VectorXd>(e).transpose();
   return out.str();
 }
 
-double SceneBuilder::nonNegative(const JsonObject& object, std::string_view key,
-                                 std::optional<double> fallback) const {
-  const double x = fallback && !object.has(key) ? *fallback : object.number(key);
-  if (x < 0.0) throw SceneError(object.pathOf(key), "must not be negative, got " + std::to_string(x));
-  return x;
-}
-
-double SceneBuilder::positive(const JsonObject& object, std::string_view key) const {
-  const double x = object.number(key);
-  if (!(x > 0.0)) throw SceneError(object.pathOf(key), "must be positive, got " + std::to_string(x));
-  return x;
-}
-
 double SceneBuilder::lengthOf(const JsonObject& object, std::string_view key, const Endpoint& a,
                               const Endpoint& b, const char* what) const {
-  if (object.has(key)) return what ? positive(object, key) : nonNegative(object, key);
+  if (object.has(key)) return what ? object.positive(key) : object.nonNegative(key);
   const double length = (positionOf(a) - positionOf(b)).norm();
   if (length == 0.0 && what) {
     throw SceneError(object.path(), "zero-length " + std::string(what) + ": " + describe(a) +
@@ -200,27 +279,20 @@ void SceneBuilder::readForce(const JsonObject& f) {
   try {
     if (type == "spring") {
       f.allowOnly({"type", "a", "b", "stiffness", "damping", "rest_length"});
-      Endpoint a = endpoint(f, "a");
-      Endpoint b = endpoint(f, "b");
-      if (std::holds_alternative<Eigen::VectorXd>(a)) std::swap(a, b);
-      if (std::holds_alternative<Eigen::VectorXd>(a)) {
-        throw SceneError(f.path(), "a spring needs at least one particle; \"a\" and \"b\" are both points");
-      }
-      if (a == b) throw SceneError(f.pathOf("b"), "a spring cannot join a particle to itself");
-      const SpringSettings settings{nonNegative(f, "stiffness"), nonNegative(f, "damping", 0.0),
+      const auto [a, b] = ends(f, "spring");
+      const SpringSettings settings{f.nonNegative("stiffness"), f.nonNegative("damping", 0.0),
                                     lengthOf(f, "rest_length", a, b, nullptr)};
-      const BodyId pa = std::get<BodyId>(a);
-      if (const auto* pb = std::get_if<BodyId>(&b)) {
-        scene_.model.addForce(std::make_unique<Spring>(pa, *pb, settings));
+      if (const auto* pb = std::get_if<BodyPoint>(&b)) {
+        scene_.model.addForce(std::make_unique<Spring>(a, *pb, settings));
       } else {
-        scene_.model.addForce(std::make_unique<Spring>(pa, std::get<Eigen::VectorXd>(b), settings));
+        scene_.model.addForce(std::make_unique<Spring>(a, std::get<Eigen::VectorXd>(b), settings));
       }
     } else if (type == "drag") {
       f.allowOnly({"type", "coefficient"});
-      scene_.model.addForce(std::make_unique<Drag>(nonNegative(f, "coefficient")));
+      scene_.model.addForce(std::make_unique<Drag>(f.nonNegative("coefficient")));
     } else if (type == "constant") {
       f.allowOnly({"type", "particle", "force"});
-      scene_.model.addForce(std::make_unique<ConstantForce>(particle(f, "particle"), f.vector("force", d_)));
+      scene_.model.addForce(std::make_unique<ConstantForce>(point(f, "particle"), f.vector("force", d_)));
     } else {
       unknownType(f, "force", type, kForceTypes);
     }
@@ -245,30 +317,30 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     addDistance(c, name);
   } else if (type == "circle") {
     c.allowOnly({"type", "id", "particle", "center", "radius"});
-    const BodyId p = particle(c, "particle");
+    const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd center = c.vector("center", d_);
     const double radius = lengthOf(c, "radius", p, center, "circle");
     addConstraint(std::make_unique<PointOnCircleConstraint>(p, center, radius), c, name);
   } else if (type == "fixed") {
     c.allowOnly({"type", "id", "particle", "point"});
-    const BodyId p = particle(c, "particle");
-    const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
-    addConstraint(std::make_unique<FixedPointConstraint>(p, point), c, name);
+    const BodyPoint p = point(c, "particle");
+    const Eigen::VectorXd location = c.optionalVector("point", d_).value_or(scene_.model.position(p));
+    addConstraint(std::make_unique<FixedPointConstraint>(p, location), c, name);
   } else if (type == "line") {
     c.allowOnly({"type", "id", "particle", "point", "direction"});
-    const BodyId p = particle(c, "particle");
+    const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
     if (direction.norm() == 0.0) throw SceneError(c.pathOf("direction"), "must be non-zero");
-    const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
-    addConstraint(std::make_unique<PointOnLineConstraint>(p, point, direction), c, name);
+    const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
+    addConstraint(std::make_unique<PointOnLineConstraint>(p, origin, direction), c, name);
   } else if (type == "plane") {
     c.allowOnly({"type", "id", "particle", "point", "normal"});
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
-    const BodyId p = particle(c, "particle");
+    const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd normal = c.vector("normal", d_);
     if (normal.norm() == 0.0) throw SceneError(c.pathOf("normal"), "must be non-zero");
-    const Eigen::VectorXd point = c.optionalVector("point", d_).value_or(scene_.model.position(p));
-    addConstraint(std::make_unique<PointOnPlaneConstraint>(p, point, normal), c, name);
+    const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
+    addConstraint(std::make_unique<PointOnPlaneConstraint>(p, origin, normal), c, name);
   } else if (type == "driven") {
     c.allowOnly({"type", "id", "particle", "path"});
     addDriven(c, name);
@@ -278,37 +350,24 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
 }
 
 void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
-  Endpoint a = endpoint(c, "a");
-  Endpoint b = endpoint(c, "b");
-  if (std::holds_alternative<Eigen::VectorXd>(a)) std::swap(a, b);
-  if (std::holds_alternative<Eigen::VectorXd>(a)) {
-    throw SceneError(c.path(), "a rod needs at least one particle; \"a\" and \"b\" are both points");
-  }
-  if (a == b) throw SceneError(c.pathOf("b"), "a rod cannot join particle " + describe(a) + " to itself");
+  const auto [a, b] = ends(c, "rod");
   const double length = lengthOf(c, "length", a, b, "rod");
-  const BodyId pa = std::get<BodyId>(a);
-  if (const auto* pb = std::get_if<BodyId>(&b)) {
-    addConstraint(std::make_unique<DistanceConstraint>(pa, *pb, length), c, name);
+  if (const auto* pb = std::get_if<BodyPoint>(&b)) {
+    addConstraint(std::make_unique<DistanceConstraint>(a, *pb, length), c, name);
   } else {
-    addConstraint(std::make_unique<DistanceConstraint>(pa, std::get<Eigen::VectorXd>(b), length), c, name);
+    addConstraint(std::make_unique<DistanceConstraint>(a, std::get<Eigen::VectorXd>(b), length), c, name);
   }
 }
 
-// A driven point; the only path type is "circle". Its phase defaults to the particle's
-// initial angle about the center, so the particle starts on the path.
+// A driven point follows a curve at a constant parameter rate: the path object is a curve
+// plus "speed" (du/dt) and "phase" (u at t = 0, default 0).
 void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
-  const BodyId p = particle(c, "particle");
+  const BodyPoint p = point(c, "particle");
   const JsonObject path = c.object("path");
-  const std::string type = path.string("type");
-  if (type != "circle") unknownType(path, "path", type, kPathTypes);
-  path.allowOnly({"type", "center", "radius", "angular_speed", "phase"});
-  const Eigen::VectorXd center = path.vector("center", d_);
-  const double radius = positive(path, "radius");
-  const double speed = path.number("angular_speed");
-  const Eigen::VectorXd offset = scene_.model.position(p) - center;
-  const double phase = path.optionalNumber("phase").value_or(std::atan2(offset[1], offset[0]));
+  auto curve = scene::readCurve(path, d_, kPathFields);
   addConstraint(std::make_unique<DrivenPointConstraint>(
-                    p, std::make_shared<CircularPath>(center, radius, speed, phase)),
+                    p, std::make_shared<CurvePath>(std::move(curve), path.number("speed"),
+                                                   path.optionalNumber("phase").value_or(0.0))),
                 c, name);
 }
 
@@ -366,12 +425,13 @@ Scene parseScene(std::string_view json, std::string_view source) {
   }
   try {
     const JsonObject root(document, "");
-    root.allowOnly({"name", "dimension", "gravity", "settings", "particles", "forces", "constraints"});
+    root.allowOnly({"name", "dimension", "gravity", "settings", "particles", "bodies", "forces", "constraints"});
     const int d = readDimension(root);
     Scene scene{root.optionalString("name").value_or(""), Model(d), {}, 10.0};
     SceneBuilder builder(scene, d);
     if (root.has("settings")) builder.readSettings(root.object("settings"));
     for (const JsonObject& p : root.objects("particles")) builder.readParticle(p);
+    for (const JsonObject& b : root.objects("bodies")) builder.readBody(b);
     Eigen::VectorXd g = Eigen::VectorXd::Zero(d);
     g[1] = -9.81;
     scene.model.addForce(std::make_unique<Gravity>(root.optionalVector("gravity", d).value_or(g)));

@@ -7,6 +7,7 @@
 
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
+#include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
@@ -91,7 +92,7 @@ TEST_P(Derivatives, DrivenPointOnCrank) {
   std::mt19937 rng(6);
   for (int trial = 0; trial < 20; ++trial) {
     RandomPair s(GetParam(), rng);
-    auto crank = std::make_shared<CircularPath>(randomVector(rng, GetParam()), 0.4, 3.0, 0.2);
+    auto crank = std::make_shared<CurvePath>(std::make_shared<CircleCurve>(randomVector(rng, GetParam()), 0.4), 3.0, 0.2);
     expectDerivativesMatch(s.model, s.model.addConstraint(std::make_unique<DrivenPointConstraint>(s.a, crank)));
   }
 }

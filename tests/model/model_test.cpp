@@ -11,6 +11,7 @@
 
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
+#include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
@@ -278,9 +279,9 @@ TEST(BadInput, Constraints) {
   }, "direction");
   expectInvalid([&] { model.addConstraint(std::make_unique<PointOnCircleConstraint>(a, Eigen::Vector2d(0, 0), 0.0)); },
                 "radius");
-  auto path3d = std::make_shared<CircularPath>(Eigen::Vector3d(0, 0, 0), 1.0, 1.0);
+  auto path3d = std::make_shared<CurvePath>(std::make_shared<CircleCurve>(Eigen::Vector3d(0, 0, 0), 1.0), 1.0);
   expectInvalid([&] { model.addConstraint(std::make_unique<DrivenPointConstraint>(a, path3d)); }, "path dimension");
-  auto badRadius = std::make_shared<CircularPath>(Eigen::Vector2d(0, 0), -1.0, 1.0);
+  auto badRadius = std::make_shared<CurvePath>(std::make_shared<CircleCurve>(Eigen::Vector2d(0, 0), -1.0), 1.0);
   expectInvalid([&] { model.addConstraint(std::make_unique<DrivenPointConstraint>(a, badRadius)); }, "radius");
   expectInvalid([&] { (void)DrivenPointConstraint(a, nullptr); }, "path");
   expectInvalid([&] { model.addConstraint(nullptr); }, "null");

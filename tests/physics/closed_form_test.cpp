@@ -21,6 +21,7 @@
 #include "physics/physics_models.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
+#include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
@@ -253,7 +254,7 @@ TEST_P(BySolver, SliderCrankFollowsTheKinematics) {
   const BodyId slider =
       model.addParticle(2.0, Eigen::Vector2d(xSlider(0.0), y0),
                         Eigen::Vector2d(y0 * r * omega / std::sqrt(l * l - y0 * y0), 0), "slider");
-  auto crank = std::make_shared<CircularPath>(Eigen::Vector2d(0, 0), r, omega);
+  auto crank = std::make_shared<CurvePath>(std::make_shared<CircleCurve>(Eigen::Vector2d(0, 0), r), omega);
   model.addConstraint(std::make_unique<DrivenPointConstraint>(pin, crank), "crank");
   const ConstraintId rod = model.addConstraint(std::make_unique<DistanceConstraint>(pin, slider, l), "rod");
   model.addConstraint(std::make_unique<PointOnLineConstraint>(slider, Eigen::Vector2d(0, y0), Eigen::Vector2d(1, 0)),

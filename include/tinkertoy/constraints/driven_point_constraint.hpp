@@ -6,7 +6,7 @@
 // so Ċ = ẋ − ṗ and the solve's right-hand side gains −∂²C/∂t² = p̈. The path does work on
 // the model, so energy is not conserved.
 //
-//   auto crank = std::make_shared<CircularPath>(Eigen::Vector2d(0, 0), 0.3, 2.0);
+//   auto crank = std::make_shared<CurvePath>(std::make_shared<CircleCurve>(Eigen::Vector2d(0, 0), 0.3), 2.0);
 //   model.addConstraint(std::make_unique<DrivenPointConstraint>(pin, crank));
 #pragma once
 

@@ -1,15 +1,19 @@
 // Path: a prescribed trajectory p(t) for a driven point, with its first two derivatives.
 //
 // A DrivenPointConstraint needs ṗ and p̈ as well as p, because they enter Ċ and C̈ through
-// ∂C/∂t and ∂²C/∂t² (seed 001). Implement Path for your own trajectories; CircularPath is
-// the crank used by scenes/crank.json.
+// ∂C/∂t and ∂²C/∂t² (seed 001). Implement Path for your own trajectories; CurvePath moves
+// along any Curve at a constant parameter rate, e.g. a crank pin on a circle.
 //
-//   auto crank = std::make_shared<tinkertoy::CircularPath>(Eigen::Vector2d(0, 0), 0.5, 2 * M_PI);
+//   auto wheel = std::make_shared<tinkertoy::CircleCurve>(Eigen::Vector2d(0, 0), 0.5);
+//   auto crank = std::make_shared<tinkertoy::CurvePath>(wheel, 2 * M_PI);   // one turn per second
 //   model.addConstraint(std::make_unique<tinkertoy::DrivenPointConstraint>(pin, crank));
 #pragma once
 
 #include <Eigen/Core>
+#include <memory>
 #include <string_view>
+
+#include "tinkertoy/curves/curve.hpp"
 
 namespace tinkertoy {
 
@@ -23,7 +27,6 @@ struct PathSample {
 class Path {
  public:
   virtual ~Path() = default;
-  [[nodiscard]] virtual std::string_view type() const = 0;
   // 2 or 3: the size of the points the path describes.
   [[nodiscard]] virtual int dimension() const = 0;
   // Throws std::invalid_argument if a parameter is invalid.
@@ -31,31 +34,25 @@ class Path {
   [[nodiscard]] virtual PathSample sample(double time) const = 0;
 };
 
-// A circle in the x–y plane traversed at constant angular speed ω (rad/s, counter-clockwise
-// for ω > 0), starting at angle φ (rad) from +x:
+// A curve traversed at a constant parameter rate ω (du/dt; rad/s for a circle, counter-
+// clockwise for ω > 0), starting at parameter φ:
 //
-//   p(t) = c + r (cos θ, sin θ),  θ = φ + ω t
-//   ṗ(t) = r ω (−sin θ, cos θ)
-//   p̈(t) = −r ω² (cos θ, sin θ)
-class CircularPath final : public Path {
+//   p(t) = c(u),  ṗ(t) = c'(u) ω,  p̈(t) = c''(u) ω²,    u = φ + ω t
+class CurvePath final : public Path {
  public:
-  // center [dimension]; radius > 0 in metres.
-  CircularPath(Eigen::VectorXd center, double radius, double angularSpeed, double phase = 0.0);
+  CurvePath(std::shared_ptr<const Curve> curve, double speed, double phase = 0.0);
 
-  [[nodiscard]] std::string_view type() const override { return "circle"; }
-  [[nodiscard]] int dimension() const override { return static_cast<int>(center_.size()); }
+  [[nodiscard]] int dimension() const override { return curve_->dimension(); }
   void validate() const override;
   [[nodiscard]] PathSample sample(double time) const override;
 
-  [[nodiscard]] const Eigen::VectorXd& center() const { return center_; }
-  [[nodiscard]] double radius() const { return radius_; }
-  [[nodiscard]] double angularSpeed() const { return angularSpeed_; }
+  [[nodiscard]] const Curve& curve() const { return *curve_; }
+  [[nodiscard]] double speed() const { return speed_; }
   [[nodiscard]] double phase() const { return phase_; }
 
  private:
-  Eigen::VectorXd center_;
-  double radius_;
-  double angularSpeed_;
+  std::shared_ptr<const Curve> curve_;
+  double speed_;
   double phase_;
 };
 

@@ -1,0 +1,41 @@
+// Curve: a parametric wire c(u) for beads and driven points (seed 002, "parametric bead on a
+// wire"; seed 003, "parametric constraints").
+//
+// A curve gives, at parameter u, its point and first two derivatives:
+//
+//   position   c(u)                                         [3], z = 0 in 2D
+//   tangent    c'(u) = dc/du
+//   curvature  c''(u) = d²c/du²
+//
+// which is all a bead needs: x = c(u), J = ∂x/∂u = c'(u), J̇ u̇ = c''(u) u̇² (model/bead.hpp).
+// To add a curve, implement these three functions; derive them in the file's comment and the
+// finite-difference tests check them (tests/curves/curves_test.cpp).
+//
+//   auto wire = std::make_shared<tinkertoy::CircleCurve>(Eigen::Vector2d(0, 0), 1.0);
+//   tinkertoy::CurvePoint p = wire->evaluate(0.5);   // p.position, p.tangent, p.curvature
+#pragma once
+
+#include <Eigen/Core>
+#include <string_view>
+
+namespace tinkertoy {
+
+struct CurvePoint {
+  Eigen::Vector3d position = Eigen::Vector3d::Zero();   // c(u)
+  Eigen::Vector3d tangent = Eigen::Vector3d::Zero();    // c'(u)
+  Eigen::Vector3d curvature = Eigen::Vector3d::Zero();  // c''(u)
+};
+
+class Curve {
+ public:
+  virtual ~Curve() = default;
+  // The scene-file type name, e.g. "circle".
+  [[nodiscard]] virtual std::string_view type() const = 0;
+  // 2 or 3: the dimension of the model the curve lives in.
+  [[nodiscard]] virtual int dimension() const = 0;
+  // Throws std::invalid_argument naming the bad parameter.
+  virtual void validate() const = 0;
+  [[nodiscard]] virtual CurvePoint evaluate(double u) const = 0;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,25 @@
+#include "tinkertoy/curves/line_curve.hpp"
+
+#include "common/vector_checks.hpp"
+#include "tinkertoy/model/point.hpp"
+
+namespace tinkertoy {
+
+LineCurve::LineCurve(Eigen::VectorXd origin, Eigen::VectorXd direction)
+    : origin_(std::move(origin)), direction_(std::move(direction)) {}
+
+void LineCurve::validate() const {
+  if (origin_.size() != 2 && origin_.size() != 3) {
+    throw std::invalid_argument("line origin must have 2 or 3 components");
+  }
+  detail::requireDimension(origin_, static_cast<int>(origin_.size()), "line origin");
+  detail::requireDimension(direction_, static_cast<int>(origin_.size()), "line direction");
+  if (direction_.norm() == 0.0) throw std::invalid_argument("line direction must be non-zero");
+}
+
+CurvePoint LineCurve::evaluate(double u) const {
+  const Eigen::Vector3d unit = padTo3d(direction_).normalized();
+  return {padTo3d(origin_) + u * unit, unit, Eigen::Vector3d::Zero()};
+}
+
+}  // namespace tinkertoy
