@@ -18,7 +18,7 @@ AccelerationDynamics::AccelerationDynamics(const Model& model, const SolverSetti
 void AccelerationDynamics::rebuild() {
   system_.build(model_);
   inverseMass_.build(model_);
-  inverseMass_.updateAll(model_, model_.q());
+  massesCurrent_ = false;
   parametric_.clear();
   for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
     if (!model_.body(model_.bodyAt(i)).hasDiagonalMass()) parametric_.push_back(i);
@@ -32,7 +32,7 @@ void AccelerationDynamics::rebuild() {
 
 void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd& a) {
   // 0. W = M(q)⁻¹ at this stage's configuration (the blocks that depend on it).
-  inverseMass_.update(model_, state.q);
+  updateInverseMass(state.q);
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
 
   // 1–2. Clear the accumulator, then let every force add into it, and move the velocity terms
@@ -63,6 +63,15 @@ void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd&
   // 4. Derivative: q̈ = W (Q + Q̂).
   Q_ += constraintForce_;
   W.multiply(Q_, a);
+}
+
+void AccelerationDynamics::updateInverseMass(const Eigen::VectorXd& q) {
+  if (massesCurrent_) {
+    inverseMass_.update(model_, q);
+  } else {
+    inverseMass_.updateAll(model_, q);
+    massesCurrent_ = true;
+  }
 }
 
 SolveStats AccelerationDynamics::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {

@@ -79,7 +79,7 @@ void Simulator::step() {
   dynamics_.tally() = {};
 
   try {
-    dynamics_.prepareStep(q_);
+    dynamics_.invalidateMasses();
     FirstStageRecorder recorder(dynamics_, reportedLambda_, reportedForce_);
     integrator_.step(recorder, time, q_, v_, settings_.dt);
     if (settings_.projection.enabled) projection_.apply(dynamics_, model_, time, q_, v_);

@@ -95,16 +95,6 @@ TEST_P(BySolver, BeadOnAWireStaysOnTheCircle) {
 
 // ---- the large-amplitude pendulum ------------------------------------------------------
 
-// Exact solution of θ̈ = −(g/L) sin θ released from rest at θ₀ (θ from the downward
-// vertical): sin(θ/2) = k sn(K(k) − ω₀ t, k), k = sin(θ₀/2), ω₀ = √(g/L); at t = 0 sn(K) = 1.
-Eigen::Vector2d exactPendulum(double t, double theta0, double L) {
-  const double k = std::sin(0.5 * theta0);
-  const double K = std::comp_ellint_1(k);
-  const double omega0 = std::sqrt(kG / L);
-  const double theta = 2.0 * std::asin(k * jacobiElliptic(K - omega0 * t, k * k).sn);
-  return {L * std::sin(theta), -L * std::cos(theta)};
-}
-
 TEST_P(BySolver, HorizontallyReleasedPendulumFollowsTheClosedForm) {
   const double L = 1.0, theta0 = pi / 2, h = 1e-3;
   Pendulum p(Eigen::Vector2d(L, 0), Eigen::Vector2d::Zero());

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
+#include "physics/jacobi_elliptic.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/gravity.hpp"
@@ -41,6 +43,16 @@ struct Pendulum {
     model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -kG)));
   }
 };
+
+// Exact solution of θ̈ = −(g/L) sin θ released from rest at θ₀ (θ from the downward
+// vertical): sin(θ/2) = k sn(K(k) − ω₀ t, k), k = sin(θ₀/2), ω₀ = √(g/L); at t = 0 sn(K) = 1.
+inline Eigen::Vector2d exactPendulum(double t, double theta0, double L) {
+  const double k = std::sin(0.5 * theta0);
+  const double K = std::comp_ellint_1(k);
+  const double omega0 = std::sqrt(kG / L);
+  const double theta = 2.0 * std::asin(k * jacobiElliptic(K - omega0 * t, k * k).sn);
+  return {L * std::sin(theta), -L * std::cos(theta)};
+}
 
 // Runs a test once with each linear solver.
 class BySolver : public ::testing::TestWithParam<SolverKind> {};

@@ -46,9 +46,9 @@ class AccelerationDynamics final : public AccelerationField {
 
   // Re-lays out J, J̇ and W after bodies or constraints were added or removed. Resets λ.
   void rebuild();
-  // Before each step: recomputes the parts of W that do not depend on the configuration
-  // (particle masses may have been edited since the last step). q: [n]
-  void prepareStep(const Eigen::VectorXd& q) { inverseMass_.updateAll(model_, q); }
+  // Before each step: the parts of W that do not depend on the configuration are recomputed
+  // at the next evaluation (particle masses may have been edited since the last step).
+  void invalidateMasses() { massesCurrent_ = false; }
   void acceleration(const StateView& state, Eigen::VectorXd& a) override;
 
   // Solves J W Jᵀ x = b with the current J (for projection). x is the warm start.
@@ -57,7 +57,8 @@ class AccelerationDynamics final : public AccelerationField {
   // the configuration of the last evaluation.
   void addConstraintDisplacement(const Eigen::VectorXd& x, Eigen::VectorXd& target);
   // Recomputes W at coordinates q (projection evaluates W at states it produced itself).
-  void updateInverseMass(const Eigen::VectorXd& q) { inverseMass_.update(model_, q); }
+  // Throws SingularMassError if a body's mass matrix is singular there.
+  void updateInverseMass(const Eigen::VectorXd& q);
 
   [[nodiscard]] ConstraintSystem& constraints() { return system_; }
   [[nodiscard]] const ConstraintSystem& constraints() const { return system_; }
@@ -75,6 +76,7 @@ class AccelerationDynamics final : public AccelerationField {
   ConstraintSystem system_;
   InverseMass inverseMass_;
   std::vector<std::size_t> parametric_;  // bodies with a non-diagonal M: they have inertial forces
+  bool massesCurrent_ = false;           // the constant (diagonal) blocks of W are up to date
   std::unique_ptr<LinearSolver> solver_;
   ConstraintMatrix matrix_;
   SolveTally tally_;
