@@ -62,7 +62,7 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
       out << std::defaultfloat << "body points against central differences (worst relative error):\n";
       out << "  " << std::left << std::setw(28) << "body" << std::setw(10) << "type" << std::right
           << std::setw(11) << "J" << std::setw(11) << "dx/dt" << std::setw(11) << "Jdot" << std::setw(11)
-          << "Jdot*udot" << "\n"
+          << "Jdot*udot" << std::setw(11) << "M, forces" << "\n"
           << std::scientific << std::setprecision(2);
       headed = true;
     }
@@ -70,7 +70,8 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
     const bool ok = r.worst() < kDerivativeAuditTolerance;
     out << "  " << std::left << std::setw(28) << model.describe(id) << std::setw(10) << model.body(id).type()
         << std::right << std::setw(11) << r.jacobian << std::setw(11) << r.velocity << std::setw(11)
-        << r.jacobianDot << std::setw(11) << r.acceleration << (ok ? "" : "  FAIL") << "\n";
+        << r.jacobianDot << std::setw(11) << r.acceleration << std::setw(11) << r.massTerms
+        << (ok ? "" : "  FAIL") << "\n";
     if (r.worst() >= worst) {
       worst = r.worst();
       worstName = model.describe(id);

@@ -1,6 +1,5 @@
 #include "tinkertoy/curves/spline_curve.hpp"
 
-#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -9,6 +8,73 @@
 #include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy {
+
+namespace {
+
+// A (cyclic) tridiagonal system a_i x_{i−1} + b_i x_i + c_i x_{i+1} = d_i with vector unknowns.
+// The spline's systems are strictly diagonally dominant (b_i = 2(a_i + c_i) > a_i + c_i), so
+// both solves are stable without pivoting, and they take O(n) time and memory.
+class Tridiagonal {
+ public:
+  explicit Tridiagonal(std::size_t n) : a_(n), b_(n), c_(n), d_(n) {}
+
+  void set(std::size_t i, double a, double b, double c, const Eigen::Vector3d& d) {
+    a_[i] = a;
+    b_[i] = b;
+    c_[i] = c;
+    d_[i] = d;
+  }
+
+  // Thomas algorithm; a_0 and c_{n−1} are ignored (x_{−1} = x_n = 0).
+  [[nodiscard]] std::vector<Eigen::Vector3d> solve() const { return thomas(b_, d_); }
+
+  // x_{−1} = x_{n−1} and x_n = x_0 (n ≥ 3): the corner terms a_0 and c_{n−1} make a rank-one
+  // update of a plain tridiagonal T, removed by Sherman–Morrison: with γ = −b_0, T has
+  // b_0 − γ and b_{n−1} − a_0 c_{n−1}/γ on its diagonal, u = (γ, 0, …, 0, c_{n−1}),
+  // v = (1, 0, …, 0, a_0/γ), and x = y − z (v·y)/(1 + v·z) for T y = d, T z = u.
+  [[nodiscard]] std::vector<Eigen::Vector3d> solveCyclic() const {
+    const std::size_t n = b_.size();
+    const double gamma = -b_[0];
+    std::vector<double> diagonal = b_;
+    diagonal[0] -= gamma;
+    diagonal[n - 1] -= a_[0] * c_[n - 1] / gamma;
+    std::vector<Eigen::Vector3d> u(n, Eigen::Vector3d::Zero());
+    u[0].setConstant(gamma);
+    u[n - 1].setConstant(c_[n - 1]);
+    const std::vector<Eigen::Vector3d> y = thomas(diagonal, d_);
+    const std::vector<Eigen::Vector3d> z = thomas(diagonal, u);
+    std::vector<Eigen::Vector3d> x(n);
+    for (int axis = 0; axis < 3; ++axis) {
+      const double vy = y[0][axis] + a_[0] / gamma * y[n - 1][axis];
+      const double vz = z[0][axis] + a_[0] / gamma * z[n - 1][axis];
+      const double factor = vy / (1.0 + vz);
+      for (std::size_t i = 0; i < n; ++i) x[i][axis] = y[i][axis] - factor * z[i][axis];
+    }
+    return x;
+  }
+
+ private:
+  // Forward elimination and back substitution on the tridiagonal (a, diagonal, c).
+  [[nodiscard]] std::vector<Eigen::Vector3d> thomas(const std::vector<double>& diagonal,
+                                                    const std::vector<Eigen::Vector3d>& rhs) const {
+    const std::size_t n = diagonal.size();
+    std::vector<double> cPrime(n);
+    std::vector<Eigen::Vector3d> x(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double lower = i > 0 ? a_[i] : 0.0;
+      const double pivot = diagonal[i] - (i > 0 ? lower * cPrime[i - 1] : 0.0);
+      cPrime[i] = c_[i] / pivot;
+      x[i] = (rhs[i] - (i > 0 ? (lower * x[i - 1]).eval() : Eigen::Vector3d::Zero())) / pivot;
+    }
+    for (std::size_t i = n; i-- > 1;) x[i - 1] -= cPrime[i - 1] * x[i];
+    return x;
+  }
+
+  std::vector<double> a_, b_, c_;
+  std::vector<Eigen::Vector3d> d_;
+};
+
+}  // namespace
 
 SplineCurve::SplineCurve(std::vector<Eigen::VectorXd> points, bool closed)
     : points_(std::move(points)), closed_(closed), dimension_(0) {
@@ -42,31 +108,27 @@ SplineCurve::SplineCurve(std::vector<Eigen::VectorXd> points, bool closed)
     knots_.push_back(knots_.back() + h);
   }
 
-  // The second derivatives M_k: natural ends (M = 0) if open, periodic if closed. The
-  // unknowns are M_0 .. M_{spans−1} for a closed spline (M_spans = M_0) and M_0 .. M_spans open.
+  // The second derivatives M_k: natural ends (M = 0) if open, periodic if closed. Row k of the
+  // continuity system couples the spans before and after knot k.
   const auto h = [&](std::size_t k) { return knots_[k + 1] - knots_[k]; };
   const auto slope = [&](std::size_t k) -> Eigen::Vector3d { return (P_[k + 1] - P_[k]) / h(k); };
-  const auto n = static_cast<Eigen::Index>(closed_ ? spans : spans + 1);
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
-  Eigen::MatrixXd b = Eigen::MatrixXd::Zero(n, 3);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(i);
-    if (!closed_ && (i == 0 || i == n - 1)) {
-      A(i, i) = 1.0;  // natural end: M = 0
-      continue;
+  if (closed_) {
+    Tridiagonal system(spans);  // unknowns M_0 .. M_{spans−1}; M_spans = M_0
+    for (std::size_t k = 0; k < spans; ++k) {
+      const std::size_t before = (k + spans - 1) % spans;
+      system.set(k, h(before), 2.0 * (h(before) + h(k)), h(k), 6.0 * (slope(k) - slope(before)));
     }
-    const std::size_t before = closed_ ? (k + spans - 1) % spans : k - 1;  // span ending at knot k
-    const std::size_t after = k;                                           // span starting at knot k
-    const Eigen::Index previous = closed_ ? (i + n - 1) % n : i - 1;
-    const Eigen::Index next = closed_ ? (i + 1) % n : i + 1;
-    A(i, previous) += h(before);
-    A(i, i) += 2.0 * (h(before) + h(after));
-    A(i, next) += h(after);
-    b.row(i) = 6.0 * (slope(after) - slope(before)).transpose();
+    M_ = system.solveCyclic();
+    M_.push_back(M_.front());
+  } else {
+    Tridiagonal system(spans - 1);  // interior unknowns M_1 .. M_{spans−1}; M_0 = M_spans = 0
+    for (std::size_t k = 1; k < spans; ++k) {
+      system.set(k - 1, h(k - 1), 2.0 * (h(k - 1) + h(k)), h(k), 6.0 * (slope(k) - slope(k - 1)));
+    }
+    M_ = system.solve();
+    M_.insert(M_.begin(), Eigen::Vector3d::Zero());
+    M_.push_back(Eigen::Vector3d::Zero());
   }
-  const Eigen::MatrixXd solution = A.partialPivLu().solve(b);
-  for (Eigen::Index i = 0; i < n; ++i) M_.emplace_back(solution.row(i).transpose());
-  if (closed_) M_.push_back(M_.front());
 }
 
 CurvePoint SplineCurve::evaluate(double u) const {

@@ -1,6 +1,8 @@
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "tinkertoy/model/point.hpp"
@@ -58,6 +60,34 @@ double mixedError(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeri
   return (analytic - numeric).cwiseAbs().maxCoeff() / scale;
 }
 
+using Sampled = std::function<Eigen::MatrixXd(double)>;
+
+// The error of `analytic` as the derivative of f at 0, against three estimates with step e:
+//   central     (f(e) − f(−e)) / 2e
+//   forward     (−3 f(0) + 4 f(e) − f(2e)) / 2e
+//   backward    (3 f(0) − 4 f(−e) + f(−2e)) / 2e
+// each accurate to O(e²) where f is smooth on the side it samples. A correct derivative of a
+// function that is smooth on at least one side passes (a spline's curvature has a kink at every
+// knot, so the central difference across one errs by O(e)); a wrong one fails all three.
+double derivativeError(const Eigen::MatrixXd& analytic, const Sampled& f, double e) {
+  const Eigen::MatrixXd f0 = f(0.0), plus = f(e), minus = f(-e);
+  const double central = mixedError(analytic, (plus - minus) / (2 * e));
+  const double forward = mixedError(analytic, (-3 * f0 + 4 * plus - f(2 * e)) / (2 * e));
+  const double backward = mixedError(analytic, (3 * f0 - 4 * minus + f(-2 * e)) / (2 * e));
+  return std::min({central, forward, backward});
+}
+
+// The state moved by ε along the motion: x + ε ẋ, t + ε.
+LocalState alongMotion(const LocalState& s, double epsilon) {
+  return {s.time + epsilon, s.dimension, s.x + epsilon * s.xDot, s.xDot};
+}
+
+DerivativeAuditResult worseOf(const DerivativeAuditResult& a, const DerivativeAuditResult& b) {
+  return {std::max(a.jacobian, b.jacobian), std::max(a.velocity, b.velocity),
+          std::max(a.jacobianDot, b.jacobianDot), std::max(a.acceleration, b.acceleration),
+          std::max(a.massTerms, b.massTerms)};
+}
+
 // Deterministic pseudo-random values in [−1, 1] (a linear congruential generator), so that
 // audits exercise J̇ even for a model at rest and give the same answer every run.
 Eigen::VectorXd probeVector(std::uint32_t seed, Eigen::Index size) {
@@ -69,20 +99,37 @@ Eigen::VectorXd probeVector(std::uint32_t seed, Eigen::Index size) {
   return x;
 }
 
-DerivativeAuditResult worseOf(const DerivativeAuditResult& a, const DerivativeAuditResult& b) {
-  return {std::max(a.jacobian, b.jacobian), std::max(a.velocity, b.velocity),
-          std::max(a.jacobianDot, b.jacobianDot), std::max(a.acceleration, b.acceleration)};
-}
-
-// The state moved by ±ε along the motion: x ± ε ẋ, t ± ε.
-LocalState alongMotion(const LocalState& s, double epsilon) {
-  return {s.time + epsilon, s.dimension, s.x + epsilon * s.xDot, s.xDot};
+// Each mass-related function a body overrides, against the point-mass sums of Body.
+double massTermsError(const Body& body, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const Eigen::Index n = q.size();
+  const Eigen::Vector3d g(0.3, -9.81, 0.7), f(1.3, -0.4, 2.2);
+  Eigen::MatrixXd M(n, n), reference(n, n);
+  body.massMatrix(q, M);
+  body.Body::massMatrix(q, reference);
+  double worst = mixedError(M, reference);
+  const auto compareForce = [&](const std::function<void(const Body&, Eigen::Ref<Eigen::VectorXd>)>& own,
+                                const std::function<void(Eigen::Ref<Eigen::VectorXd>)>& sum) {
+    Eigen::VectorXd Q = Eigen::VectorXd::Zero(n), R = Eigen::VectorXd::Zero(n);
+    own(body, Q);
+    sum(R);
+    worst = std::max(worst, mixedError(Q, R));
+  };
+  compareForce([&](const Body& b, auto Q) { b.addInertialForce(q, v, Q); },
+               [&](auto Q) { body.Body::addInertialForce(q, v, Q); });
+  compareForce([&](const Body& b, auto Q) { b.addWeight(g, q, Q); }, [&](auto Q) { body.Body::addWeight(g, q, Q); });
+  for (int i = 0; i < body.pointCount(); ++i) {
+    compareForce([&](const Body& b, auto Q) { b.addPointForce(i, f, q, Q); },
+                 [&](auto Q) { body.Body::addPointForce(i, f, q, Q); });
+  }
+  worst = std::max(worst, mixedError(body.massMoment(q), body.Body::massMoment(q)));
+  const double T = body.kineticEnergy(q, v), reference_T = body.Body::kineticEnergy(q, v);
+  return std::max(worst, std::abs(T - reference_T) / std::max({1.0, std::abs(T), std::abs(reference_T)}));
 }
 
 }  // namespace
 
 double DerivativeAuditResult::worst() const {
-  return std::max({jacobian, velocity, jacobianDot, acceleration});
+  return std::max({jacobian, velocity, jacobianDot, acceleration, massTerms});
 }
 
 DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input) {
@@ -95,30 +142,29 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
   }
   const Evaluation at = evaluate(constraint, s);
   const double h = 1e-6 * std::max(1.0, s.x.cwiseAbs().maxCoeff());
-
-  // J by differences of C in each coordinate; ∂C/∂t by a difference in time.
-  Eigen::MatrixXd J(at.J.rows(), at.J.cols());
-  for (Eigen::Index j = 0; j < s.x.size(); ++j) {
-    LocalState plus = s, minus = s;
-    plus.x[j] += h;
-    minus.x[j] -= h;
-    J.col(j) = (evaluate(constraint, plus).C - evaluate(constraint, minus).C) / (2 * h);
-  }
-  LocalState later = s, earlier = s;
-  later.time += h;
-  earlier.time -= h;
-  const Eigen::VectorXd Ct = (evaluate(constraint, later).C - evaluate(constraint, earlier).C) / (2 * h);
-
-  // J̇ and C̈ (with ẍ = 0) by differences along the motion.
   const double k = 1e-6 / std::max(1.0, s.xDot.cwiseAbs().maxCoeff());
-  const Evaluation ahead = evaluate(constraint, alongMotion(s, k));
-  const Evaluation behind = evaluate(constraint, alongMotion(s, -k));
 
   DerivativeAuditResult result;
-  result.jacobian = mixedError(at.J, J);
-  result.velocity = mixedError(at.Cdot, at.J * s.xDot + Ct);
-  result.jacobianDot = mixedError(at.Jdot, (ahead.J - behind.J) / (2 * k));
-  result.acceleration = mixedError(at.Jdot * s.xDot + at.Ctt, (ahead.Cdot - behind.Cdot) / (2 * k));
+  // J column by column, by differences of C in each coordinate.
+  for (Eigen::Index j = 0; j < s.x.size(); ++j) {
+    const auto C = [&](double e) -> Eigen::MatrixXd {
+      LocalState moved = s;
+      moved.x[j] += e;
+      return evaluate(constraint, moved).C;
+    };
+    result.jacobian = std::max(result.jacobian, derivativeError(at.J.col(j), C, h));
+  }
+  // Ċ = J ẋ + ∂C/∂t: the total derivative of C along the motion (with ẍ = 0).
+  result.velocity = derivativeError(at.Cdot, [&](double e) -> Eigen::MatrixXd {
+    return evaluate(constraint, alongMotion(s, e)).C;
+  }, k);
+  // J̇ and C̈ = J̇ ẋ + Ctt (with ẍ = 0) along the motion.
+  result.jacobianDot = derivativeError(at.Jdot, [&](double e) -> Eigen::MatrixXd {
+    return evaluate(constraint, alongMotion(s, e)).J;
+  }, k);
+  result.acceleration = derivativeError(at.Jdot * s.xDot + at.Ctt, [&](double e) -> Eigen::MatrixXd {
+    return evaluate(constraint, alongMotion(s, e)).Cdot;
+  }, k);
   return result;
 }
 
@@ -138,37 +184,46 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id) {
 }
 
 DerivativeAuditResult auditBody(const Body& body, int point, const Eigen::VectorXd& q,
-                          const Eigen::VectorXd& v) {
-  PointKinematics at, k;
+                                const Eigen::VectorXd& v) {
+  if (point < 0 || point >= body.pointCount()) {
+    throw std::invalid_argument("auditBody: the " + std::string(body.type()) + " has no point " +
+                                std::to_string(point));
+  }
+  if (q.size() != body.coordinateCount() || v.size() != q.size()) {
+    throw std::invalid_argument("auditBody: q and v must have the body's " +
+                                std::to_string(body.coordinateCount()) + " coordinates");
+  }
+  PointKinematics at;
   body.pointKinematics(point, q, v, at);
   const double h = 1e-6 * std::max(1.0, q.cwiseAbs().maxCoeff());
-  const Eigen::Index n = q.size();
-
-  // J by central differences of x in each coordinate.
-  Eigen::MatrixXd J(3, n);
-  for (Eigen::Index j = 0; j < n; ++j) {
-    Eigen::VectorXd plus = q, minus = q;
-    plus[j] += h;
-    minus[j] -= h;
-    body.pointKinematics(point, plus, v, k);
-    const Eigen::Vector3d xPlus = k.position;
-    body.pointKinematics(point, minus, v, k);
-    J.col(j) = (xPlus - k.position) / (2 * h);
-  }
-  // J̇ and J̇ q̇ by differences along the motion q ± ε q̇ (with q̈ = 0, ẍ = J̇ q̇).
-  const double e = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
-  body.pointKinematics(point, q + e * v, v, k);
-  const Eigen::MatrixXd jacobianAhead = k.jacobian;
-  const Eigen::Vector3d velocityAhead = k.velocity;
-  body.pointKinematics(point, q - e * v, v, k);
-  const Eigen::MatrixXd jacobianDot = (jacobianAhead - k.jacobian) / (2 * e);
-  const Eigen::Vector3d acceleration = (velocityAhead - k.velocity) / (2 * e);
+  const double k = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
+  const auto along = [&](double e, auto field) -> Eigen::MatrixXd {
+    PointKinematics moved;
+    body.pointKinematics(point, q + e * v, v, moved);
+    return field(moved);
+  };
 
   DerivativeAuditResult result;
-  result.jacobian = mixedError(at.jacobian, J);
-  result.velocity = mixedError(at.velocity, at.jacobian * v);
-  result.jacobianDot = mixedError(at.jacobianDot, jacobianDot);
-  result.acceleration = mixedError(at.jacobianDot * v, acceleration);
+  for (Eigen::Index j = 0; j < q.size(); ++j) {
+    const auto x = [&](double e) -> Eigen::MatrixXd {
+      Eigen::VectorXd moved = q;
+      moved[j] += e;
+      PointKinematics p;
+      body.pointKinematics(point, moved, v, p);
+      return p.position;
+    };
+    result.jacobian = std::max(result.jacobian, derivativeError(at.jacobian.col(j), x, h));
+  }
+  result.velocity = derivativeError(at.velocity, [&](double e) { return along(e, [](const PointKinematics& p) {
+                                      return Eigen::MatrixXd(p.position);
+                                    }); }, k);
+  result.jacobianDot = derivativeError(at.jacobianDot, [&](double e) { return along(e, [](const PointKinematics& p) {
+                                         return Eigen::MatrixXd(p.jacobian);
+                                       }); }, k);
+  result.acceleration = derivativeError(at.jacobianDot * v, [&](double e) { return along(e, [](const PointKinematics& p) {
+                                          return Eigen::MatrixXd(p.velocity);
+                                        }); }, k);
+  result.massTerms = massTermsError(body, q, v);
   return result;
 }
 

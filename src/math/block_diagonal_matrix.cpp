@@ -1,5 +1,6 @@
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
 
+#include <cassert>
 #include <stdexcept>
 
 namespace tinkertoy {
@@ -40,6 +41,7 @@ Eigen::Map<Eigen::MatrixXd> BlockDiagonalMatrix::denseBlock(std::size_t block) {
 }
 
 void BlockDiagonalMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+  assert(&x != &y && "BlockDiagonalMatrix::multiply cannot work in place");
   y = diagonal_.cwiseProduct(x);
   for (const std::size_t index : denseBlocks_) {
     const Block& b = blocks_[index];
@@ -50,6 +52,7 @@ void BlockDiagonalMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y)
 
 // W_b is symmetric, so row · W_b = (W_b rowᵀ)ᵀ.
 void BlockDiagonalMatrix::multiplyRow(Eigen::Index column, const double* row, double* out) const {
+  assert(row != out && "BlockDiagonalMatrix::multiplyRow cannot work in place");
   const Block& b = blockOfColumn(column);
   if (b.diagonal) {
     const double* w = diagonal_.data() + b.offset;

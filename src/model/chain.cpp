@@ -1,5 +1,6 @@
 #include "tinkertoy/model/chain.hpp"
 
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 
@@ -31,6 +32,7 @@ void Chain::validate(int dimension) const {
 void Chain::pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
                             PointKinematics& out) const {
   const int n = coordinateCount();
+  assert(point >= 0 && point < n && "Model checks point indices");
   out.position = padTo3d(pivot_);
   out.velocity.setZero();
   out.jacobian.setZero(3, n);

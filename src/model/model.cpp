@@ -43,12 +43,16 @@ void Model::requirePoints(std::span<const BodyPoint> points, std::string_view ow
     if (!contains(p.body)) {
       throw std::invalid_argument(std::string(owner) + " names a body that is not in the model");
     }
-    const int count = body(p.body).pointCount();
-    if (p.index < 0 || p.index >= count) {
-      throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(p.index) +
-                                  " of " + describe(p.body) + ", which has " +
-                                  std::to_string(count) + (count == 1 ? " point" : " points"));
-    }
+    requirePointIndex(p, indexOf(p.body), owner);
+  }
+}
+
+void Model::requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const {
+  const int count = bodies_[index]->pointCount();
+  if (point.index < 0 || point.index >= count) {
+    throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(point.index) +
+                                " of " + describe(point.body) + ", which has " + std::to_string(count) +
+                                (count == 1 ? " point" : " points"));
   }
 }
 
@@ -210,12 +214,14 @@ void Model::setMass(BodyId id, double mass) { particle(id, "setMass").setMass(ma
 void Model::pointKinematics(const BodyPoint& point, const StateView& state,
                             PointKinematics& out) const {
   const std::size_t index = indexOf(point.body);
+  requirePointIndex(point, index, "pointKinematics");
   bodies_[index]->pointKinematics(point.index, slice(state.q, index), slice(state.v, index), out);
 }
 
 void Model::addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
                           Eigen::Ref<Eigen::VectorXd> Q) const {
   const std::size_t index = indexOf(point.body);
+  requirePointIndex(point, index, "addPointForce");
   const auto offset = static_cast<Eigen::Index>(offsets_[index]);
   const auto n = static_cast<Eigen::Index>(offsets_[index + 1]) - offset;
   bodies_[index]->addPointForce(point.index, f, slice(state.q, index), Q.segment(offset, n));

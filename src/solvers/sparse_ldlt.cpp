@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <Eigen/OrderingMethods>
 #include <map>
 #include <stdexcept>
 
@@ -31,7 +32,8 @@ SparseLdlt::SparseLdlt(double regularization) : regularization_(regularization) 
 
 // Builds the assembly plan. Blocks of J that start at the same column belong to the same
 // body; every pair of them (b1, b2) contributes B1 W_b B2ᵀ to A at (rows of b1, rows of b2).
-// Only entries on or below the diagonal are kept.
+// Only entries on or below the diagonal are kept; the AMD ordering of that pattern then maps
+// each into the upper triangle of P A Pᵀ.
 void SparseLdlt::analyze(const BlockSparseMatrix& J) {
   const Eigen::Index m = J.rows();
   std::map<Eigen::Index, std::vector<const BlockSparseMatrix::Block*>> blocksByColumn;
@@ -60,10 +62,24 @@ void SparseLdlt::analyze(const BlockSparseMatrix& J) {
     }
   }
 
+  // The fill-reducing order of the pattern (AMD works on A + Aᵀ, so the lower half suffices).
   std::vector<Eigen::Triplet<double>> pattern;
   pattern.reserve(entries.size() + static_cast<std::size_t>(m));
-  for (const Entry& e : entries) pattern.emplace_back(e.row, e.col, 0.0);
-  for (Eigen::Index i = 0; i < m; ++i) pattern.emplace_back(i, i, 0.0);
+  for (const Entry& e : entries) pattern.emplace_back(e.row, e.col, 1.0);
+  for (Eigen::Index i = 0; i < m; ++i) pattern.emplace_back(i, i, 1.0);
+  Eigen::SparseMatrix<double> lower(m, m);
+  lower.setFromTriplets(pattern.begin(), pattern.end());
+  Eigen::AMDOrdering<int>()(lower, Pinv_);
+  P_ = Pinv_.inverse();
+  const auto permuted = [&](Eigen::Index row, Eigen::Index col) {
+    const Eigen::Index i = P_.indices()[row], j = P_.indices()[col];
+    return std::pair{std::min(i, j), std::max(i, j)};  // (row, col) in the upper triangle
+  };
+
+  for (Eigen::Triplet<double>& t : pattern) {
+    const auto [i, j] = permuted(t.row(), t.col());
+    t = Eigen::Triplet<double>(static_cast<int>(i), static_cast<int>(j), 0.0);
+  }
   A_.resize(m, m);
   A_.setFromTriplets(pattern.begin(), pattern.end());
   A_.makeCompressed();
@@ -71,12 +87,23 @@ void SparseLdlt::analyze(const BlockSparseMatrix& J) {
   terms_.clear();
   terms_.reserve(entries.size());
   for (Entry& e : entries) {
-    e.term.value = valueIndex(A_, e.row, e.col);
+    const auto [i, j] = permuted(e.row, e.col);
+    e.term.value = valueIndex(A_, i, j);
     terms_.push_back(e.term);
   }
   diagonal_.resize(static_cast<std::size_t>(m));
-  for (Eigen::Index i = 0; i < m; ++i) diagonal_[static_cast<std::size_t>(i)] = valueIndex(A_, i, i);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const Eigen::Index p = P_.indices()[i];
+    diagonal_[static_cast<std::size_t>(i)] = valueIndex(A_, p, p);
+  }
+  permuted_.resize(m);
   factorization_.analyzePattern(A_);
+}
+
+Eigen::SparseMatrix<double> SparseLdlt::assembledMatrix() const {
+  Eigen::SparseMatrix<double> full(A_.rows(), A_.cols());
+  full = A_.selfadjointView<Eigen::Upper>().twistedBy(Pinv_);
+  return full;
 }
 
 void SparseLdlt::assemble(const ConstraintMatrix& A) {
@@ -107,16 +134,16 @@ SolveStats SparseLdlt::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b
   if (m == 0) return {0, 0.0};
   if (A_.rows() != m) analyze(A.jacobian());
   assemble(A);
-  factorization_.factorize(A_);
+  factorization_.factorizePreordered(A_);
 
   // P A Pᵀ = L D Lᵀ: pivot i belongs to row Pinv(i) of A. Eigen stops at an exact zero
-  // pivot (leaving it 0 in D); a redundant row usually leaves a round-off-sized pivot
-  // instead, so every pivot is compared with its row's diagonal entry A_ii.
+  // pivot (leaving it 0 in D); a redundant row usually leaves a round-off-sized pivot instead,
+  // so every pivot is compared with its row's diagonal entry A_ii, in elimination order: the
+  // first small one is the row that depends on those eliminated before it.
   const Eigen::VectorXd& D = factorization_.vectorD();
-  const auto& original = factorization_.permutationPinv().indices();
   const double* values = A_.valuePtr();
   for (Eigen::Index i = 0; i < m; ++i) {
-    const Eigen::Index row = original[i];
+    const Eigen::Index row = Pinv_.indices()[i];
     const double scale = values[diagonal_[static_cast<std::size_t>(row)]];
     if (!(D[i] > kSingularPivot * scale)) {
       throw SingularSystemError(
@@ -128,7 +155,13 @@ SolveStats SparseLdlt::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b
   if (factorization_.info() != Eigen::Success) {
     throw SingularSystemError("LDLT factorization of J W Jᵀ failed", 0);
   }
-  x = factorization_.solve(b);
+  // (P A Pᵀ)(P x) = P b.
+  for (Eigen::Index i = 0; i < m; ++i) permuted_[P_.indices()[i]] = b[i];
+  factorization_.matrixL().solveInPlace(permuted_);
+  permuted_.array() /= factorization_.vectorD().array();
+  factorization_.matrixU().solveInPlace(permuted_);
+  x.resize(m);
+  for (Eigen::Index i = 0; i < m; ++i) x[i] = permuted_[P_.indices()[i]];
   return {1, relativeResidual(A, b, x, residual_)};
 }
 

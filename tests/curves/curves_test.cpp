@@ -208,6 +208,46 @@ class WrongBead final : public Body {
   CircleCurve circle_{vec({0, 0}), 1.0};
 };
 
+// A spline's curvature has a kink at every knot, so a central difference of c' across a knot
+// errs by O(ε); the audit's one-sided differences must still pass a correct bead sitting on one.
+TEST(Curves, TheBodyAuditPassesABeadSittingOnASplineKnot) {
+  const auto square = std::make_shared<SplineCurve>(
+      std::vector<Eigen::VectorXd>{vec({0, 0}), vec({0.1, 0}), vec({0.1, 0.1}), vec({0, 0.1})}, true);
+  const Bead bead(square, 1.0);
+  for (const double knot : {0.0, 0.1, 0.2}) {
+    const DerivativeAuditResult r = auditBody(bead, 0, vec({knot}), vec({1.0}));
+    EXPECT_LT(r.worst(), kDerivativeAuditTolerance) << "knot at u = " << knot;
+  }
+}
+
+// A bead whose mass matrix override forgets a factor: the mass-terms audit must notice.
+class BeadWithWrongMass final : public Body {
+ public:
+  std::string_view type() const override { return "heavy"; }
+  int coordinateCount() const override { return 1; }
+  int pointCount() const override { return 1; }
+  double pointMass(int) const override { return 2.0; }
+  void validate(int) const override {}
+  void pointKinematics(int, BodyCoordinates q, BodyCoordinates v, PointKinematics& out) const override {
+    inner_.pointKinematics(0, q, v, out);
+  }
+  void massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const override {
+    M(0, 0) = circle_->evaluate(q[0]).tangent.squaredNorm();  // should be 2 |c'|²
+  }
+
+ private:
+  std::shared_ptr<CircleCurve> circle_ = std::make_shared<CircleCurve>(vec({0, 0}), 1.5);
+  Bead inner_{circle_, 2.0};
+};
+
+TEST(Curves, TheBodyAuditCatchesAWrongMassMatrix) {
+  const DerivativeAuditResult r = auditBody(BeadWithWrongMass(), 0, vec({0.4}), vec({1.5}));
+  EXPECT_LT(r.jacobianDot, kDerivativeAuditTolerance);
+  EXPECT_GT(r.massTerms, 0.1);
+  EXPECT_THROW((void)auditBody(BeadWithWrongMass(), 1, vec({0.4}), vec({1.5})), std::invalid_argument);
+  EXPECT_THROW((void)auditBody(BeadWithWrongMass(), 0, vec({0.4, 1}), vec({1.5, 1})), std::invalid_argument);
+}
+
 TEST(Curves, TheBodyAuditCatchesAWrongJacobianDot) {
   const DerivativeAuditResult r = auditBody(WrongBead(), 0, vec({0.4}), vec({1.5}));
   EXPECT_LT(r.jacobian, kDerivativeAuditTolerance);

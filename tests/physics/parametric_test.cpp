@@ -392,6 +392,9 @@ TEST(ParametricRobustness, PointsOutsideABodyAreRejected) {
   EXPECT_THROW(model.addForce(std::make_unique<ConstantForce>(BodyPoint{arm, -1}, Eigen::Vector2d(1, 0))),
                std::invalid_argument);
   EXPECT_THROW(model.setPosition(arm, Eigen::Vector2d(0, 0)), std::invalid_argument);
+  // The point API checks indices too, instead of reading past the chain's links.
+  EXPECT_THROW((void)model.position({arm, 5}), std::invalid_argument);
+  EXPECT_THROW((void)model.velocity({arm, -1}), std::invalid_argument);
   EXPECT_EQ(model.constraintCount(), 0u);
   EXPECT_EQ(model.forceCount(), 0u);
 }

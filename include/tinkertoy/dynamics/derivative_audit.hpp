@@ -4,14 +4,17 @@
 // Ġ and Ctt; a sign slip in any of them quietly breaks the physics. The audit recomputes each
 // from C alone with central differences, treating the constraint's points as free:
 //
-//   J        column j:  (C(x + ε e_j, t) − C(x − ε e_j, t)) / 2ε
-//   Ċ        J ẋ + (C(x, t + ε) − C(x, t − ε)) / 2ε
-//   J̇        (J(x + ε ẋ, t + ε) − J(x − ε ẋ, t − ε)) / 2ε        (derivative along the motion)
-//   J̇ẋ + Ctt (Ċ(x + ε ẋ, ẋ, t + ε) − Ċ(x − ε ẋ, ẋ, t − ε)) / 2ε  (C̈ with ẍ = 0)
+//   J        column j:  d/dε C(x + ε e_j, t)
+//   Ċ        d/dε C(x + ε ẋ, t + ε)                   (the total derivative along the motion)
+//   J̇        d/dε J(x + ε ẋ, t + ε)
+//   J̇ẋ + Ctt d/dε Ċ(x + ε ẋ, ẋ, t + ε)               (C̈ with ẍ = 0)
 //
-// Each error is max|analytic − numeric| / max(1, max|analytic|, max|numeric|): relative for
-// large entries, absolute for small ones. Central differences with ε ≈ 1e-6 are accurate to
-// about 1e-9, so a correct constraint scores below 1e-6.
+// each at ε = 0 with step ε ≈ 1e-6, by the central difference and by both second-order
+// one-sided differences, keeping the best of the three: a function that is smooth on one side
+// only (a spline's curvature at a knot) is still judged fairly, while a wrong derivative fails
+// all three. Each error is max|analytic − numeric| / max(1, max|analytic|, max|numeric|):
+// relative for large entries, absolute for small ones. The differences are accurate to about
+// 1e-9, so a correct constraint scores below 1e-6.
 //
 //   DerivativeAuditResult r = auditConstraint(model, rodId);
 //   if (r.worst() > 1e-6) ...
@@ -27,6 +30,7 @@ struct DerivativeAuditResult {
   double velocity = 0.0;
   double jacobianDot = 0.0;
   double acceleration = 0.0;
+  double massTerms = 0.0;  // bodies only: their overrides against Body's point-mass sums
 
   [[nodiscard]] double worst() const;
 };
@@ -44,12 +48,16 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id);
 
 // The same audit for a body's point kinematics x(q_b), the chain rule's other factor:
 //
-//   J = ∂x/∂q_b   column j:  (x(q + ε e_j) − x(q − ε e_j)) / 2ε
-//   ẋ             J q̇
-//   J̇             (J(q + ε q̇) − J(q − ε q̇)) / 2ε
-//   J̇ q̇           (ẋ(q + ε q̇, q̇) − ẋ(q − ε q̇, q̇)) / 2ε       (ẍ with q̈ = 0)
+//   J = ∂x/∂q_b   column j:  d/dε x(q + ε e_j)
+//   ẋ             d/dε x(q + ε q̇)
+//   J̇             d/dε J(q + ε q̇)
+//   J̇ q̇           d/dε ẋ(q + ε q̇, q̇)                   (ẍ with q̈ = 0)
 //
-// reported in the four fields of DerivativeAuditResult, in that order.
+// reported in the first four fields of DerivativeAuditResult, in that order. massTerms
+// compares whatever the body overrides for speed (M, the velocity term of eq. 13, its weight,
+// J_pᵀ f, Σ m x and its kinetic energy) with the point-mass sums Body computes from the same
+// kinematics. Throws std::invalid_argument for a point the body does not have or q, v of the
+// wrong size.
 // Audits point `point` of `body` at coordinates q and velocities v [n_b].
 DerivativeAuditResult auditBody(const Body& body, int point, const Eigen::VectorXd& q,
                           const Eigen::VectorXd& v);

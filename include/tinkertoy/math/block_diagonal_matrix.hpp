@@ -46,10 +46,10 @@ class BlockDiagonalMatrix {
   [[nodiscard]] Eigen::VectorBlock<Eigen::VectorXd> diagonalBlock(std::size_t block);
   [[nodiscard]] Eigen::Map<Eigen::MatrixXd> denseBlock(std::size_t block);
 
-  // y = W x.  x, y: [size] (y resized if needed)
+  // y = W x.  x, y: [size] (y resized if needed); x and y must be different vectors.
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
   // out = row · W_b for the block b at `column` (where a row of a Jacobian block starts).
-  // row, out: [b.size]
+  // row, out: [b.size], not overlapping.
   void multiplyRow(Eigen::Index column, const double* row, double* out) const;
 
   // The assembled matrix, for tests.

@@ -87,7 +87,8 @@ class Model {
   void setVelocity(BodyId particle, const Eigen::VectorXd& velocity);
   void setMass(BodyId particle, double mass);
 
-  // Kinematics of a point at an arbitrary state (an integrator stage, say).
+  // Kinematics of a point at an arbitrary state (an integrator stage, say). Throws
+  // std::invalid_argument for a stale body or a point index the body does not have.
   void pointKinematics(const BodyPoint& point, const StateView& state, PointKinematics& out) const;
   // Q += J_pᵀ f: a world force f applied at a point, as generalized force on its body. Q: [n]
   void addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
@@ -137,6 +138,8 @@ class Model {
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
+  // Throws unless point.index is a point of the body at dense index `index`.
+  void requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const;
   // The particle `id`; throws naming `operation` if the body is not a particle.
   Particle& particle(BodyId id, std::string_view operation);
   void layOutState();

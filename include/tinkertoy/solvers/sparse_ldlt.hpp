@@ -23,6 +23,15 @@
 
 namespace tinkertoy {
 
+// Eigen's simplicial LDLᵀ on a matrix that is already in its fill-reducing order. Its public
+// factorize() copies the input into a fresh matrix; the preordered factorization it calls
+// works on the input directly, so exposing that saves an allocation per solve.
+class PreorderedLdlt
+    : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Upper, Eigen::NaturalOrdering<int>> {
+ public:
+  void factorizePreordered(const Eigen::SparseMatrix<double>& upper) { factorize_preordered<true>(upper); }
+};
+
 class SparseLdlt final : public LinearSolver {
  public:
   explicit SparseLdlt(double regularization);
@@ -32,13 +41,13 @@ class SparseLdlt final : public LinearSolver {
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b,
                    Eigen::VectorXd& x) override;
 
-  // The assembled lower triangle of J W Jᵀ from the last solve, for tests.
-  [[nodiscard]] const Eigen::SparseMatrix<double>& lowerTriangle() const { return A_; }
+  // The whole J W Jᵀ of the last solve, in the original row order, for tests.
+  [[nodiscard]] Eigen::SparseMatrix<double> assembledMatrix() const;
 
  private:
   // One term of A_rs = Σ_c (J W)_rc J_sc over the columns c of the body two blocks share.
   struct Term {
-    std::size_t value;  // index into A_'s value array
+    std::size_t value;  // index into A_'s value array (the upper triangle of P A Pᵀ)
     std::size_t rowA;   // offset of row r of the first block in J.values() (and in J W)
     std::size_t rowB;   // offset of row s of the second block
     int width;          // the body's coordinate count
@@ -48,10 +57,12 @@ class SparseLdlt final : public LinearSolver {
   double regularization_;
   std::vector<Term> terms_;
   std::vector<double> JW_;             // J W, laid out like J.values()
-  std::vector<std::size_t> diagonal_;  // index of A_ii in A_'s values, per row
-  Eigen::SparseMatrix<double> A_;
-  Eigen::VectorXd residual_;  // [m] scratch for the reported residual
-  Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>, Eigen::Lower> factorization_;
+  std::vector<std::size_t> diagonal_;  // index of A_ii in A_'s values, per original row i
+  Eigen::SparseMatrix<double> A_;      // upper triangle of P A Pᵀ
+  // Row i of A is row P(i) of P A Pᵀ; Pinv is the inverse, from pivots back to rows of A.
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> P_, Pinv_;
+  Eigen::VectorXd permuted_, residual_;  // [m] scratch: P b and P x; b − A x
+  PreorderedLdlt factorization_;
 };
 
 }  // namespace tinkertoy
