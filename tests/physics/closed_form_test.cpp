@@ -35,7 +35,6 @@ namespace {
 
 using std::numbers::pi;
 
-TINKERTOY_INSTANTIATE_BY_SOLVER();
 
 // ---- the closed-form helper itself ---------------------------------------------------
 

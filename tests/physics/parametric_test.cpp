@@ -220,7 +220,6 @@ TEST_P(BySolver, HybridSceneKeepsItsConstraintsWithoutFeedback) {
   EXPECT_GT((scene.model.position(slider) - Eigen::Vector2d(3.0, -2.4)).norm(), 0.05);
 }
 
-TINKERTOY_INSTANTIATE_BY_SOLVER();
 
 // A model that exercises every path of the chain rule: points on particles, beads and chains,
 // two points of one body in one constraint, and a time-dependent constraint on a chain point.

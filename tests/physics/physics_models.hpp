@@ -54,7 +54,7 @@ inline Eigen::Vector2d exactPendulum(double t, double theta0, double L) {
   return {L * std::sin(theta), -L * std::cos(theta)};
 }
 
-// Runs a test once with each linear solver.
+// Runs a test once with each linear solver; physics/by_solver.cpp instantiates it.
 class BySolver : public ::testing::TestWithParam<SolverKind> {};
 
 }  // namespace tinkertoy::test

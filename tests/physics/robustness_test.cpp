@@ -26,7 +26,6 @@
 namespace tinkertoy::test {
 namespace {
 
-TINKERTOY_INSTANTIATE_BY_SOLVER();
 
 // ---- redundant constraints -------------------------------------------------------------
 
