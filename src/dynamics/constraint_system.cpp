@@ -1,6 +1,7 @@
 #include "tinkertoy/dynamics/constraint_system.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "tinkertoy/model/point.hpp"
 
@@ -12,86 +13,122 @@ void ConstraintSystem::build(const Model& model) {
   Eigen::Index rows = 0;
   int widest = 0;
   for (std::size_t k = 0; k < count; ++k) {
-    entries_[k].row = rows;
-    entries_[k].rows = model.constraint(model.constraintAt(k)).rows();
-    rows += entries_[k].rows;
-    widest = std::max(widest, entries_[k].rows);
+    entries_[k].blocks.row = rows;
+    entries_[k].blocks.rows = model.constraint(model.constraintAt(k)).rows();
+    rows += entries_[k].blocks.rows;
+    widest = std::max(widest, entries_[k].blocks.rows);
   }
   jacobian_.reset(rows, model.q().size());
   jacobianDot_.reset(rows, model.q().size());
+  kinds_.assign(static_cast<std::size_t>(rows), RowKind::Equality);
+  parameters_.assign(static_cast<std::size_t>(rows), RowParameters{});
+  allEquality_ = true;
   for (std::size_t k = 0; k < count; ++k) {
-    const auto points = model.constraint(model.constraintAt(k)).points();
+    const Constraint& constraint = model.constraint(model.constraintAt(k));
+    const auto points = constraint.points();
     Entry& e = entries_[k];
+    ConstraintBlocks& b = e.blocks;
+    for (int r = 0; r < b.rows; ++r) {
+      const RowKind kind = constraint.rowKind(r);
+      kinds_[static_cast<std::size_t>(b.row + r)] = kind;
+      allEquality_ = allEquality_ && kind == RowKind::Equality;
+    }
     e.pointCount = points.size();
     std::array<const Body*, kMaxConstraintPoints> blockBody{};
-    std::size_t blocks = 0;
     for (std::size_t p = 0; p < points.size(); ++p) {
       PointSlot& slot = e.points[p];
       slot.body = &model.body(points[p].body);
       slot.offset = static_cast<Eigen::Index>(model.offsetOf(points[p].body));
       slot.coordinates = slot.body->coordinateCount();
-      slot.index = points[p].index;
+      slot.site = points[p].site;
       slot.particle = slot.body->type() == "particle";
       // One block per distinct body: two points on one body share its block.
-      const auto* found = std::find(blockBody.begin(), blockBody.begin() + blocks, slot.body);
+      const auto* found = std::find(blockBody.begin(), blockBody.begin() + b.count, slot.body);
       slot.block = static_cast<std::size_t>(found - blockBody.begin());
-      if (slot.block == blocks) {
-        blockBody[blocks++] = slot.body;
-        e.blockWidth[slot.block] = slot.coordinates;
-        e.blockOffset[slot.block] = jacobian_.reserveBlock(e.row, slot.offset, e.rows, slot.coordinates);
-        jacobianDot_.reserveBlock(e.row, slot.offset, e.rows, slot.coordinates);
+      if (slot.block == b.count) {
+        blockBody[b.count] = slot.body;
+        b.column[b.count] = slot.offset;
+        b.width[b.count] = slot.coordinates;
+        b.offset[b.count] = jacobian_.reserveBlock(b.row, slot.offset, b.rows, slot.coordinates);
+        jacobianDot_.reserveBlock(b.row, slot.offset, b.rows, slot.coordinates);
+        ++b.count;
       }
     }
   }
   C_.setZero(rows);
   Cdot_.setZero(rows);
   Ctt_.setZero(rows);
-  gradients_.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector3d::Zero());
+  gradients_.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
   gradientDots_ = gradients_;
 }
 
 void ConstraintSystem::evaluate(const Model& model, const StateView& state) {
-  const int d = model.dimension();
   jacobian_.setZero();
   jacobianDot_.setZero();
   C_.setZero();
   Cdot_.setZero();
   Ctt_.setZero();
-  for (std::size_t k = 0; k < entries_.size(); ++k) {
-    const Entry& e = entries_[k];
-    for (std::size_t p = 0; p < e.pointCount; ++p) {
-      const PointSlot& slot = e.points[p];
-      if (slot.particle) {
-        positions_[p] = readPoint(state.q, static_cast<std::size_t>(slot.offset), d);
-        velocities_[p] = readPoint(state.v, static_cast<std::size_t>(slot.offset), d);
-      } else {
-        slot.body->pointKinematics(slot.index, state.q.segment(slot.offset, slot.coordinates),
-                                   state.v.segment(slot.offset, slot.coordinates), kinematics_[p]);
-        positions_[p] = kinematics_[p].position;
-        velocities_[p] = kinematics_[p].velocity;
-      }
-    }
-    const std::size_t used = static_cast<std::size_t>(e.rows) * e.pointCount;
-    std::fill_n(gradients_.begin(), used, Eigen::Vector3d::Zero());
-    std::fill_n(gradientDots_.begin(), used, Eigen::Vector3d::Zero());
-    const ConstraintInput input{state.time, d, {positions_.data(), e.pointCount},
-                                {velocities_.data(), e.pointCount}};
-    ConstraintOutput output(C_.data() + e.row, Cdot_.data() + e.row, Ctt_.data() + e.row,
-                            gradients_.data(), gradientDots_.data(), e.rows);
-    model.constraint(model.constraintAt(k)).evaluate(input, output);
-    for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, d);
+  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(model, state, k);
+}
+
+void ConstraintSystem::evaluate(const Model& model, const StateView& state, std::size_t k) {
+  const ConstraintBlocks& b = entries_[k].blocks;
+  for (std::size_t i = 0; i < b.count; ++i) {
+    const auto size = static_cast<std::size_t>(b.rows * b.width[i]);
+    std::fill_n(jacobian_.values().begin() + static_cast<std::ptrdiff_t>(b.offset[i]), size, 0.0);
+    std::fill_n(jacobianDot_.values().begin() + static_cast<std::ptrdiff_t>(b.offset[i]), size, 0.0);
   }
+  C_.segment(b.row, b.rows).setZero();
+  Cdot_.segment(b.row, b.rows).setZero();
+  Ctt_.segment(b.row, b.rows).setZero();
+  evaluateInto(model, state, k);
+}
+
+void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, std::size_t k) {
+  const int d = model.dimension();
+  const Entry& e = entries_[k];
+  const ConstraintBlocks& b = e.blocks;
+  for (std::size_t p = 0; p < e.pointCount; ++p) {
+    const PointSlot& slot = e.points[p];
+    if (slot.particle) {
+      positions_[p] = readPoint(state.q, static_cast<std::size_t>(slot.offset), d);
+      velocities_[p] = readPoint(state.v, static_cast<std::size_t>(slot.offset), d);
+      angles_[p] = angularVelocities_[p] = 0.0;
+      continue;
+    }
+    PointKinematics& kin = kinematics_[p];
+    slot.body->pointKinematics(slot.site, state.q.segment(slot.offset, slot.coordinates),
+                               state.v.segment(slot.offset, slot.coordinates), kin);
+    positions_[p] = kin.position;
+    velocities_[p] = kin.velocity;
+    angles_[p] = kin.oriented ? kin.angle : 0.0;
+    angularVelocities_[p] = kin.oriented ? kin.angularVelocity : 0.0;
+  }
+  const std::size_t used = static_cast<std::size_t>(b.rows) * e.pointCount;
+  std::fill_n(gradients_.begin(), used, Eigen::Vector4d::Zero());
+  std::fill_n(gradientDots_.begin(), used, Eigen::Vector4d::Zero());
+  const ConstraintInput input{state.time,
+                              d,
+                              {positions_.data(), e.pointCount},
+                              {velocities_.data(), e.pointCount},
+                              {angles_.data(), e.pointCount},
+                              {angularVelocities_.data(), e.pointCount}};
+  ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, gradients_.data(),
+                          gradientDots_.data(), parameters_.data() + b.row, b.rows);
+  model.constraint(model.constraintAt(k)).evaluate(input, output);
+  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, d);
 }
 
 void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension) {
   const PointSlot& slot = e.points[p];
-  const int width = e.blockWidth[slot.block];
-  double* J = jacobian_.values().data() + e.blockOffset[slot.block];
-  double* Jdot = jacobianDot_.values().data() + e.blockOffset[slot.block];
-  for (int r = 0; r < e.rows; ++r) {
-    const std::size_t at = p * static_cast<std::size_t>(e.rows) + static_cast<std::size_t>(r);
-    const Eigen::Vector3d& G = gradients_[at];
-    const Eigen::Vector3d& Gdot = gradientDots_[at];
+  const ConstraintBlocks& b = e.blocks;
+  const int width = b.width[slot.block];
+  double* J = jacobian_.values().data() + b.offset[slot.block];
+  double* Jdot = jacobianDot_.values().data() + b.offset[slot.block];
+  for (int r = 0; r < b.rows; ++r) {
+    const std::size_t at = p * static_cast<std::size_t>(b.rows) + static_cast<std::size_t>(r);
+    const Eigen::Vector4d& G = gradients_[at];
+    const Eigen::Vector4d& Gdot = gradientDots_[at];
     double* Jrow = J + static_cast<std::ptrdiff_t>(r * width);
     double* JdotRow = Jdot + static_cast<std::ptrdiff_t>(r * width);
     if (slot.particle) {  // J_k = I, J̇_k = 0
@@ -102,16 +139,69 @@ void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimensi
       continue;
     }
     const PointKinematics& k = kinematics_[p];
+    const Eigen::Vector3d g = G.head<3>(), gDot = Gdot.head<3>();
     for (int c = 0; c < width; ++c) {
-      Jrow[c] += G.dot(k.jacobian.col(c));
-      JdotRow[c] += Gdot.dot(k.jacobian.col(c)) + G.dot(k.jacobianDot.col(c));
+      Jrow[c] += g.dot(k.jacobian.col(c));
+      JdotRow[c] += gDot.dot(k.jacobian.col(c)) + g.dot(k.jacobianDot.col(c));
+    }
+    if (!k.oriented) continue;  // Model rejects angle gradients on points without a frame
+    for (int c = 0; c < width; ++c) {
+      Jrow[c] += G[3] * k.angleJacobian[c];
+      JdotRow[c] += Gdot[3] * k.angleJacobian[c] + G[3] * k.angleJacobianDot[c];
     }
   }
 }
 
+double ConstraintSystem::violation(Eigen::Index row) const {
+  switch (kinds_[static_cast<std::size_t>(row)]) {
+    case RowKind::Equality:
+      return std::abs(C_[row]);
+    case RowKind::Inequality:
+      return std::max(0.0, -C_[row]);
+    case RowKind::Motor:
+    case RowKind::Spring:
+      break;
+  }
+  return 0.0;
+}
+
+double ConstraintSystem::velocityViolation(Eigen::Index row) const {
+  switch (kinds_[static_cast<std::size_t>(row)]) {
+    case RowKind::Equality:
+      return std::abs(Cdot_[row]);
+    case RowKind::Inequality:
+      return C_[row] <= 0.0 ? std::max(0.0, -Cdot_[row]) : 0.0;
+    case RowKind::Motor:
+    case RowKind::Spring:
+      break;
+  }
+  return 0.0;
+}
+
+// A NaN anywhere makes the maximum NaN, so the simulator's blow-up check sees it.
+double ConstraintSystem::maxViolation() const {
+  double worst = 0.0;
+  for (Eigen::Index r = 0; r < rows(); ++r) {
+    const double v = violation(r);
+    if (std::isnan(v)) return v;
+    worst = std::max(worst, v);
+  }
+  return worst;
+}
+
+double ConstraintSystem::maxVelocityViolation() const {
+  double worst = 0.0;
+  for (Eigen::Index r = 0; r < rows(); ++r) {
+    const double v = velocityViolation(r);
+    if (std::isnan(v)) return v;
+    worst = std::max(worst, v);
+  }
+  return worst;
+}
+
 std::size_t ConstraintSystem::constraintOfRow(Eigen::Index row) const {
   const auto after = std::upper_bound(entries_.begin(), entries_.end(), row,
-                                      [](Eigen::Index r, const Entry& e) { return r < e.row; });
+                                      [](Eigen::Index r, const Entry& e) { return r < e.blocks.row; });
   return static_cast<std::size_t>(after - entries_.begin()) - 1;
 }
 

@@ -11,13 +11,15 @@ namespace tinkertoy {
 
 namespace {
 
-// One evaluation of a constraint, with its blocks side by side: J = [J_0 J_1 ...].
+// One evaluation of a constraint, with its blocks side by side: J = [J_0 J_1 ...], each
+// block the gradient with respect to a point's d coordinates and its frame angle.
 struct Evaluation {
   Eigen::VectorXd C, Cdot, Ctt;
-  Eigen::MatrixXd J, Jdot;  // [rows × (points · dimension)]
+  Eigen::MatrixXd J, Jdot;  // [rows × (points · (dimension + 1))]
 };
 
-// The local state, with positions and velocities flattened to [points · dimension].
+// The local state: each point's d coordinates and frame angle, flattened to
+// [points · (dimension + 1)], and their rates.
 struct LocalState {
   double time;
   int dimension;
@@ -25,29 +27,36 @@ struct LocalState {
 };
 
 Evaluation evaluate(const Constraint& constraint, const LocalState& s) {
-  const int d = s.dimension;
-  const auto count = static_cast<std::size_t>(s.x.size() / d);
+  const int d = s.dimension, w = d + 1;
+  const auto count = static_cast<std::size_t>(s.x.size() / w);
   const int rows = constraint.rows();
   std::vector<Eigen::Vector3d> positions(count), velocities(count);
+  std::vector<double> angles(count), angularVelocities(count);
   for (std::size_t k = 0; k < count; ++k) {
-    positions[k] = readPoint(s.x, k * d, d);
-    velocities[k] = readPoint(s.xDot, k * d, d);
+    positions[k] = readPoint(s.x, k * w, d);
+    velocities[k] = readPoint(s.xDot, k * w, d);
+    angles[k] = s.x[static_cast<Eigen::Index>(k * w) + d];
+    angularVelocities[k] = s.xDot[static_cast<Eigen::Index>(k * w) + d];
   }
   Evaluation e{Eigen::VectorXd::Zero(rows), Eigen::VectorXd::Zero(rows), Eigen::VectorXd::Zero(rows),
                {}, {}};
   // Gradients are stored point by point: row r of G_k is G[k * rows + r].
   const std::size_t size = count * static_cast<std::size_t>(rows);
-  std::vector<Eigen::Vector3d> G(size, Eigen::Vector3d::Zero()), Gdot(size, Eigen::Vector3d::Zero());
-  ConstraintOutput output(e.C.data(), e.Cdot.data(), e.Ctt.data(), G.data(), Gdot.data(), rows);
-  constraint.evaluate({s.time, d, positions, velocities}, output);
-  const auto cols = static_cast<Eigen::Index>(count) * d;
-  e.J.resize(rows, cols);
-  e.Jdot.resize(rows, cols);
+  std::vector<Eigen::Vector4d> G(size, Eigen::Vector4d::Zero()), Gdot(size, Eigen::Vector4d::Zero());
+  std::vector<RowParameters> parameters(static_cast<std::size_t>(rows));
+  ConstraintOutput output(e.C.data(), e.Cdot.data(), e.Ctt.data(), G.data(), Gdot.data(), parameters.data(),
+                          rows);
+  constraint.evaluate({s.time, d, positions, velocities, angles, angularVelocities}, output);
+  e.J.resize(rows, static_cast<Eigen::Index>(count) * w);
+  e.Jdot.resize(rows, e.J.cols());
   for (std::size_t k = 0; k < count; ++k) {
     for (int r = 0; r < rows; ++r) {
       const std::size_t at = k * static_cast<std::size_t>(rows) + static_cast<std::size_t>(r);
-      e.J.block(r, static_cast<Eigen::Index>(k) * d, 1, d) = G[at].head(d).transpose();
-      e.Jdot.block(r, static_cast<Eigen::Index>(k) * d, 1, d) = Gdot[at].head(d).transpose();
+      const auto column = static_cast<Eigen::Index>(k) * w;
+      e.J.block(r, column, 1, d) = G[at].head(d).transpose();
+      e.Jdot.block(r, column, 1, d) = Gdot[at].head(d).transpose();
+      e.J(r, column + d) = G[at][3];
+      e.Jdot(r, column + d) = Gdot[at][3];
     }
   }
   return e;
@@ -133,12 +142,15 @@ double DerivativeAuditResult::worst() const {
 }
 
 DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input) {
-  const int d = input.dimension;
+  const int d = input.dimension, w = d + 1;
   const auto count = static_cast<Eigen::Index>(input.positions.size());
-  LocalState s{input.time, d, Eigen::VectorXd(count * d), Eigen::VectorXd(count * d)};
+  LocalState s{input.time, d, Eigen::VectorXd(count * w), Eigen::VectorXd(count * w)};
   for (Eigen::Index k = 0; k < count; ++k) {
-    s.x.segment(k * d, d) = input.positions[static_cast<std::size_t>(k)].head(d);
-    s.xDot.segment(k * d, d) = input.velocities[static_cast<std::size_t>(k)].head(d);
+    const auto i = static_cast<std::size_t>(k);
+    s.x.segment(k * w, d) = input.positions[i].head(d);
+    s.xDot.segment(k * w, d) = input.velocities[i].head(d);
+    s.x[k * w + d] = input.angles.empty() ? 0.0 : input.angles[i];
+    s.xDot[k * w + d] = input.angularVelocities.empty() ? 0.0 : input.angularVelocities[i];
   }
   const Evaluation at = evaluate(constraint, s);
   const double h = 1e-6 * std::max(1.0, s.x.cwiseAbs().maxCoeff());
@@ -172,57 +184,80 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id) {
   const Constraint& constraint = model.constraint(id);
   const int d = model.dimension();
   std::vector<Eigen::Vector3d> positions, velocities, probe;
+  std::vector<double> angles, angularVelocities, angularProbe;
   const Eigen::VectorXd random = probeVector(12345u + static_cast<std::uint32_t>(model.indexOf(id)),
-                                             3 * static_cast<Eigen::Index>(constraint.points().size()));
+                                             4 * static_cast<Eigen::Index>(constraint.points().size()));
+  PointKinematics k;
   for (const BodyPoint& p : constraint.points()) {
-    positions.push_back(padTo3d(model.position(p)));
-    velocities.push_back(padTo3d(model.velocity(p)));
-    probe.push_back(padTo3d(random.segment(3 * static_cast<Eigen::Index>(probe.size()), d)));
+    model.pointKinematics(p, {model.time(), model.q(), model.v()}, k);
+    const auto at = 4 * static_cast<Eigen::Index>(probe.size());
+    positions.push_back(k.position);
+    velocities.push_back(k.velocity);
+    angles.push_back(k.oriented ? k.angle : 0.0);
+    angularVelocities.push_back(k.oriented ? k.angularVelocity : 0.0);
+    probe.push_back(padTo3d(random.segment(at, d)));
+    angularProbe.push_back(random[at + 3]);
   }
-  return worseOf(auditConstraint(constraint, {model.time(), d, positions, velocities}),
-                 auditConstraint(constraint, {model.time(), d, positions, probe}));
+  return worseOf(auditConstraint(constraint, {model.time(), d, positions, velocities, angles, angularVelocities}),
+                 auditConstraint(constraint, {model.time(), d, positions, probe, angles, angularProbe}));
 }
 
-DerivativeAuditResult auditBody(const Body& body, int point, const Eigen::VectorXd& q,
+// A point's position with its frame angle appended (zero for a point without a frame), and
+// the matching rows of the Jacobians, so one audit covers both: x̂ = (x, φ)  [4].
+struct Stacked {
+  Eigen::Vector4d position, velocity;
+  Eigen::MatrixXd jacobian, jacobianDot;  // [4 × n_b]
+};
+
+Stacked stacked(const PointKinematics& k, Eigen::Index n) {
+  Stacked s{Eigen::Vector4d::Zero(), Eigen::Vector4d::Zero(), Eigen::MatrixXd::Zero(4, n),
+            Eigen::MatrixXd::Zero(4, n)};
+  s.position.head<3>() = k.position;
+  s.velocity.head<3>() = k.velocity;
+  s.jacobian.topRows(3) = k.jacobian;
+  s.jacobianDot.topRows(3) = k.jacobianDot;
+  if (k.oriented) {
+    s.position[3] = k.angle;
+    s.velocity[3] = k.angularVelocity;
+    s.jacobian.row(3) = k.angleJacobian;
+    s.jacobianDot.row(3) = k.angleJacobianDot;
+  }
+  return s;
+}
+
+DerivativeAuditResult auditBody(const Body& body, const Site& site, const Eigen::VectorXd& q,
                                 const Eigen::VectorXd& v) {
-  if (point < 0 || point >= body.pointCount()) {
+  if (site.index < 0 || site.index >= body.pointCount()) {
     throw std::invalid_argument("auditBody: the " + std::string(body.type()) + " has no point " +
-                                std::to_string(point));
+                                std::to_string(site.index));
   }
   if (q.size() != body.coordinateCount() || v.size() != q.size()) {
     throw std::invalid_argument("auditBody: q and v must have the body's " +
                                 std::to_string(body.coordinateCount()) + " coordinates");
   }
-  PointKinematics at;
-  body.pointKinematics(point, q, v, at);
+  const auto at = [&](const Eigen::VectorXd& coordinates) {
+    PointKinematics k;
+    body.pointKinematics(site, coordinates, v, k);
+    return stacked(k, q.size());
+  };
+  const Stacked here = at(q);
   const double h = 1e-6 * std::max(1.0, q.cwiseAbs().maxCoeff());
   const double k = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
-  const auto along = [&](double e, auto field) -> Eigen::MatrixXd {
-    PointKinematics moved;
-    body.pointKinematics(point, q + e * v, v, moved);
-    return field(moved);
-  };
 
   DerivativeAuditResult result;
   for (Eigen::Index j = 0; j < q.size(); ++j) {
     const auto x = [&](double e) -> Eigen::MatrixXd {
       Eigen::VectorXd moved = q;
       moved[j] += e;
-      PointKinematics p;
-      body.pointKinematics(point, moved, v, p);
-      return p.position;
+      return at(moved).position;
     };
-    result.jacobian = std::max(result.jacobian, derivativeError(at.jacobian.col(j), x, h));
+    result.jacobian = std::max(result.jacobian, derivativeError(here.jacobian.col(j), x, h));
   }
-  result.velocity = derivativeError(at.velocity, [&](double e) { return along(e, [](const PointKinematics& p) {
-                                      return Eigen::MatrixXd(p.position);
-                                    }); }, k);
-  result.jacobianDot = derivativeError(at.jacobianDot, [&](double e) { return along(e, [](const PointKinematics& p) {
-                                         return Eigen::MatrixXd(p.jacobian);
-                                       }); }, k);
-  result.acceleration = derivativeError(at.jacobianDot * v, [&](double e) { return along(e, [](const PointKinematics& p) {
-                                          return Eigen::MatrixXd(p.velocity);
-                                        }); }, k);
+  result.velocity = derivativeError(here.velocity, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).position; }, k);
+  result.jacobianDot =
+      derivativeError(here.jacobianDot, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).jacobian; }, k);
+  result.acceleration =
+      derivativeError(here.jacobianDot * v, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).velocity; }, k);
   result.massTerms = massTermsError(body, q, v);
   return result;
 }
@@ -232,9 +267,13 @@ DerivativeAuditResult auditBody(const Model& model, BodyId id) {
   const Eigen::VectorXd q = model.coordinates(id);
   const Eigen::VectorXd probe = probeVector(777u + static_cast<std::uint32_t>(model.indexOf(id)), q.size());
   DerivativeAuditResult worst;
-  for (int i = 0; i < body.pointCount(); ++i) {
+  // Every point, and for a body with a frame also a site off its origin.
+  std::vector<Site> sites;
+  for (int i = 0; i < body.pointCount(); ++i) sites.emplace_back(i);
+  if (body.hasFrame()) sites.emplace_back(Eigen::Vector2d(0.3, -0.7));
+  for (const Site& site : sites) {
     for (const Eigen::VectorXd& v : {model.velocities(id), probe}) {
-      worst = worseOf(worst, auditBody(body, i, q, v));
+      worst = worseOf(worst, auditBody(body, site, q, v));
     }
   }
   return worst;

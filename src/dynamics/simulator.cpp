@@ -133,12 +133,13 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
   }
   if (!body && cameApart) {
     Eigen::Index row = 0;
-    system.value().cwiseAbs().maxCoeff(&row);
+    for (Eigen::Index r = 1; r < system.rows(); ++r) {
+      if (system.violation(r) > system.violation(row)) row = r;
+    }
     constraint = model_.constraintAt(system.constraintOfRow(row));
     body = model_.constraint(*constraint).points().front().body;
     what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by "
-         << std::abs(system.value()[row]) << ", more than ten times the model's size ("
-         << modelSize_ << " m)";
+         << system.violation(row) << ", more than ten times the model's size (" << modelSize_ << " m)";
   }
   if (!body && model_.bodyCount() > 0) {
     std::size_t fastest = 0;
@@ -207,8 +208,8 @@ StepDiagnostics Simulator::measure(const StateView& state) {
   }
   ConstraintSystem& system = dynamics_.constraints();
   system.evaluate(model_, state);
-  d.constraintError = system.rows() > 0 ? system.value().lpNorm<Eigen::Infinity>() : 0.0;
-  d.velocityError = system.rows() > 0 ? system.velocity().lpNorm<Eigen::Infinity>() : 0.0;
+  d.constraintError = system.maxViolation();
+  d.velocityError = system.maxVelocityViolation();
   const SolveTally& tally = dynamics_.tally();
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;

@@ -20,7 +20,7 @@ void Bead::validate(int dimension) const {
   }
 }
 
-void Bead::pointKinematics(int /*point*/, BodyCoordinates q, BodyCoordinates v,
+void Bead::pointKinematics(const Site& /*site*/, BodyCoordinates q, BodyCoordinates v,
                            PointKinematics& out) const {
   const CurvePoint c = curve_->evaluate(q[0]);
   out.position = c.position;

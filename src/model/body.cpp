@@ -41,11 +41,11 @@ void Body::addWeight(const Eigen::Vector3d& g, BodyCoordinates q,
 }
 
 // Virtual work: f · δx_i = f · J_i δq_b = (J_iᵀ f) · δq_b.
-void Body::addPointForce(int point, const Eigen::Vector3d& f, BodyCoordinates q,
+void Body::addPointForce(const Site& site, const Eigen::Vector3d& f, BodyCoordinates q,
                          Eigen::Ref<Eigen::VectorXd> Q) const {
   const BodyVector zero = BodyVector::Zero(q.size());
   PointKinematics k;
-  pointKinematics(point, q, zero, k);
+  pointKinematics(site, q, zero, k);
   Q.noalias() += k.jacobian.transpose() * f;
 }
 

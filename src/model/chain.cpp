@@ -29,9 +29,10 @@ void Chain::validate(int dimension) const {
   }
 }
 
-void Chain::pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+void Chain::pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,
                             PointKinematics& out) const {
   const int n = coordinateCount();
+  const int point = site.index;
   assert(point >= 0 && point < n && "Model checks point indices");
   out.position = padTo3d(pivot_);
   out.velocity.setZero();

@@ -48,11 +48,19 @@ void Model::requirePoints(std::span<const BodyPoint> points, std::string_view ow
 }
 
 void Model::requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const {
-  const int count = bodies_[index]->pointCount();
-  if (point.index < 0 || point.index >= count) {
-    throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(point.index) +
+  const Body& body = *bodies_[index];
+  const int count = body.pointCount();
+  if (point.site.index < 0 || point.site.index >= count) {
+    throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(point.site.index) +
                                 " of " + describe(point.body) + ", which has " + std::to_string(count) +
                                 (count == 1 ? " point" : " points"));
+  }
+  if (!body.hasFrame() && point.site.local != Eigen::Vector2d::Zero()) {
+    throw std::invalid_argument(std::string(owner) + " gives an offset on " + describe(point.body) +
+                                ", which has no frame; only rigid bodies take local offsets");
+  }
+  if (!point.site.local.allFinite()) {
+    throw std::invalid_argument(std::string(owner) + " gives a non-finite offset on " + describe(point.body));
   }
 }
 
@@ -154,7 +162,7 @@ std::string Model::describe(BodyId id) const {
 
 std::string Model::describe(const BodyPoint& point) const {
   if (body(point.body).pointCount() == 1) return describe(point.body);
-  return describe(point.body) + " point " + std::to_string(point.index);
+  return describe(point.body) + " point " + std::to_string(point.site.index);
 }
 
 Eigen::VectorXd Model::coordinates(BodyId id) const { return slice(q_, indexOf(id)); }
@@ -215,7 +223,7 @@ void Model::pointKinematics(const BodyPoint& point, const StateView& state,
                             PointKinematics& out) const {
   const std::size_t index = indexOf(point.body);
   requirePointIndex(point, index, "pointKinematics");
-  bodies_[index]->pointKinematics(point.index, slice(state.q, index), slice(state.v, index), out);
+  bodies_[index]->pointKinematics(point.site, slice(state.q, index), slice(state.v, index), out);
 }
 
 void Model::addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
@@ -224,7 +232,7 @@ void Model::addPointForce(const BodyPoint& point, const StateView& state, const 
   requirePointIndex(point, index, "addPointForce");
   const auto offset = static_cast<Eigen::Index>(offsets_[index]);
   const auto n = static_cast<Eigen::Index>(offsets_[index + 1]) - offset;
-  bodies_[index]->addPointForce(point.index, f, slice(state.q, index), Q.segment(offset, n));
+  bodies_[index]->addPointForce(point.site, f, slice(state.q, index), Q.segment(offset, n));
 }
 
 ForceId Model::addForce(std::unique_ptr<Force> force) {
@@ -249,6 +257,13 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
                                 std::to_string(kMaxConstraintPoints) + " points");
   }
   requirePoints(constraint->points(), owner);
+  const auto points = constraint->points();
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (constraint->usesAngle(k) && !body(points[k].body).hasFrame()) {
+      throw std::invalid_argument(owner + " acts on the orientation of " + describe(points[k]) +
+                                  ", which has none; only rigid bodies have one");
+    }
+  }
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));

@@ -19,7 +19,7 @@ void Particle::setMass(double mass) {
   mass_ = mass;
 }
 
-void Particle::pointKinematics(int /*point*/, BodyCoordinates q, BodyCoordinates v,
+void Particle::pointKinematics(const Site& /*site*/, BodyCoordinates q, BodyCoordinates v,
                                PointKinematics& out) const {
   out.position.setZero();
   out.velocity.setZero();
@@ -39,7 +39,7 @@ void Particle::addWeight(const Eigen::Vector3d& g, BodyCoordinates /*q*/,
   Q += mass_ * g.head(dimension_);
 }
 
-void Particle::addPointForce(int /*point*/, const Eigen::Vector3d& f, BodyCoordinates /*q*/,
+void Particle::addPointForce(const Site& /*site*/, const Eigen::Vector3d& f, BodyCoordinates /*q*/,
                              Eigen::Ref<Eigen::VectorXd> Q) const {
   Q += f.head(dimension_);
 }

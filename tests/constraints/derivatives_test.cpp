@@ -118,11 +118,12 @@ TEST(LineConstraint, RowsAreUnitNormalsOrthogonalToTheDirection) {
       std::make_unique<PointOnLineConstraint>(p, Eigen::Vector3d::Zero(), direction));
   ASSERT_EQ(model.constraint(id).rows(), 2);
   double C[2], Cdot[2], Ctt[2];
-  Eigen::Vector3d G[2], Gdot[2];
-  ConstraintOutput out(C, Cdot, Ctt, G, Gdot, 2);
+  Eigen::Vector4d G[2], Gdot[2];
+  RowParameters parameters[2];
+  ConstraintOutput out(C, Cdot, Ctt, G, Gdot, parameters, 2);
   const Eigen::Vector3d x(0.3, 0.1, 0.2), v = Eigen::Vector3d::Zero();
   model.constraint(id).evaluate({0.0, 3, {&x, 1}, {&v, 1}}, out);
-  const Eigen::Vector3d n1 = G[0], n2 = G[1];
+  const Eigen::Vector3d n1 = G[0].head<3>(), n2 = G[1].head<3>();
   EXPECT_NEAR(n1.norm(), 1.0, 1e-14);
   EXPECT_NEAR(n2.norm(), 1.0, 1e-14);
   EXPECT_NEAR(n1.dot(n2), 0.0, 1e-14);

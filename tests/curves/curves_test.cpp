@@ -196,7 +196,7 @@ class WrongBead final : public Body {
   int pointCount() const override { return 1; }
   double pointMass(int) const override { return 1.0; }
   void validate(int) const override {}
-  void pointKinematics(int, BodyCoordinates q, BodyCoordinates v, PointKinematics& out) const override {
+  void pointKinematics(const Site&, BodyCoordinates q, BodyCoordinates v, PointKinematics& out) const override {
     const CurvePoint c = circle_.evaluate(q[0]);
     out.position = c.position;
     out.velocity = c.tangent * v[0];
@@ -228,7 +228,7 @@ class BeadWithWrongMass final : public Body {
   int pointCount() const override { return 1; }
   double pointMass(int) const override { return 2.0; }
   void validate(int) const override {}
-  void pointKinematics(int, BodyCoordinates q, BodyCoordinates v, PointKinematics& out) const override {
+  void pointKinematics(const Site&, BodyCoordinates q, BodyCoordinates v, PointKinematics& out) const override {
     inner_.pointKinematics(0, q, v, out);
   }
   void massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const override {

@@ -10,10 +10,12 @@
 //   Ġ_k    dG_k/dt, the total time derivative of that gradient   [rows × 3]
 //   Ctt    d(∂C/∂t)/dt, the total time derivative of ∂C/∂t       [rows]
 //
-// For a constraint that does not depend on time Ctt = 0. The ConstraintSystem turns the point
-// gradients into Jacobian blocks of the bodies by the chain rule (docs/theory.md §7):
+// For a constraint that does not depend on time Ctt = 0. A constraint on orientations (a weld)
+// also has gradients with respect to the angles φ_k of its points' frames. The ConstraintSystem
+// turns the point gradients into Jacobian blocks of the bodies by the chain rule
+// (docs/theory.md §10):
 //
-//   J_b = Σ_{k on b} G_k J_k,     J̇_b = Σ_{k on b} (Ġ_k J_k + G_k J̇_k),     J_k = ∂x_k/∂q_b
+//   J_b = Σ_{k on b} G_k J_k,     J̇_b = Σ_{k on b} (Ġ_k J_k + G_k J̇_k),     J_k = ∂(x_k, φ_k)/∂q_b
 //
 // so that C̈ = J q̈ + J̇ q̇ + Ctt. The derivation of each constraint is written in its .cpp
 // file, next to the code.
@@ -27,6 +29,7 @@
 
 #include <Eigen/Core>
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string_view>
 
@@ -37,42 +40,76 @@ namespace tinkertoy {
 // Largest number of points a single constraint may touch.
 inline constexpr std::size_t kMaxConstraintPoints = 4;
 
-// The state of the points one constraint touches, in the order of points().
-// In 2D every point has z = 0.
+// How a row constrains the motion (docs/theory.md §12). The acceleration level (Witkin's
+// formulation) solves Equality rows only; the velocity level solves all four, clamping each
+// row's accumulated impulse into its range.
+enum class RowKind {
+  Equality,    // C = 0; λ of either sign
+  Inequality,  // C ≥ 0 (a rope, a limit); λ ≥ 0, it can only push C back up
+  Motor,       // no position term: drives Ċ toward a target speed, |λ| ≤ a maximum force
+  Spring,      // soft: pulls C toward 0 like a damped spring of a given frequency and damping
+               // ratio, |λ| ≤ a maximum force (the Spring rows of one constraint share it as a norm)
+};
+
+// What a Motor or Spring row needs besides C and J, written at every evaluation.
+struct RowParameters {
+  double targetSpeed = 0.0;                                   // Motor: target Ċ, units of C per s
+  double maxForce = std::numeric_limits<double>::infinity();  // Motor, Spring: bound on |λ|
+  double frequency = 0.0;                                     // Spring: Hz
+  double dampingRatio = 0.0;                                  // Spring: 1 is critical
+};
+
+// The state of the points one constraint touches, in the order of points(). In 2D every point
+// has z = 0. Angles are those of the points' frames (rigid bodies), 0 for points without one.
 struct ConstraintInput {
   double time = 0.0;
   int dimension = 2;
   std::span<const Eigen::Vector3d> positions;
   std::span<const Eigen::Vector3d> velocities;
+  std::span<const double> angles;
+  std::span<const double> angularVelocities;
 };
 
-// Where a constraint writes its evaluation. Gradient rows are stored point by point:
-// row r of G_k is gradients[k * rows + r].
+// Where a constraint writes its evaluation. A point's gradient has four entries: ∂C/∂x, ∂C/∂y,
+// ∂C/∂z and ∂C/∂φ, the last for constraints on the angle of a point's frame. Gradients are
+// stored point by point: row r of G_k is gradients[k * rows + r].
 class ConstraintOutput {
  public:
-  ConstraintOutput(double* C, double* Cdot, double* Ctt, Eigen::Vector3d* gradients,
-                   Eigen::Vector3d* gradientDots, int rows)
+  ConstraintOutput(double* C, double* Cdot, double* Ctt, Eigen::Vector4d* gradients,
+                   Eigen::Vector4d* gradientDots, RowParameters* parameters, int rows)
       : C_(C), Cdot_(Cdot), Ctt_(Ctt), gradients_(gradients), gradientDots_(gradientDots),
-        rows_(rows) {}
+        parameters_(parameters), rows_(rows) {}
 
   void setValue(int row, double value) { C_[row] = value; }
   void setVelocity(int row, double value) { Cdot_[row] = value; }
   void setTimeTerm(int row, double value) { Ctt_[row] = value; }
   // Row `row` of G_k: the gradient of C_row with respect to point k's position.
   void setJacobian(std::size_t point, int row, const Eigen::Vector3d& gradient) {
-    gradients_[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)] = gradient;
+    at(gradients_, point, row).head<3>() = gradient;
   }
   // Row `row` of Ġ_k.
   void setJacobianDot(std::size_t point, int row, const Eigen::Vector3d& gradientDot) {
-    gradientDots_[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)] = gradientDot;
+    at(gradientDots_, point, row).head<3>() = gradientDot;
   }
+  // ∂C_row/∂φ_k and its time derivative, for a constraint on the angle of point k's frame.
+  void setAngleJacobian(std::size_t point, int row, double gradient) { at(gradients_, point, row)[3] = gradient; }
+  void setAngleJacobianDot(std::size_t point, int row, double gradientDot) {
+    at(gradientDots_, point, row)[3] = gradientDot;
+  }
+  // The parameters of a Motor or Spring row.
+  void setParameters(int row, const RowParameters& parameters) { parameters_[row] = parameters; }
 
  private:
+  Eigen::Vector4d& at(Eigen::Vector4d* rows, std::size_t point, int row) const {
+    return rows[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)];
+  }
+
   double* C_;
   double* Cdot_;
   double* Ctt_;
-  Eigen::Vector3d* gradients_;
-  Eigen::Vector3d* gradientDots_;
+  Eigen::Vector4d* gradients_;
+  Eigen::Vector4d* gradientDots_;
+  RowParameters* parameters_;
   int rows_;
 };
 
@@ -86,13 +123,22 @@ class Constraint {
   // Number of scalar rows this constraint adds to C.
   [[nodiscard]] virtual int rows() const = 0;
 
+  // What kind of row `row` is. It must not change while the constraint is in a model (the
+  // solvers lay out their work by it); Equality unless a constraint says otherwise.
+  [[nodiscard]] virtual RowKind rowKind(int /*row*/) const { return RowKind::Equality; }
+
   // The points this constraint touches, at most kMaxConstraintPoints.
   [[nodiscard]] virtual std::span<const BodyPoint> points() const = 0;
+
+  // Whether the constraint reads the angle of point k's frame; that point must then be on a
+  // body with a frame (a rigid body).
+  [[nodiscard]] virtual bool usesAngle(std::size_t /*point*/) const { return false; }
 
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
   virtual void validate(int dimension) const = 0;
 
-  // Writes C, Ċ, J, J̇ and Ctt at `input`. Outputs arrive zeroed.
+  // Writes C, Ċ, the gradients and their derivatives, Ctt, and the parameters of Motor and
+  // Spring rows at `input`. Outputs arrive zeroed.
   virtual void evaluate(const ConstraintInput& input, ConstraintOutput& output) const = 0;
 };
 

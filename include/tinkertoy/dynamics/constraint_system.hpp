@@ -5,23 +5,28 @@
 // columns (seed 000 §4.3): rows_k × n_b. evaluate() then loops over the constraints (seed 000
 // §4.5): it gathers the position, velocity and Jacobian of each constraint point from its
 // body, lets the constraint write C, Ċ, Ctt and its point gradients G_k, Ġ_k, and applies
-// the chain rule into the body blocks (docs/theory.md §7):
+// the chain rule into the body blocks (docs/theory.md §10):
 //
-//   J_b += G_k J_k            J̇_b += Ġ_k J_k + G_k J̇_k          J_k = ∂x_k/∂q_b
+//   J_b += G_k J_k            J̇_b += Ġ_k J_k + G_k J̇_k          J_k = ∂(x_k, φ_k)/∂q_b
 //
 // For a particle J_k = I and J̇_k = 0, so its blocks are the gradients themselves.
 //
 //   C    [m]        Ċ  [m]        Ctt [m]  (d(∂C/∂t)/dt)
 //   J    [m × n]    J̇  [m × n]    block-sparse, same layout
 //
+// Every row also has a RowKind and, for Motor and Spring rows, its RowParameters. The
+// violation of a row is what the diagnostics count as error: |C| for an Equality row,
+// max(0, −C) for an Inequality row (C ≥ 0 is legal), and nothing for Motor and Spring rows.
+//
 //   ConstraintSystem system;
 //   system.build(model);
 //   system.evaluate(model, StateView{model.time(), model.q(), model.v()});
-//   double error = system.value().lpNorm<Eigen::Infinity>();
+//   double error = system.violation().lpNorm<Eigen::Infinity>();
 #pragma once
 
 #include <Eigen/Core>
 #include <array>
+#include <span>
 #include <vector>
 
 #include "tinkertoy/math/block_sparse_matrix.hpp"
@@ -32,10 +37,22 @@ namespace tinkertoy {
 
 class ConstraintSystem {
  public:
+  // The blocks of J (and J̇) that belong to one constraint, one per body it touches.
+  struct ConstraintBlocks {
+    Eigen::Index row = 0;  // first row
+    int rows = 0;
+    std::size_t count = 0;
+    std::array<std::size_t, kMaxConstraintPoints> offset{};     // first entry in J.values(), row-major
+    std::array<Eigen::Index, kMaxConstraintPoints> column{};    // the body's first column
+    std::array<int, kMaxConstraintPoints> width{};              // n_b
+  };
+
   // Lays out rows and reserves blocks for the model's current constraints and bodies.
   void build(const Model& model);
   // Evaluates every constraint at `state`.
   void evaluate(const Model& model, const StateView& state);
+  // Evaluates constraint k only (dense index), leaving the other rows as they were.
+  void evaluate(const Model& model, const StateView& state, std::size_t k);
 
   [[nodiscard]] Eigen::Index rows() const { return jacobian_.rows(); }
   [[nodiscard]] const Eigen::VectorXd& value() const { return C_; }
@@ -43,9 +60,24 @@ class ConstraintSystem {
   [[nodiscard]] const Eigen::VectorXd& timeTerm() const { return Ctt_; }
   [[nodiscard]] const BlockSparseMatrix& jacobian() const { return jacobian_; }
   [[nodiscard]] const BlockSparseMatrix& jacobianDot() const { return jacobianDot_; }
+  [[nodiscard]] std::span<const RowKind> kinds() const { return kinds_; }
+  [[nodiscard]] std::span<const RowParameters> parameters() const { return parameters_; }
+  // Whether every row is an Equality row (Witkin's formulation needs that).
+  [[nodiscard]] bool allEquality() const { return allEquality_; }
 
+  // The error the diagnostics count: |C| (Equality), max(0, −C) (Inequality), 0 otherwise.
+  [[nodiscard]] double violation(Eigen::Index row) const;
+  // The same for Ċ: |Ċ| for Equality rows, and for an Inequality row at or past its bound
+  // (C ≤ 0) the rate max(0, −Ċ) at which it is getting worse.
+  [[nodiscard]] double velocityViolation(Eigen::Index row) const;
+  // ‖violation‖∞ and ‖velocityViolation‖∞ over all rows.
+  [[nodiscard]] double maxViolation() const;
+  [[nodiscard]] double maxVelocityViolation() const;
+
+  [[nodiscard]] std::size_t constraintCount() const { return entries_.size(); }
+  [[nodiscard]] const ConstraintBlocks& blocks(std::size_t k) const { return entries_[k].blocks; }
   // First row of the constraint at dense index k.
-  [[nodiscard]] Eigen::Index rowOffset(std::size_t k) const { return entries_[k].row; }
+  [[nodiscard]] Eigen::Index rowOffset(std::size_t k) const { return entries_[k].blocks.row; }
   // Dense index of the constraint that owns `row`.
   [[nodiscard]] std::size_t constraintOfRow(Eigen::Index row) const;
 
@@ -55,29 +87,32 @@ class ConstraintSystem {
     const Body* body = nullptr;   // valid until the model's structure changes
     Eigen::Index offset = 0;      // the body's slice of q and v
     int coordinates = 0;          // n_b
-    int index = 0;                // the point's index on its body
+    Site site;                    // the point's site on its body
     bool particle = false;        // J_k = I: gather straight from q and v
     std::size_t block = 0;        // which of the constraint's blocks is its body's
   };
   struct Entry {
-    Eigen::Index row = 0;
-    int rows = 0;
+    ConstraintBlocks blocks;
     std::size_t pointCount = 0;
     std::array<PointSlot, kMaxConstraintPoints> points{};
-    std::array<std::size_t, kMaxConstraintPoints> blockOffset{};  // offset in J values
-    std::array<int, kMaxConstraintPoints> blockWidth{};           // n_b of the block's body
   };
 
+  // Evaluates constraint k into its rows and blocks, which must be zero.
+  void evaluateInto(const Model& model, const StateView& state, std::size_t k);
   // Adds G_k J_k into J_b and Ġ_k J_k + G_k J̇_k into J̇_b for point p of entry e.
   void applyChainRule(const Entry& e, std::size_t p, int dimension);
 
   std::vector<Entry> entries_;
   BlockSparseMatrix jacobian_, jacobianDot_;
   Eigen::VectorXd C_, Cdot_, Ctt_;
+  std::vector<RowKind> kinds_;
+  std::vector<RowParameters> parameters_;
+  bool allEquality_ = true;
   // Per-evaluation scratch: the points of one constraint and its gradients G, Ġ [rows × points].
   std::array<PointKinematics, kMaxConstraintPoints> kinematics_;
   std::array<Eigen::Vector3d, kMaxConstraintPoints> positions_, velocities_;
-  std::vector<Eigen::Vector3d> gradients_, gradientDots_;
+  std::array<double, kMaxConstraintPoints> angles_{}, angularVelocities_{};
+  std::vector<Eigen::Vector4d> gradients_, gradientDots_;
 };
 
 }  // namespace tinkertoy

@@ -58,11 +58,14 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id);
 // J_pᵀ f, Σ m x and its kinetic energy) with the point-mass sums Body computes from the same
 // kinematics. Throws std::invalid_argument for a point the body does not have or q, v of the
 // wrong size.
-// Audits point `point` of `body` at coordinates q and velocities v [n_b].
-DerivativeAuditResult auditBody(const Body& body, int point, const Eigen::VectorXd& q,
-                          const Eigen::VectorXd& v);
-// Audits every point of a body of the model at the model's state, and again with a fixed
-// pseudo-random probe velocity; returns the worst of each category.
+//
+// Audits the point at `site` of `body` at coordinates q and velocities v [n_b]. For a body with
+// a frame the point's angle is audited with it, as a fourth coordinate.
+DerivativeAuditResult auditBody(const Body& body, const Site& site, const Eigen::VectorXd& q,
+                                const Eigen::VectorXd& v);
+// Audits every point of a body of the model (and, for a body with a frame, a site off its
+// origin) at the model's state, and again with a fixed pseudo-random probe velocity; returns
+// the worst of each category.
 DerivativeAuditResult auditBody(const Model& model, BodyId id);
 
 }  // namespace tinkertoy

@@ -35,7 +35,7 @@ class Bead final : public Body {
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }
   void validate(int dimension) const override;
-  void pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+  void pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,
                        PointKinematics& out) const override;
   void massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const override;
   void addInertialForce(BodyCoordinates q, BodyCoordinates v, Eigen::Ref<Eigen::VectorXd> Q) const override;

@@ -38,28 +38,53 @@ namespace tinkertoy {
 // and the width of the body's Jacobian blocks.
 inline constexpr int kMaxBodyCoordinates = kMaxBlockWidth;
 
-// A point of a body: a particle's position, a bead, or the index-th mass of a chain.
+// Where on a body a point sits: the body's index-th point (a chain's masses are its points
+// 0 … N−1; a particle or bead has just point 0) and, for a body with a frame (a rigid body),
+// an offset `local` in that frame. Like MuJoCo's sites.
+struct Site {
+  int index = 0;
+  Eigen::Vector2d local = Eigen::Vector2d::Zero();
+
+  Site() = default;
+  Site(int i) : index(i) {}  // NOLINT(google-explicit-constructor): a bare index is a site
+  explicit Site(const Eigen::Vector2d& offset) : local(offset) {}
+  friend bool operator==(const Site&, const Site&) = default;
+};
+
+// A point of a body: a particle's position, a bead, a chain's index-th mass, or a point fixed
+// in a rigid body.
 struct BodyPoint {
   BodyId body;
-  int index = 0;
+  Site site;
 
   BodyPoint() = default;
   // A body converts to its first point, so a particle id names the particle's position.
-  BodyPoint(BodyId b, int i = 0) : body(b), index(i) {}  // NOLINT(google-explicit-constructor)
+  BodyPoint(BodyId b, int index = 0) : body(b), site(index) {}  // NOLINT(google-explicit-constructor)
+  // A point at `local` in a rigid body's frame.
+  BodyPoint(BodyId b, const Eigen::Vector2d& local) : body(b), site(local) {}
   friend bool operator==(const BodyPoint&, const BodyPoint&) = default;
 };
 
 using PointJacobian = Eigen::Matrix<double, 3, Eigen::Dynamic, Eigen::ColMajor, 3, kMaxBodyCoordinates>;
+using AngleJacobian = Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, kMaxBodyCoordinates>;
 using BodyCoordinates = Eigen::Ref<const Eigen::VectorXd>;
 // A vector of one body's coordinates on the stack, for scratch that must not allocate.
 using BodyVector = Eigen::Matrix<double, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxBodyCoordinates, 1>;
 
-// The motion of one point at one state. In 2D every z component is zero.
+// The motion of one point at one state. In 2D every z component is zero. A point of a body
+// with a frame (a rigid body) also has the frame's angle φ about z, so that constraints can
+// act on orientations (weld, angle joint); for other bodies `oriented` is false and the angle
+// fields are left alone.
 struct PointKinematics {
   Eigen::Vector3d position = Eigen::Vector3d::Zero();  // x
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();  // ẋ = J q̇_b
   PointJacobian jacobian;                              // J = ∂x/∂q_b  [3 × n_b]
   PointJacobian jacobianDot;                           // J̇ = dJ/dt    [3 × n_b]
+  bool oriented = false;
+  double angle = 0.0;            // φ, rad
+  double angularVelocity = 0.0;  // φ̇ = J_φ q̇_b
+  AngleJacobian angleJacobian;     // J_φ = ∂φ/∂q_b  [1 × n_b]
+  AngleJacobian angleJacobianDot;  // J̇_φ            [1 × n_b]
 };
 
 class Body {
@@ -72,6 +97,8 @@ class Body {
   [[nodiscard]] virtual int coordinateCount() const = 0;
   // Points are numbered 0 .. pointCount() − 1.
   [[nodiscard]] virtual int pointCount() const = 0;
+  // Whether the body has a frame: then sites may have local offsets and points an angle.
+  [[nodiscard]] virtual bool hasFrame() const { return false; }
   // The mass concentrated at a point, kg.
   [[nodiscard]] virtual double pointMass(int point) const = 0;
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
@@ -79,14 +106,17 @@ class Body {
   // Throws std::invalid_argument if q_b is not a legal starting state (e.g. of the wrong size).
   virtual void validateCoordinates(BodyCoordinates q) const;
 
-  // x, ẋ, J and J̇ of a point at (q_b, v_b).
-  virtual void pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+  // x, ẋ, J and J̇ (and the angle terms, for a body with a frame) of a site at (q_b, v_b).
+  virtual void pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,
                                PointKinematics& out) const = 0;
 
   // ---- derived from the point masses; override only for speed ----------------------
-  // Whether M is diagonal (it is for particles). A diagonal M must also be constant: the
-  // engine then computes W_b once per step instead of at every configuration.
+  // Whether M is diagonal (it is for particles and rigid bodies). A diagonal M must also be
+  // constant: the engine then computes W_b once per step instead of at every configuration.
   [[nodiscard]] virtual bool hasDiagonalMass() const { return false; }
+  // Whether the body moves on its own (a static or kinematic rigid body): forces and
+  // constraints do not move it, W_b = 0, and its velocity stays what it was given.
+  [[nodiscard]] virtual bool isDriven() const { return false; }
   // M(q) = Σ m_i J_iᵀ J_i.  M: [n_b × n_b]
   virtual void massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const;
   // Q_b −= Σ m_i J_iᵀ J̇_i q̇, the velocity-dependent (centrifugal and Coriolis) term of eq. 13.
@@ -95,8 +125,8 @@ class Body {
   // Q_b += Σ m_i J_iᵀ g, the weight in uniform gravity g.
   virtual void addWeight(const Eigen::Vector3d& g, BodyCoordinates q,
                          Eigen::Ref<Eigen::VectorXd> Q) const;
-  // Q_b += J_iᵀ f, a force f applied at one point.
-  virtual void addPointForce(int point, const Eigen::Vector3d& f, BodyCoordinates q,
+  // Q_b += J_pᵀ f, a force f applied at a site.
+  virtual void addPointForce(const Site& site, const Eigen::Vector3d& f, BodyCoordinates q,
                              Eigen::Ref<Eigen::VectorXd> Q) const;
   // Σ m_i x_i, so that gravity's potential is −g · Σ m_i x_i.
   [[nodiscard]] virtual Eigen::Vector3d massMoment(BodyCoordinates q) const;

@@ -35,7 +35,7 @@ class Chain final : public Body {
   [[nodiscard]] int pointCount() const override { return static_cast<int>(lengths_.size()); }
   [[nodiscard]] double pointMass(int point) const override { return masses_[static_cast<std::size_t>(point)]; }
   void validate(int dimension) const override;
-  void pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+  void pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,
                        PointKinematics& out) const override;
 
   [[nodiscard]] const Eigen::VectorXd& pivot() const { return pivot_; }

@@ -138,7 +138,7 @@ class Model {
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
-  // Throws unless point.index is a point of the body at dense index `index`.
+  // Throws unless point.site is a site of the body at dense index `index`.
   void requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const;
   // The particle `id`; throws naming `operation` if the body is not a particle.
   Particle& particle(BodyId id, std::string_view operation);

@@ -23,7 +23,7 @@ class Particle final : public Body {
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }
   void validate(int dimension) const override;
-  void pointKinematics(int point, BodyCoordinates q, BodyCoordinates v,
+  void pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,
                        PointKinematics& out) const override;
 
   [[nodiscard]] double mass() const { return mass_; }
@@ -34,7 +34,7 @@ class Particle final : public Body {
   void addInertialForce(BodyCoordinates /*q*/, BodyCoordinates /*v*/,
                         Eigen::Ref<Eigen::VectorXd> /*Q*/) const override {}
   void addWeight(const Eigen::Vector3d& g, BodyCoordinates q, Eigen::Ref<Eigen::VectorXd> Q) const override;
-  void addPointForce(int point, const Eigen::Vector3d& f, BodyCoordinates q,
+  void addPointForce(const Site& site, const Eigen::Vector3d& f, BodyCoordinates q,
                      Eigen::Ref<Eigen::VectorXd> Q) const override;
   [[nodiscard]] Eigen::Vector3d massMoment(BodyCoordinates q) const override;
   [[nodiscard]] double kineticEnergy(BodyCoordinates q, BodyCoordinates v) const override;
