@@ -1,51 +1,84 @@
 #include "tinkertoy/constraints/distance_constraint.hpp"
 
+#include <cmath>
+
 #include "common/vector_checks.hpp"
-#include "constraints/parts/distance_part.hpp"
+#include "constraints/parts/distance_term.hpp"
 #include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy {
 
 DistanceConstraint::DistanceConstraint(BodyPoint a, BodyPoint b, double length)
-    : points_{a, b}, length_(length) {}
+    : DistanceConstraint(a, b, DistanceSettings{.length = length}) {}
 
 DistanceConstraint::DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, double length)
-    : points_{a, BodyPoint{}}, anchor_(std::move(anchor)), anchor3d_(padTo3d(*anchor_)),
-      length_(length) {}
+    : DistanceConstraint(a, std::move(anchor), DistanceSettings{.length = length}) {}
+
+DistanceConstraint::DistanceConstraint(BodyPoint a, BodyPoint b, const DistanceSettings& settings)
+    : points_{a, b}, settings_(settings) {}
+
+DistanceConstraint::DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, const DistanceSettings& settings)
+    : points_{a, BodyPoint{}}, anchor_(std::move(anchor)), anchor3d_(padTo3d(*anchor_)), settings_(settings) {}
 
 std::span<const BodyPoint> DistanceConstraint::points() const {
   return {points_.data(), anchor_ ? 1u : 2u};
 }
 
+// Rows in order: the rod or spring (if a length is set), the minimum, the maximum.
+int DistanceConstraint::rows() const {
+  return (settings_.length ? 1 : 0) + (settings_.minLength > 0.0 ? 1 : 0) + (std::isfinite(settings_.maxLength) ? 1 : 0);
+}
+
+RowKind DistanceConstraint::rowKind(int row) const {
+  if (settings_.length && row == 0) return settings_.spring ? RowKind::Spring : RowKind::Equality;
+  return RowKind::Inequality;
+}
+
 void DistanceConstraint::validate(int dimension) const {
-  detail::requirePositive(length_, "rod length");
   if (anchor_) detail::requireDimension(*anchor_, dimension, "rod anchor");
-  if (!anchor_ && points_[0] == points_[1]) {
-    throw std::invalid_argument("a rod cannot join a point to itself");
+  if (!anchor_ && points_[0] == points_[1]) throw std::invalid_argument("a rod cannot join a point to itself");
+  if (rows() == 0) throw std::invalid_argument("a distance joint needs a length, a minimum or a maximum");
+  if (settings_.length) detail::requirePositive(*settings_.length, "rod length");
+  detail::requireNonNegative(settings_.minLength, "minimum length");
+  if (std::isnan(settings_.maxLength) || settings_.maxLength <= 0.0) {
+    throw std::invalid_argument("maximum length must be positive");
   }
+  if (settings_.minLength >= settings_.maxLength) throw std::invalid_argument("minimum length must be below the maximum");
+  if (settings_.length && !settings_.spring && rows() > 1) {
+    throw std::invalid_argument("a rigid rod cannot also have a minimum or maximum length; give it a spring");
+  }
+  if (settings_.spring) {
+    if (!settings_.length) throw std::invalid_argument("a distance spring needs a rest length");
+    detail::requirePositive(settings_.spring->frequency, "spring frequency");
+    detail::requireNonNegative(settings_.spring->dampingRatio, "spring damping ratio");
+  }
+}
+
+double DistanceConstraint::length() const {
+  if (!settings_.length) throw std::logic_error("this distance joint has no length, only limits");
+  return *settings_.length;
 }
 
 void DistanceConstraint::setLength(double length) {
   detail::requirePositive(length, "rod length");
-  length_ = length;
+  settings_.length = length;
 }
 
-// Point–point: G = [nᵀ, −nᵀ]; point–anchor: the anchor has no block.
 void DistanceConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
-  const Eigen::Vector3d& xa = input.positions[0];
-  const Eigen::Vector3d& va = input.velocities[0];
-  const bool anchored = anchor_.has_value();
-  const Eigen::Vector3d xb = anchored ? anchor3d_ : input.positions[1];
-  const Eigen::Vector3d vb = anchored ? Eigen::Vector3d::Zero() : input.velocities[1];
-  const detail::DistanceRow row = detail::evaluateDistance(xa, va, xb, vb, length_);
-  output.setValue(0, row.C);
-  output.setVelocity(0, row.Cdot);
-  output.setJacobian(0, 0, row.gradient);
-  output.setJacobianDot(0, 0, row.gradientDot);
-  if (!anchored) {
-    output.setJacobian(1, 0, -row.gradient);
-    output.setJacobianDot(1, 0, -row.gradientDot);
+  const detail::JointEnd b = anchor_ ? detail::worldEnd(anchor3d_) : detail::pointEnd(input, 1);
+  const detail::ScalarTerm l = detail::distanceTerm(detail::pointEnd(input, 0), b);
+  const std::size_t n = points().size();
+  int row = 0;
+  if (settings_.length) {
+    detail::writeRow(output, row, l, 1.0, *settings_.length, n);
+    if (settings_.spring) {
+      output.setParameters(row, {.frequency = settings_.spring->frequency,
+                                 .dampingRatio = settings_.spring->dampingRatio});
+    }
+    ++row;
   }
+  if (settings_.minLength > 0.0) detail::writeRow(output, row++, l, 1.0, settings_.minLength, n);
+  if (std::isfinite(settings_.maxLength)) detail::writeRow(output, row, l, -1.0, -settings_.maxLength, n);
 }
 
 }  // namespace tinkertoy

@@ -1,14 +1,8 @@
 #include "tinkertoy/dynamics/acceleration_dynamics.hpp"
 
-#include <algorithm>
+#include <stdexcept>
 
 namespace tinkertoy {
-
-void SolveTally::add(const SolveStats& s) {
-  ++solves;
-  iterations += s.iterations;
-  maxResidual = std::max(maxResidual, s.residual);
-}
 
 AccelerationDynamics::AccelerationDynamics(const Model& model, const SolverSettings& solver,
                                            double ks, double kd)
@@ -17,12 +11,20 @@ AccelerationDynamics::AccelerationDynamics(const Model& model, const SolverSetti
 
 void AccelerationDynamics::rebuild() {
   system_.build(model_);
-  inverseMass_.build(model_);
-  massesCurrent_ = false;
-  parametric_.clear();
-  for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
-    if (!model_.body(model_.bodyAt(i)).hasDiagonalMass()) parametric_.push_back(i);
+  if (!system_.allEquality()) {
+    for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
+      const Constraint& c = model_.constraint(model_.constraintAt(k));
+      for (int r = 0; r < c.rows(); ++r) {
+        if (c.rowKind(r) != RowKind::Equality) {
+          throw std::invalid_argument(model_.describe(model_.constraintAt(k)) +
+                                      " has limit, motor, spring or rope rows, which Witkin's acceleration-level "
+                                      "formulation cannot solve; use the velocity formulation");
+        }
+      }
+    }
   }
+  inverseMass_.build(model_);
+  applied_.build(model_);
   solver_->analyze(system_.jacobian());
   const Eigen::Index m = system_.rows();
   lambda_.setZero(m);
@@ -37,16 +39,7 @@ void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd&
 
   // 1–2. Clear the accumulator, then let every force add into it, and move the velocity terms
   // of parametric bodies' inertia to the right-hand side (seed 000 eq. 13).
-  Q_.setZero(state.q.size());
-  for (std::size_t i = 0; i < model_.forceCount(); ++i) {
-    model_.force(model_.forceAt(i)).accumulate(model_, state, Q_);
-  }
-  for (const std::size_t i : parametric_) {
-    const std::size_t offset = model_.offsetOf(model_.bodyAt(i));
-    const Body& body = model_.body(model_.bodyAt(i));
-    body.addInertialForce(model_.slice(state.q, i), model_.slice(state.v, i),
-                          Q_.segment(static_cast<Eigen::Index>(offset), body.coordinateCount()));
-  }
+  applied_.evaluate(model_, state, Q_);
 
   // 3. Constraint force Q̂ = Jᵀ λ with J W Jᵀ λ = −J̇q̇ − JWQ − Ctt − ks C − kd Ċ.
   constraintForce_.setZero(state.q.size());
@@ -63,15 +56,6 @@ void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd&
   // 4. Derivative: q̈ = W (Q + Q̂).
   Q_ += constraintForce_;
   W.multiply(Q_, a);
-}
-
-void AccelerationDynamics::updateInverseMass(const Eigen::VectorXd& q) {
-  if (massesCurrent_) {
-    inverseMass_.update(model_, q);
-  } else {
-    inverseMass_.updateAll(model_, q);
-    massesCurrent_ = true;
-  }
 }
 
 SolveStats AccelerationDynamics::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {

@@ -20,13 +20,15 @@ void InverseMass::build(const Model& model) {
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     if (!model.body(model.bodyAt(i)).hasDiagonalMass()) dense_.push_back(i);
   }
-}
-
-void InverseMass::updateAll(const Model& model, const Eigen::VectorXd& q) {
-  for (std::size_t i = 0; i < model.bodyCount(); ++i) updateBlock(model, q, i);
+  constantCurrent_ = false;
 }
 
 void InverseMass::update(const Model& model, const Eigen::VectorXd& q) {
+  if (!constantCurrent_) {
+    for (std::size_t i = 0; i < model.bodyCount(); ++i) updateBlock(model, q, i);
+    constantCurrent_ = true;
+    return;
+  }
   for (const std::size_t i : dense_) updateBlock(model, q, i);
 }
 
@@ -35,6 +37,10 @@ void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std:
   const int n = body.coordinateCount();
   auto M = M_.topLeftCorner(n, n);
   body.massMatrix(model.slice(q, i), M);
+  if (body.isDriven()) {  // static or kinematic: nothing moves it
+    W_.diagonalBlock(i).setZero();
+    return;
+  }
   if (body.hasDiagonalMass()) {
     W_.diagonalBlock(i) = M.diagonal().cwiseInverse();
     return;

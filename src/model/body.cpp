@@ -13,6 +13,13 @@ void Body::validateCoordinates(BodyCoordinates q) const {
   if (!q.allFinite()) throw std::invalid_argument(std::string(type()) + " coordinates must be finite");
 }
 
+void Body::validateVelocities(BodyCoordinates v) const {
+  if (v.size() != coordinateCount() || !v.allFinite()) {
+    throw std::invalid_argument(std::string(type()) + " velocities must be " + std::to_string(coordinateCount()) +
+                                " finite numbers");
+  }
+}
+
 // M = Σ m_i J_iᵀ J_i: the kinetic energy ½ Σ m_i |J_i q̇|² written as ½ q̇ᵀ M q̇.
 void Body::massMatrix(BodyCoordinates q, Eigen::Ref<Eigen::MatrixXd> M) const {
   const BodyVector zero = BodyVector::Zero(q.size());

@@ -98,10 +98,7 @@ BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordin
   }
   body->validateCoordinates(coordinates);
   const Eigen::VectorXd v = velocities.size() == 0 ? Eigen::VectorXd::Zero(n) : velocities;
-  if (v.size() != n || !v.allFinite()) {
-    throw std::invalid_argument(std::string(body->type()) + " velocities must be " +
-                                std::to_string(n) + " finite numbers");
-  }
+  body->validateVelocities(v);
 
   const BodyId id = bodyIds_.insert();
   bodies_.push_back(std::move(body));
@@ -177,10 +174,7 @@ void Model::setCoordinates(BodyId id, const Eigen::VectorXd& coordinates) {
 
 void Model::setVelocities(BodyId id, const Eigen::VectorXd& velocities) {
   const Body& b = body(id);
-  if (velocities.size() != b.coordinateCount() || !velocities.allFinite()) {
-    throw std::invalid_argument(describe(id) + " velocities must be " +
-                                std::to_string(b.coordinateCount()) + " finite numbers");
-  }
+  b.validateVelocities(velocities);
   v_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
 }
 

@@ -293,7 +293,7 @@ TEST(ChainRule, BlockDiagonalInverseMassAndTheConstraintMatrix) {
   const Model& model = h.model;
   InverseMass W;
   W.build(model);
-  W.updateAll(model, model.q());
+  W.update(model, model.q());
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(model.q().size(), model.q().size());
   for (std::size_t b = 0; b < model.bodyCount(); ++b) {
     const BodyId id = model.bodyAt(b);

@@ -168,7 +168,7 @@ struct Cloth {
     system.build(model);
     system.evaluate(model, {model.time(), model.q(), model.v()});
     inverseMass.build(model);
-    inverseMass.updateAll(model, model.q());
+    inverseMass.update(model, model.q());
   }
 
   [[nodiscard]] Eigen::MatrixXd denseJ() const { return Eigen::MatrixXd(system.jacobian().toSparse()); }
@@ -361,7 +361,7 @@ struct Chain {
     system.build(model);
     system.evaluate(model, {model.time(), model.q(), model.v()});
     inverseMass.build(model);
-    inverseMass.updateAll(model, model.q());
+    inverseMass.update(model, model.q());
   }
 
   [[nodiscard]] Eigen::Index row(ConstraintId id) const { return system.rowOffset(model.indexOf(id)); }

@@ -23,6 +23,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/integrators/integrator.hpp"
@@ -31,24 +32,17 @@
 
 namespace tinkertoy {
 
-// Totals over the linear solves since the last reset.
-struct SolveTally {
-  int solves = 0;
-  long iterations = 0;
-  double maxResidual = 0.0;
-
-  void add(const SolveStats& s);
-};
-
 class AccelerationDynamics final : public AccelerationField {
  public:
   AccelerationDynamics(const Model& model, const SolverSettings& solver, double ks, double kd);
 
   // Re-lays out J, J̇ and W after bodies or constraints were added or removed. Resets λ.
+  // Throws std::invalid_argument if a constraint has rows other than equalities (limits,
+  // motors, springs, ropes): those need the velocity formulation.
   void rebuild();
   // Before each step: the parts of W that do not depend on the configuration are recomputed
   // at the next evaluation (particle masses may have been edited since the last step).
-  void invalidateMasses() { massesCurrent_ = false; }
+  void invalidateMasses() { inverseMass_.invalidate(); }
   void acceleration(const StateView& state, Eigen::VectorXd& a) override;
 
   // Solves J W Jᵀ x = b with the current J (for projection). x is the warm start.
@@ -58,7 +52,7 @@ class AccelerationDynamics final : public AccelerationField {
   void addConstraintDisplacement(const Eigen::VectorXd& x, Eigen::VectorXd& target);
   // Recomputes W at coordinates q (projection evaluates W at states it produced itself).
   // Throws SingularMassError if a body's mass matrix is singular there.
-  void updateInverseMass(const Eigen::VectorXd& q);
+  void updateInverseMass(const Eigen::VectorXd& q) { inverseMass_.update(model_, q); }
 
   [[nodiscard]] ConstraintSystem& constraints() { return system_; }
   [[nodiscard]] const ConstraintSystem& constraints() const { return system_; }
@@ -75,8 +69,7 @@ class AccelerationDynamics final : public AccelerationField {
   double kd_;
   ConstraintSystem system_;
   InverseMass inverseMass_;
-  std::vector<std::size_t> parametric_;  // bodies with a non-diagonal M: they have inertial forces
-  bool massesCurrent_ = false;           // the constant (diagonal) blocks of W are up to date
+  AppliedForces applied_;
   std::unique_ptr<LinearSolver> solver_;
   ConstraintMatrix matrix_;
   SolveTally tally_;

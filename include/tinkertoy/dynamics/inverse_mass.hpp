@@ -2,17 +2,18 @@
 //
 // M is block-diagonal with one block per body, so W is too: W_b = M_b(q_b)⁻¹. A particle's
 // block is m⁻¹ I: diagonal and the same at every configuration (a body with a diagonal mass
-// matrix always has a constant one), so it is computed by updateAll() only, once per step.
-// A parametric body's block is the inverse of its reduced mass matrix Jᵀ M J (seed 000
-// eq. 13), which changes with the configuration, so update() recomputes it at every state
-// the dynamics is evaluated at. Dense blocks are inverted through a Cholesky factorization;
-// one that is not positive definite (a bead where its wire has zero speed, c'(u) = 0)
-// throws SingularMassError naming the body.
+// matrix always has a constant one), so it is computed only after build() or invalidate(),
+// i.e. once per step. A parametric body's block is the inverse of its reduced mass matrix
+// Jᵀ M J (seed 000 eq. 13), which changes with the configuration, so update() recomputes it at
+// every state the dynamics is evaluated at. A driven (static or kinematic) body's block is 0.
+// Dense blocks are inverted through a Cholesky factorization; one that is not positive
+// definite (a bead where its wire has zero speed, c'(u) = 0) throws SingularMassError naming
+// the body.
 //
 //   InverseMass W;
 //   W.build(model);
-//   W.updateAll(model, q);         // after build() and whenever masses may have changed
 //   W.update(model, q);            // at every new configuration
+//   W.invalidate();                // when masses may have changed (before each step)
 //   W.matrix().multiply(Q, a);     // a = W Q
 #pragma once
 
@@ -40,10 +41,11 @@ class InverseMass {
  public:
   // Lays out one block per body (after bodies were added or removed).
   void build(const Model& model);
-  // Recomputes every block at coordinates q [n].
-  void updateAll(const Model& model, const Eigen::VectorXd& q);
-  // Recomputes the configuration-dependent (dense) blocks at coordinates q [n].
+  // Recomputes the configuration-dependent (dense) blocks at coordinates q [n], and the constant
+  // ones too if they are stale.
   void update(const Model& model, const Eigen::VectorXd& q);
+  // Marks the constant blocks stale, e.g. because a particle's mass was edited.
+  void invalidate() { constantCurrent_ = false; }
 
   [[nodiscard]] const BlockDiagonalMatrix& matrix() const { return W_; }
 
@@ -52,6 +54,7 @@ class InverseMass {
 
   BlockDiagonalMatrix W_;
   std::vector<std::size_t> dense_;                    // bodies whose mass depends on q
+  bool constantCurrent_ = false;                      // the diagonal blocks are up to date
   Eigen::MatrixXd M_;                                 // scratch, widest body × widest body
   std::vector<Eigen::LLT<Eigen::MatrixXd>> cholesky_;  // per body; used by dense blocks only
 };

@@ -103,8 +103,10 @@ class Body {
   [[nodiscard]] virtual double pointMass(int point) const = 0;
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
   virtual void validate(int dimension) const = 0;
-  // Throws std::invalid_argument if q_b is not a legal starting state (e.g. of the wrong size).
+  // Throws std::invalid_argument if q_b (or v_b) is not a legal starting state (e.g. of the
+  // wrong size).
   virtual void validateCoordinates(BodyCoordinates q) const;
+  virtual void validateVelocities(BodyCoordinates v) const;
 
   // x, ẋ, J and J̇ (and the angle terms, for a body with a frame) of a site at (q_b, v_b).
   virtual void pointKinematics(const Site& site, BodyCoordinates q, BodyCoordinates v,

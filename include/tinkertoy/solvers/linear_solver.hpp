@@ -36,6 +36,19 @@ struct SolveStats {
   double residual = 0.0;  // ‖b − A x‖ / ‖b‖ of the returned x (0 when b = 0)
 };
 
+// Totals over linear solves since the last reset.
+struct SolveTally {
+  int solves = 0;
+  long iterations = 0;
+  double maxResidual = 0.0;
+
+  void add(const SolveStats& s) {
+    ++solves;
+    iterations += s.iterations;
+    maxResidual = s.residual > maxResidual ? s.residual : maxResidual;
+  }
+};
+
 // Thrown by the direct solver when J W Jᵀ is singular: some constraint rows are redundant.
 class SingularSystemError : public std::runtime_error {
  public:

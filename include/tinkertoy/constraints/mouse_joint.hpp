@@ -1,0 +1,43 @@
+// MouseJoint: pulls a body point toward a target that the user moves, softly and with a
+// bounded force (Box2D's mouse joint), so a dragged model follows the cursor without
+// tearing its other joints.
+//
+//   rows 0, 1   C = x_a − target              (axis terms on x̂, ŷ), both Spring rows
+//
+// with the spring's frequency and damping ratio, and |λ| ≤ maxForce as a 2D vector. Velocity
+// level only; at the acceleration level use the MouseSpring force.
+//
+//   auto drag = model.addConstraint(std::make_unique<MouseJoint>(BodyPoint{box, grab}, cursor,
+//                                                                JointSpring{5.0, 0.7}, 500.0));
+#pragma once
+
+#include "tinkertoy/constraints/constraint.hpp"
+#include "tinkertoy/constraints/joint_settings.hpp"
+
+namespace tinkertoy {
+
+class MouseJoint final : public Constraint {
+ public:
+  // spring.frequency > 0; maxForce > 0, N.
+  MouseJoint(BodyPoint point, const Eigen::Vector2d& target, const JointSpring& spring, double maxForce);
+
+  [[nodiscard]] std::string_view type() const override { return "mouse"; }
+  [[nodiscard]] int rows() const override { return 2; }
+  [[nodiscard]] RowKind rowKind(int /*row*/) const override { return RowKind::Spring; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
+  void validate(int dimension) const override;
+  void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+
+  [[nodiscard]] const Eigen::Vector2d& target() const { return target_; }
+  void setTarget(const Eigen::Vector2d& target);
+  [[nodiscard]] const JointSpring& spring() const { return spring_; }
+  [[nodiscard]] double maxForce() const { return maxForce_; }
+
+ private:
+  BodyPoint point_;
+  Eigen::Vector2d target_;
+  JointSpring spring_;
+  double maxForce_;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,55 @@
+// Shape: the outline of a 2D rigid body, for its moment of inertia and for drawing. There are
+// no collisions, so a shape never touches anything.
+//
+//   circle of radius r          I = ½ m r²
+//   box of size w × h           I = m (w² + h²) / 12
+//   convex polygon p_0 … p_n−1  I = (m / 6A) Σ c_i (|p_i|² + p_i·p_{i+1} + |p_{i+1}|²) / 2,
+//                               c_i = p_i × p_{i+1},  A = ½ Σ c_i
+//
+// about the body's origin, which is its center of mass: a polygon's vertices are given relative
+// to its centroid (validate() says where the centroid is if they are not).
+//
+//   auto plank = tinkertoy::Shape::box(1.0, 0.1);
+//   double I = plank.inertia(2.0);   // kg·m²
+#pragma once
+
+#include <Eigen/Core>
+#include <string_view>
+#include <vector>
+
+namespace tinkertoy {
+
+class Shape {
+ public:
+  enum class Type { Circle, Box, Polygon };
+
+  static Shape circle(double radius);
+  static Shape box(double width, double height);
+  // Convex, in either winding, centered on the centroid.
+  static Shape polygon(std::vector<Eigen::Vector2d> vertices);
+
+  [[nodiscard]] Type type() const { return type_; }
+  // "circle", "box" or "polygon", as in scene files.
+  [[nodiscard]] std::string_view name() const;
+  [[nodiscard]] double radius() const { return radius_; }
+  [[nodiscard]] const Eigen::Vector2d& size() const { return size_; }
+  // The outline in the body frame: a polygon's vertices counter-clockwise, a box's four
+  // corners; empty for a circle.
+  [[nodiscard]] const std::vector<Eigen::Vector2d>& vertices() const { return vertices_; }
+
+  // Throws std::invalid_argument naming what is wrong.
+  void validate() const;
+  // The moment of inertia about the origin for a uniform body of this mass, kg·m².
+  [[nodiscard]] double inertia(double mass) const;
+
+ private:
+  Shape(Type type, double radius, Eigen::Vector2d size, std::vector<Eigen::Vector2d> vertices)
+      : type_(type), radius_(radius), size_(size), vertices_(std::move(vertices)) {}
+
+  Type type_;
+  double radius_;
+  Eigen::Vector2d size_;
+  std::vector<Eigen::Vector2d> vertices_;
+};
+
+}  // namespace tinkertoy

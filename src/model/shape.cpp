@@ -1,0 +1,113 @@
+#include "tinkertoy/model/shape.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/vector_checks.hpp"
+
+namespace tinkertoy {
+
+namespace {
+
+double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+// Twice the signed area, Σ p_i × p_{i+1}: positive for a counter-clockwise polygon.
+double twiceArea(const std::vector<Eigen::Vector2d>& p) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) sum += cross(p[i], p[(i + 1) % p.size()]);
+  return sum;
+}
+
+}  // namespace
+
+Shape Shape::circle(double radius) { return {Type::Circle, radius, Eigen::Vector2d::Zero(), {}}; }
+
+Shape Shape::box(double width, double height) {
+  const double x = 0.5 * width, y = 0.5 * height;
+  return {Type::Box, 0.0, Eigen::Vector2d(width, height),
+          {Eigen::Vector2d(-x, -y), Eigen::Vector2d(x, -y), Eigen::Vector2d(x, y), Eigen::Vector2d(-x, y)}};
+}
+
+Shape Shape::polygon(std::vector<Eigen::Vector2d> vertices) {
+  if (twiceArea(vertices) < 0.0) std::reverse(vertices.begin(), vertices.end());
+  return {Type::Polygon, 0.0, Eigen::Vector2d::Zero(), std::move(vertices)};
+}
+
+std::string_view Shape::name() const {
+  switch (type_) {
+    case Type::Circle:
+      return "circle";
+    case Type::Box:
+      return "box";
+    case Type::Polygon:
+      break;
+  }
+  return "polygon";
+}
+
+void Shape::validate() const {
+  switch (type_) {
+    case Type::Circle:
+      detail::requirePositive(radius_, "circle radius");
+      return;
+    case Type::Box:
+      detail::requirePositive(size_.x(), "box width");
+      detail::requirePositive(size_.y(), "box height");
+      return;
+    case Type::Polygon:
+      break;
+  }
+  const std::size_t n = vertices_.size();
+  if (n < 3) throw std::invalid_argument("a polygon needs at least 3 vertices, got " + std::to_string(n));
+  for (const Eigen::Vector2d& p : vertices_) {
+    if (!p.allFinite()) throw std::invalid_argument("polygon vertices must be finite");
+  }
+  const double area2 = twiceArea(vertices_);
+  double extent = 0.0;
+  for (const Eigen::Vector2d& p : vertices_) extent = std::max(extent, p.norm());
+  if (!(area2 > 1e-12 * extent * extent)) throw std::invalid_argument("the polygon has no area");
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector2d& a = vertices_[i];
+    const Eigen::Vector2d& b = vertices_[(i + 1) % n];
+    const Eigen::Vector2d& c = vertices_[(i + 2) % n];
+    if (cross(b - a, c - b) < -1e-12 * extent * extent) {
+      throw std::invalid_argument("the polygon is not convex at vertex " + std::to_string((i + 1) % n));
+    }
+  }
+  // The centroid, c = Σ (p_i + p_{i+1}) c_i / (3 · 2A).
+  Eigen::Vector2d centroid = Eigen::Vector2d::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Eigen::Vector2d& a = vertices_[i];
+    const Eigen::Vector2d& b = vertices_[(i + 1) % n];
+    centroid += (a + b) * cross(a, b);
+  }
+  centroid /= 3.0 * area2;
+  if (centroid.norm() > 1e-9 * extent) {
+    std::ostringstream where;
+    where << "the polygon's centroid is at (" << centroid.x() << ", " << centroid.y()
+          << ") in the body frame; give the vertices relative to it (the body's position is its center of mass)";
+    throw std::invalid_argument(where.str());
+  }
+}
+
+double Shape::inertia(double mass) const {
+  switch (type_) {
+    case Type::Circle:
+      return 0.5 * mass * radius_ * radius_;
+    case Type::Box:
+      return mass * size_.squaredNorm() / 12.0;
+    case Type::Polygon:
+      break;
+  }
+  // Sum over the triangles (0, p_i, p_{i+1}) of their second moments about the origin.
+  double moment = 0.0;
+  for (std::size_t i = 0; i < vertices_.size(); ++i) {
+    const Eigen::Vector2d& a = vertices_[i];
+    const Eigen::Vector2d& b = vertices_[(i + 1) % vertices_.size()];
+    moment += cross(a, b) * (a.squaredNorm() + a.dot(b) + b.squaredNorm());
+  }
+  return mass * moment / (6.0 * twiceArea(vertices_));
+}
+
+}  // namespace tinkertoy
