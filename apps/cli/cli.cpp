@@ -59,7 +59,7 @@ CLI::Option* addOptional(CLI::App& app, const std::string& name, std::optional<T
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Tinkertoy: constrained dynamics after Witkin. Runs and checks JSON scenes."};
+  CLI::App app{"Tinkertoy: constrained dynamics after Witkin and seed 004. Runs and checks JSON scenes."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tinkertoy 0.1.0");
 
@@ -83,12 +83,21 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             "euler | symplectic-euler | midpoint | rk4")
       ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4"}));
   runApp->add_option_function<std::string>(
-            "--solver",
-            [&options](const std::string& name) {
-              options.solver = name == "cg" ? SolverKind::ConjugateGradient : SolverKind::SparseLdlt;
-            },
-            "cg | ldlt")
-      ->check(CLI::IsMember({"cg", "ldlt"}));
+            "--solver", [&options](const std::string& name) { options.solver = parseSolver(name); },
+            "cg | ldlt | sequential (sequential: velocity formulation only)")
+      ->check(CLI::IsMember({"cg", "ldlt", "sequential"}));
+  runApp->add_option_function<std::string>(
+            "--formulation", [&options](const std::string& name) { options.formulation = parseFormulation(name); },
+            "acceleration (Witkin) | velocity (impulses, seed 004)")
+      ->check(CLI::IsMember({"acceleration", "velocity"}));
+  addOptional(*runApp, "--iterations", options.iterations, "Sequential-impulse passes per substep (velocity)")
+      ->check(integerAtLeast(1));
+  addOptional(*runApp, "--substeps", options.substeps, "Substeps per step (velocity)")->check(integerAtLeast(1));
+  runApp->add_option_function<std::string>(
+            "--position-correction",
+            [&options](const std::string& name) { options.positionCorrection = parsePositionCorrection(name); },
+            "none | baumgarte | projection (velocity)")
+      ->check(CLI::IsMember({"none", "baumgarte", "projection"}));
   runApp->add_flag("--project", options.project,
                    "Project positions and velocities back onto C = 0, Ċ = 0 after every step");
   runApp->add_option("--trajectory", options.trajectory, "Write a CSV trajectory to FILE.csv");

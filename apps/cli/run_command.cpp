@@ -30,6 +30,15 @@ void applyOverrides(const RunOptions& o, Scene& scene) {
   if (o.maxIterations) s.solver.maxIterations = *o.maxIterations;
   if (o.regularization) s.solver.regularization = *o.regularization;
   if (o.project) s.projection.enabled = true;
+  if (o.formulation) s.formulation = *o.formulation;
+  if (o.iterations) s.velocity.iterations = *o.iterations;
+  if (o.substeps) s.velocity.substeps = *o.substeps;
+  if (o.positionCorrection) s.velocity.positionCorrection = *o.positionCorrection;
+}
+
+// The integrator the run used: the velocity level always steps with symplectic Euler.
+std::string_view integratorOf(const SimulationSettings& s) {
+  return integratorName(s.formulation == FormulationKind::Velocity ? IntegratorKind::SymplecticEuler : s.integrator);
 }
 
 // Steps needed to cover `duration` with steps of dt (a partial last step counts as one).
@@ -46,11 +55,15 @@ struct Report {
 
 std::vector<double> toVector(const Eigen::VectorXd& x) { return {x.begin(), x.end()}; }
 
-// A particle's position and velocity; for any other body its coordinates u, their rates u̇
-// and the world positions of its points, in order.
+// A particle's position and velocity; a rigid body's position, angle and their rates; for any
+// other body its coordinates u, their rates u̇ and the world positions of its points, in order.
 nlohmann::json bodyState(const Model& model, BodyId id) {
   if (model.isParticle(id)) {
     return {{"position", toVector(model.position(id))}, {"velocity", toVector(model.velocity(id))}};
+  }
+  if (model.body(id).type() == "rigid") {
+    const Eigen::VectorXd q = model.coordinates(id), v = model.velocities(id);
+    return {{"position", {q[0], q[1]}}, {"angle", q[2]}, {"velocity", {v[0], v[1]}}, {"angular_velocity", v[2]}};
   }
   nlohmann::json points = nlohmann::json::array();
   for (int i = 0; i < model.body(id).pointCount(); ++i) points.push_back(toVector(model.position({id, i})));
@@ -72,7 +85,7 @@ nlohmann::json summaryJson(const Report& r) {
       {"dimension", model.dimension()},
       {"particles", countParticles(model)},
       {"constraints", model.constraintCount()},
-      {"integrator", integratorName(s.integrator)},
+      {"integrator", integratorOf(s)},
       {"solver", solverName(s.solver.kind)},
       {"dt", s.dt},
       {"steps", r.stats.steps},
@@ -98,7 +111,12 @@ void printSummary(std::ostream& out, const Report& r) {
   out << (r.scene.name.empty() ? r.path : r.scene.name) << ": " << describeContents(model) << ", "
       << model.dimension() << "D\n";
   out << std::setprecision(4);
-  out << "  " << integratorName(s.integrator) << ", " << solverName(s.solver.kind) << ", dt = " << s.dt
+  out << "  " << formulationName(s.formulation) << " level, " << integratorOf(s) << ", " << solverName(s.solver.kind);
+  if (s.formulation == FormulationKind::Velocity) {
+    out << " (" << s.velocity.iterations << " iterations, " << s.velocity.substeps << " substeps, "
+        << positionCorrectionName(s.velocity.positionCorrection) << ")";
+  }
+  out << ", dt = " << s.dt
       << " s, " << st.steps << " steps, " << model.time() << " s simulated in " << r.wallSeconds
       << " s (" << std::fixed << std::setprecision(0)
       << (r.wallSeconds > 0 ? static_cast<double>(st.steps) / r.wallSeconds : 0.0)
@@ -152,7 +170,14 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
   }
 
-  Simulator simulator(scene.model, scene.settings);
+  std::optional<Simulator> built;
+  try {
+    built.emplace(scene.model, scene.settings);
+  } catch (const std::invalid_argument& e) {  // settings that do not fit together, or the model
+    err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  Simulator& simulator = *built;
   warnIfIllegal(simulator.diagnostics(), scene.settings, err);
   RunStatistics stats(simulator.diagnostics());
   if (trajectory) trajectory->write(scene.model, simulator.diagnostics());

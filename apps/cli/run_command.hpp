@@ -6,8 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "tinkertoy/integrators/integrator.hpp"
-#include "tinkertoy/solvers/linear_solver.hpp"
+#include "tinkertoy/dynamics/simulation_settings.hpp"
 
 namespace tinkertoy::cli {
 
@@ -15,9 +14,11 @@ namespace tinkertoy::cli {
 struct RunOptions {
   std::string scene;
   std::optional<double> duration, dt, ks, kd, tolerance, regularization;
-  std::optional<int> maxIterations;
+  std::optional<int> maxIterations, iterations, substeps;
+  std::optional<FormulationKind> formulation;
   std::optional<IntegratorKind> integrator;
   std::optional<SolverKind> solver;
+  std::optional<PositionCorrection> positionCorrection;
   bool project = false;
   std::string trajectory;  // CSV path, empty for none
   long every = 1;          // record every N-th step

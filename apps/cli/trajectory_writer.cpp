@@ -36,6 +36,11 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Model& model) 
       for (int k = 0; k < d; ++k) out_ << ',' << name << ".v" << kAxes[k];
       continue;
     }
+    if (model.body(id).type() == "rigid") {
+      out_ << ',' << name << ".x," << name << ".y," << name << ".angle," << name << ".vx," << name << ".vy," << name
+           << ".angular_velocity";
+      continue;
+    }
     const Body& body = model.body(id);
     for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u" << k;
     for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u_dot" << k;
@@ -53,7 +58,7 @@ void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d) {
     const BodyId id = model.bodyAt(i);
     writeNumbers(out_, model.coordinates(id));
     writeNumbers(out_, model.velocities(id));
-    if (model.isParticle(id)) continue;
+    if (model.isParticle(id) || model.body(id).type() == "rigid") continue;
     for (int p = 0; p < model.body(id).pointCount(); ++p) writeNumbers(out_, model.position({id, p}));
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','

@@ -1,6 +1,7 @@
 // TrajectoryWriter: one CSV row per recorded step.
 //
 // Columns: time; then for every particle <id>.x, <id>.y[, <id>.z], <id>.vx, <id>.vy[, <id>.vz];
+// for every rigid body <id>.x, <id>.y, <id>.angle, <id>.vx, <id>.vy, <id>.angular_velocity;
 // for every other body its coordinates <id>.u0, <id>.u1, …, their rates <id>.u_dot0, …, and
 // the world positions of its points <id>.p0.x, <id>.p0.y[, <id>.p0.z], <id>.p1.x, …; then
 // kinetic_energy, potential_energy, total_energy, constraint_error (‖C‖∞) and velocity_error

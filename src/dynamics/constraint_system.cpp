@@ -13,8 +13,9 @@ void ConstraintSystem::build(const Model& model) {
   Eigen::Index rows = 0;
   int widest = 0;
   for (std::size_t k = 0; k < count; ++k) {
+    const ConstraintId id = model.constraintAt(k);
     entries_[k].blocks.row = rows;
-    entries_[k].blocks.rows = model.constraint(model.constraintAt(k)).rows();
+    entries_[k].blocks.rows = model.isEnabled(id) ? model.constraint(id).rows() : 0;
     rows += entries_[k].blocks.rows;
     widest = std::max(widest, entries_[k].blocks.rows);
   }
@@ -25,9 +26,10 @@ void ConstraintSystem::build(const Model& model) {
   allEquality_ = true;
   for (std::size_t k = 0; k < count; ++k) {
     const Constraint& constraint = model.constraint(model.constraintAt(k));
-    const auto points = constraint.points();
     Entry& e = entries_[k];
     ConstraintBlocks& b = e.blocks;
+    if (b.rows == 0) continue;  // disabled: no rows, no blocks
+    const auto points = constraint.points();
     for (int r = 0; r < b.rows; ++r) {
       const RowKind kind = constraint.rowKind(r);
       kinds_[static_cast<std::size_t>(b.row + r)] = kind;
@@ -88,6 +90,7 @@ void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, 
   const int d = model.dimension();
   const Entry& e = entries_[k];
   const ConstraintBlocks& b = e.blocks;
+  if (b.rows == 0) return;
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     const PointSlot& slot = e.points[p];
     if (slot.particle) {

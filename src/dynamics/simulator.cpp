@@ -9,52 +9,14 @@
 
 namespace tinkertoy {
 
-void SimulationSettings::validate() const {
-  detail::requirePositive(dt, "dt");
-  detail::requireNonNegative(ks, "ks");
-  detail::requireNonNegative(kd, "kd");
-  detail::requirePositive(solver.tolerance, "solver tolerance");
-  if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
-  detail::requireNonNegative(solver.regularization, "ldlt regularization");
-  detail::requirePositive(projection.tolerance, "projection tolerance");
-  if (projection.maxIterations < 1) throw std::invalid_argument("projection iterations must be at least 1");
-}
-
-// Forwards to the dynamics and keeps λ and Q̂ of the first call: the solve at the state the
-// step starts from, which is the state the previous step's diagnostics describe.
-class Simulator::FirstStageRecorder final : public AccelerationField {
- public:
-  FirstStageRecorder(AccelerationDynamics& dynamics, Eigen::VectorXd& lambda, Eigen::VectorXd& force)
-      : dynamics_(dynamics), lambda_(lambda), force_(force) {}
-
-  void acceleration(const StateView& state, Eigen::VectorXd& a) override {
-    dynamics_.acceleration(state, a);
-    if (first_) {
-      lambda_ = dynamics_.lambda();
-      force_ = dynamics_.constraintForce();
-      first_ = false;
-    }
-  }
-
- private:
-  AccelerationDynamics& dynamics_;
-  Eigen::VectorXd& lambda_;
-  Eigen::VectorXd& force_;
-  bool first_ = true;
-};
-
 Simulator::Simulator(Model& model, SimulationSettings settings)
-    : model_(model), settings_((settings.validate(), settings)),
-      dynamics_(model, settings_.solver, settings_.ks, settings_.kd),
-      integrator_(settings_.integrator), projection_(settings_.projection) {
+    : model_(model), settings_((settings.validate(), settings)), formulation_(makeFormulation(model, settings_)) {
   refreshDiagnostics();
 }
 
 void Simulator::syncStructure() {
   if (built_ && structureVersion_ == model_.structureVersion()) return;
-  dynamics_.rebuild();
-  reportedLambda_.setZero(dynamics_.constraints().rows());
-  reportedForce_.setZero(model_.q().size());
+  formulation_->rebuild();
   structureVersion_ = model_.structureVersion();
   built_ = true;
   // The model's size: the bounding-box diagonal of all its points now, at least 1 m.
@@ -76,15 +38,11 @@ void Simulator::step() {
   double time = startTime;
   q_ = model_.q();
   v_ = model_.v();
-  dynamics_.tally() = {};
 
   try {
-    dynamics_.invalidateMasses();
-    FirstStageRecorder recorder(dynamics_, reportedLambda_, reportedForce_);
-    integrator_.step(recorder, time, q_, v_, settings_.dt);
-    if (settings_.projection.enabled) projection_.apply(dynamics_, model_, time, q_, v_);
+    formulation_->step(time, q_, v_, settings_.dt);
   } catch (const SingularSystemError& e) {
-    const std::size_t k = dynamics_.constraints().constraintOfRow(e.row());
+    const std::size_t k = formulation_->constraints().constraintOfRow(e.row());
     const ConstraintId constraint = model_.constraintAt(k);
     throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() + "; row " +
                               std::to_string(e.row()) + " belongs to " + model_.describe(constraint),
@@ -113,13 +71,13 @@ void Simulator::step() {
 // first body with a non-finite coordinate, else the constraint that came apart furthest, else
 // the fastest body, and the constraint with the largest multiplier.
 void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const {
-  const bool finite = q_.allFinite() && v_.allFinite() && dynamics_.lambda().allFinite() &&
+  const bool finite = q_.allFinite() && v_.allFinite() && formulation_->lambda().allFinite() &&
                       std::isfinite(candidate.totalEnergy()) &&
                       std::isfinite(candidate.constraintError) && std::isfinite(candidate.velocityError);
   const bool cameApart = finite && candidate.constraintError > 10.0 * modelSize_;
   if (finite && !cameApart) return;
 
-  const ConstraintSystem& system = dynamics_.constraints();
+  const ConstraintSystem& system = formulation_->constraints();
   std::optional<BodyId> body;
   std::optional<ConstraintId> constraint;
   std::ostringstream what;
@@ -161,7 +119,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
   // touch the offending body, unless one already came apart.
   double worst = -1.0;
   if (!constraint) {
-    const Eigen::VectorXd& lambda = dynamics_.lambda();
+    const Eigen::VectorXd& lambda = formulation_->lambda();
     bool worstTouches = false;
     for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
       const ConstraintId id = model_.constraintAt(k);
@@ -206,11 +164,11 @@ StepDiagnostics Simulator::measure(const StateView& state) {
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
     d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_, state);
   }
-  ConstraintSystem& system = dynamics_.constraints();
+  ConstraintSystem& system = formulation_->constraints();
   system.evaluate(model_, state);
   d.constraintError = system.maxViolation();
   d.velocityError = system.maxVelocityViolation();
-  const SolveTally& tally = dynamics_.tally();
+  const SolveTally& tally = formulation_->tally();
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
   d.solverResidual = tally.maxResidual;
@@ -220,7 +178,7 @@ StepDiagnostics Simulator::measure(const StateView& state) {
 std::span<const double> Simulator::lambda(ConstraintId id) {
   syncStructure();
   const std::size_t k = model_.indexOf(id);
-  return {reportedLambda_.data() + dynamics_.constraints().rowOffset(k),
+  return {formulation_->lambda().data() + formulation_->constraints().rowOffset(k),
           static_cast<std::size_t>(model_.constraint(id).rows())};
 }
 

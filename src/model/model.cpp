@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "tinkertoy/model/point.hpp"
@@ -261,14 +262,31 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));
+  enabled_.push_back(true);
+  breakForces_.push_back(std::numeric_limits<double>::infinity());
   ++structureVersion_;
   return id;
+}
+
+void Model::setEnabled(ConstraintId id, bool enabled) {
+  const std::size_t index = indexOf(id);
+  if (enabled_[index] == enabled) return;
+  enabled_[index] = enabled;
+  ++structureVersion_;
+}
+
+void Model::setBreakForce(ConstraintId id, double force) {
+  if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
+  breakForces_[indexOf(id)] = force;
 }
 
 void Model::removeConstraint(ConstraintId id) {
   const std::size_t hole = constraintIds_.erase(id);
   eraseSwapLast(constraints_, hole);
   eraseSwapLast(constraintNames_, hole);
+  enabled_[hole] = enabled_.back();
+  enabled_.pop_back();
+  eraseSwapLast(breakForces_, hole);
   ++structureVersion_;
 }
 

@@ -10,6 +10,7 @@
 
 #include "scene/curve_reader.hpp"
 #include "scene/json_reader.hpp"
+#include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
@@ -20,76 +21,31 @@
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
-#include "tinkertoy/model/bead.hpp"
-#include "tinkertoy/model/chain.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
 
+namespace scene {
+
 namespace {
 
-using scene::JsonObject;
-using scene::inQuotes;
-using scene::unknownType;
-
-// One end of a rod or spring: a point of a body, or a fixed world point.
-using Endpoint = std::variant<BodyPoint, Eigen::VectorXd>;
-
-constexpr std::array<std::string_view, 2> kBodyTypes = {"bead", "chain"};
 constexpr std::array<std::string_view, 3> kForceTypes = {"spring", "drag", "constant"};
-constexpr std::array<std::string_view, 6> kConstraintTypes = {"distance", "circle", "fixed",
-                                                             "line", "plane", "driven"};
+constexpr std::array<std::string_view, 12> kConstraintTypes = {
+    "distance", "circle", "fixed", "line", "plane", "driven", "revolute", "weld", "prismatic", "angle", "pulley", "mouse"};
 constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
 
-// "[j]", appended to a JSON path (built in steps: GCC 12 warns falsely on "[" + to_string(j)).
+}  // namespace
+
 std::string element(Eigen::Index j) {
-  std::string index(1, '[');
+  std::string index(1, '[');  // built in steps: GCC 12 warns falsely on "[" + to_string(j)
   index += std::to_string(j);
   index += ']';
   return index;
 }
 
-class SceneBuilder {
- public:
-  SceneBuilder(Scene& scene, int dimension) : scene_(scene), d_(dimension) {}
-
-  void readSettings(const JsonObject& settings);
-  void readParticle(const JsonObject& particle);
-  void readBody(const JsonObject& body);
-  void readForce(const JsonObject& force);
-  void readConstraint(const JsonObject& constraint);
-
- private:
-  // Registers a particle's or body's id, rejecting empty and duplicate ids.
-  std::string claimId(const JsonObject& object);
-  void addBody(const JsonObject& object, const std::string& id, std::unique_ptr<Body> body,
-               const Eigen::VectorXd& u, const Eigen::VectorXd& uDot);
-  // A point: "id" of a particle or one-point body, or {"body": "id", "point": i}.
-  BodyPoint point(const JsonObject& object, std::string_view key) const;
-  BodyPoint pointOf(const nlohmann::json& value, const std::string& path) const;
-  Endpoint endpoint(const JsonObject& object, std::string_view key) const;
-  // Two ends of a rod or spring, with a body point first; `what` names the element.
-  std::pair<BodyPoint, Endpoint> ends(const JsonObject& object, const char* what) const;
-  Eigen::VectorXd positionOf(const Endpoint& e) const;
-  std::string describe(const Endpoint& e) const;
-  // A length: the given value, else the initial distance between a and b. `what` names the
-  // element ("rod", "circle") in the message when that distance is zero; nullptr allows zero.
-  double lengthOf(const JsonObject& object, std::string_view key, const Endpoint& a,
-                  const Endpoint& b, const char* what) const;
-
-  void addDistance(const JsonObject& c, const std::string& name);
-  void addDriven(const JsonObject& c, const std::string& name);
-  void addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c, std::string name);
-
-  Scene& scene_;
-  int d_;
-  std::map<std::string, std::string, std::less<>> bodyPaths_;        // id → JSON path
-  std::map<std::string, std::string, std::less<>> constraintPaths_;  // id → JSON path
-};
-
 void SceneBuilder::readSettings(const JsonObject& s) {
-  s.allowOnly({"dt", "duration", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
-               "regularization", "project"});
+  s.allowOnly({"dt", "duration", "formulation", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
+               "regularization", "project", "iterations", "substeps", "warm_start", "position_correction"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -101,14 +57,37 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     }
     settings.integrator = *kind;
   }
-  if (const auto name = s.optionalString("solver")) {
-    if (*name == "cg") {
-      settings.solver.kind = SolverKind::ConjugateGradient;
-    } else if (*name == "ldlt") {
-      settings.solver.kind = SolverKind::SparseLdlt;
-    } else {
-      throw SceneError(s.pathOf("solver"), "unknown solver " + inQuotes(*name) + "; expected cg or ldlt");
+  if (const auto name = s.optionalString("formulation")) {
+    const auto kind = parseFormulation(*name);
+    if (!kind) {
+      throw SceneError(s.pathOf("formulation"), "unknown formulation " + inQuotes(*name) +
+                                                    "; expected acceleration or velocity");
     }
+    settings.formulation = *kind;
+  }
+  if (const auto name = s.optionalString("solver")) {
+    const auto kind = parseSolver(*name);
+    if (!kind) {
+      throw SceneError(s.pathOf("solver"), "unknown solver " + inQuotes(*name) + "; expected cg, ldlt or sequential");
+    }
+    settings.solver.kind = *kind;
+  }
+  if (const auto iterations = s.optionalInteger("iterations")) {
+    if (*iterations < 1 || *iterations > 100'000) throw SceneError(s.pathOf("iterations"), "must be between 1 and 100000");
+    settings.velocity.iterations = static_cast<int>(*iterations);
+  }
+  if (const auto substeps = s.optionalInteger("substeps")) {
+    if (*substeps < 1 || *substeps > 10'000) throw SceneError(s.pathOf("substeps"), "must be between 1 and 10000");
+    settings.velocity.substeps = static_cast<int>(*substeps);
+  }
+  if (const auto warm = s.optionalBoolean("warm_start")) settings.velocity.warmStart = *warm;
+  if (const auto name = s.optionalString("position_correction")) {
+    const auto correction = parsePositionCorrection(*name);
+    if (!correction) {
+      throw SceneError(s.pathOf("position_correction"), "unknown position correction " + inQuotes(*name) +
+                                                            "; expected none, baumgarte or projection");
+    }
+    settings.velocity.positionCorrection = *correction;
   }
   settings.ks = s.nonNegative("ks", settings.ks);
   settings.kd = s.nonNegative("kd", settings.kd);
@@ -121,6 +100,11 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   }
   settings.solver.regularization = s.nonNegative("regularization", settings.solver.regularization);
   if (const auto project = s.optionalBoolean("project")) settings.projection.enabled = *project;
+  try {
+    settings.validate();
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(s.path(), e.what());
+  }
 }
 
 std::string SceneBuilder::claimId(const JsonObject& object) {
@@ -140,57 +124,6 @@ void SceneBuilder::readParticle(const JsonObject& p) {
   const Eigen::VectorXd position = p.vector("position", d_);
   const Eigen::VectorXd velocity = p.optionalVector("velocity", d_).value_or(Eigen::VectorXd::Zero(d_));
   scene_.model.addParticle(mass, position, velocity, id);
-}
-
-void SceneBuilder::addBody(const JsonObject& object, const std::string& id, std::unique_ptr<Body> body,
-                           const Eigen::VectorXd& u, const Eigen::VectorXd& uDot) {
-  try {
-    scene_.model.addBody(std::move(body), u, uDot, id);
-  } catch (const std::invalid_argument& e) {
-    throw SceneError(object.path(), e.what());
-  }
-}
-
-void SceneBuilder::readBody(const JsonObject& b) {
-  const std::string type = b.string("type");
-  if (type == "bead") {
-    b.allowOnly({"id", "type", "mass", "curve", "u", "u_dot"});
-    const std::string id = claimId(b);
-    auto curve = scene::readCurve(b.object("curve"), d_);
-    addBody(b, id, std::make_unique<Bead>(std::move(curve), b.positive("mass")),
-            Eigen::VectorXd::Constant(1, b.optionalNumber("u").value_or(0.0)),
-            Eigen::VectorXd::Constant(1, b.optionalNumber("u_dot").value_or(0.0)));
-  } else if (type == "chain") {
-    b.allowOnly({"id", "type", "pivot", "lengths", "masses", "angles", "angular_velocities"});
-    const std::string id = claimId(b);
-    const Eigen::VectorXd lengths = b.numbers("lengths");
-    if (lengths.size() == 0) throw SceneError(b.pathOf("lengths"), "a chain needs at least one link");
-    // Every per-link array must have one entry per length.
-    const auto perLink = [&](std::string_view key, bool required) -> Eigen::VectorXd {
-      if (!required && !b.has(key)) return Eigen::VectorXd::Zero(lengths.size());
-      const Eigen::VectorXd values = b.numbers(key);
-      if (values.size() != lengths.size()) {
-        throw SceneError(b.pathOf(key), "expected one entry per link: \"lengths\" has " +
-                                            std::to_string(lengths.size()) + ", this has " +
-                                            std::to_string(values.size()));
-      }
-      return values;
-    };
-    const Eigen::VectorXd masses = perLink("masses", true);
-    const Eigen::VectorXd angles = perLink("angles", true);
-    const Eigen::VectorXd rates = perLink("angular_velocities", false);
-    for (Eigen::Index j = 0; j < lengths.size(); ++j) {
-      for (const auto& [key, values] : {std::pair{"lengths", &lengths}, std::pair{"masses", &masses}}) {
-        if (!((*values)[j] > 0.0)) throw SceneError(b.pathOf(key) + element(j), "must be positive");
-      }
-    }
-    addBody(b, id,
-            std::make_unique<Chain>(b.vector("pivot", d_), std::vector<double>(lengths.begin(), lengths.end()),
-                                    std::vector<double>(masses.begin(), masses.end())),
-            angles, rates);
-  } else {
-    unknownType(b, "body", type, kBodyTypes);
-  }
 }
 
 BodyPoint SceneBuilder::pointOf(const nlohmann::json& value, const std::string& path) const {
@@ -227,9 +160,16 @@ BodyPoint SceneBuilder::point(const JsonObject& object, std::string_view key) co
   return pointOf(object.at(key), object.pathOf(key));
 }
 
-Endpoint SceneBuilder::endpoint(const JsonObject& object, std::string_view key) const {
+Endpoint SceneBuilder::endpoint(const JsonObject& object, std::string_view key, std::string_view anchorKey) const {
   const nlohmann::json& value = object.at(key);
-  if (value.is_array()) return scene::readVector(value, object.pathOf(key), d_);
+  if (value.is_array()) {
+    if (object.has(anchorKey)) throw SceneError(object.pathOf(anchorKey), "a fixed point needs no anchor");
+    return scene::readVector(value, object.pathOf(key), d_);
+  }
+  if (object.has(anchorKey)) {
+    if (d_ != 2) throw SceneError(object.pathOf(anchorKey), "anchors on bodies are for 2D scenes");
+    return anchoredPoint(object, key, object.vector(anchorKey, 2));
+  }
   if (!value.is_string() && !value.is_object()) {
     throw SceneError(object.pathOf(key), "expected a particle or body id, {\"body\": id, \"point\": i}, or a point [" +
                                              std::to_string(d_) + " numbers], got " + std::string(scene::typeName(value)));
@@ -238,8 +178,8 @@ Endpoint SceneBuilder::endpoint(const JsonObject& object, std::string_view key) 
 }
 
 std::pair<BodyPoint, Endpoint> SceneBuilder::ends(const JsonObject& object, const char* what) const {
-  Endpoint a = endpoint(object, "a");
-  Endpoint b = endpoint(object, "b");
+  Endpoint a = endpoint(object, "a", "anchor_a");
+  Endpoint b = endpoint(object, "b", "anchor_b");
   if (std::holds_alternative<Eigen::VectorXd>(a)) std::swap(a, b);
   if (std::holds_alternative<Eigen::VectorXd>(a)) {
     throw SceneError(object.path(), std::string("a ") + what +
@@ -278,7 +218,7 @@ void SceneBuilder::readForce(const JsonObject& f) {
   const std::string type = f.string("type");
   try {
     if (type == "spring") {
-      f.allowOnly({"type", "a", "b", "stiffness", "damping", "rest_length"});
+      f.allowOnly({"type", "a", "b", "anchor_a", "anchor_b", "stiffness", "damping", "rest_length"});
       const auto [a, b] = ends(f, "spring");
       const SpringSettings settings{f.nonNegative("stiffness"), f.nonNegative("damping", 0.0),
                                     lengthOf(f, "rest_length", a, b, nullptr)};
@@ -313,28 +253,31 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     name = *id;
   }
   if (type == "distance") {
-    c.allowOnly({"type", "id", "a", "b", "length"});
+    c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "length", "min_length", "max_length", "frequency",
+                 "damping_ratio", "break_force"});
     addDistance(c, name);
+  } else if (readJoint(c, type, name)) {
+    return;
   } else if (type == "circle") {
-    c.allowOnly({"type", "id", "particle", "center", "radius"});
+    c.allowOnly({"type", "id", "particle", "center", "radius", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd center = c.vector("center", d_);
     const double radius = lengthOf(c, "radius", p, center, "circle");
     addConstraint(std::make_unique<PointOnCircleConstraint>(p, center, radius), c, name);
   } else if (type == "fixed") {
-    c.allowOnly({"type", "id", "particle", "point"});
+    c.allowOnly({"type", "id", "particle", "point", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd location = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<FixedPointConstraint>(p, location), c, name);
   } else if (type == "line") {
-    c.allowOnly({"type", "id", "particle", "point", "direction"});
+    c.allowOnly({"type", "id", "particle", "point", "direction", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
     if (direction.norm() == 0.0) throw SceneError(c.pathOf("direction"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnLineConstraint>(p, origin, direction), c, name);
   } else if (type == "plane") {
-    c.allowOnly({"type", "id", "particle", "point", "normal"});
+    c.allowOnly({"type", "id", "particle", "point", "normal", "break_force"});
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd normal = c.vector("normal", d_);
@@ -342,20 +285,38 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnPlaneConstraint>(p, origin, normal), c, name);
   } else if (type == "driven") {
-    c.allowOnly({"type", "id", "particle", "path"});
+    c.allowOnly({"type", "id", "particle", "path", "break_force"});
     addDriven(c, name);
   } else {
     unknownType(c, "constraint", type, kConstraintTypes);
   }
 }
 
+// A rod by default (length: given, or the initial distance); a spring with "frequency"; limits
+// with "min_length" and "max_length", which alone make a rope (max) or a strut (min).
 void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
   const auto [a, b] = ends(c, "rod");
-  const double length = lengthOf(c, "length", a, b, "rod");
+  DistanceSettings settings;
+  settings.minLength = c.nonNegative("min_length", 0.0);
+  if (c.has("max_length")) settings.maxLength = c.positive("max_length");
+  if (settings.minLength >= settings.maxLength) {
+    throw SceneError(c.pathOf("min_length"), "must be below \"max_length\"");
+  }
+  const bool limited = c.has("min_length") || c.has("max_length");
+  if (c.has("frequency")) {
+    settings.spring = JointSpring{c.positive("frequency"), c.nonNegative("damping_ratio", 0.0)};
+  } else if (c.has("damping_ratio")) {
+    throw SceneError(c.pathOf("damping_ratio"), "a damping ratio needs a \"frequency\" (a spring)");
+  }
+  if (c.has("length") || settings.spring || !limited) settings.length = lengthOf(c, "length", a, b, "rod");
+  if (settings.length && !settings.spring && limited) {
+    throw SceneError(c.path(), "a rigid rod cannot also have \"min_length\" or \"max_length\"; give it a \"frequency\" "
+                               "to make it a spring, or leave out \"length\" for a rope");
+  }
   if (const auto* pb = std::get_if<BodyPoint>(&b)) {
-    addConstraint(std::make_unique<DistanceConstraint>(a, *pb, length), c, name);
+    addConstraint(std::make_unique<DistanceConstraint>(a, *pb, settings), c, name);
   } else {
-    addConstraint(std::make_unique<DistanceConstraint>(a, std::get<Eigen::VectorXd>(b), length), c, name);
+    addConstraint(std::make_unique<DistanceConstraint>(a, std::get<Eigen::VectorXd>(b), settings), c, name);
   }
 }
 
@@ -373,12 +334,20 @@ void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
 
 void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c,
                                  std::string name) {
+  const std::optional<double> breakForce = c.has("break_force") ? std::optional(c.positive("break_force")) : std::nullopt;
   try {
-    scene_.model.addConstraint(std::move(constraint), std::move(name));
+    const ConstraintId id = scene_.model.addConstraint(std::move(constraint), std::move(name));
+    if (breakForce) scene_.model.setBreakForce(id, *breakForce);
   } catch (const std::invalid_argument& e) {
     throw SceneError(c.path(), e.what());
   }
 }
+
+}  // namespace scene
+
+namespace {
+
+using scene::JsonObject;
 
 int readDimension(const JsonObject& root) {
   const auto dimension = root.optionalInteger("dimension").value_or(2);
@@ -428,7 +397,7 @@ Scene parseScene(std::string_view json, std::string_view source) {
     root.allowOnly({"name", "dimension", "gravity", "settings", "particles", "bodies", "forces", "constraints"});
     const int d = readDimension(root);
     Scene scene{root.optionalString("name").value_or(""), Model(d), {}, 10.0};
-    SceneBuilder builder(scene, d);
+    scene::SceneBuilder builder(scene, d);
     if (root.has("settings")) builder.readSettings(root.object("settings"));
     for (const JsonObject& p : root.objects("particles")) builder.readParticle(p);
     for (const JsonObject& b : root.objects("bodies")) builder.readBody(b);

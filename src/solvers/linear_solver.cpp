@@ -3,6 +3,8 @@
 #include "tinkertoy/solvers/conjugate_gradient.hpp"
 #include "tinkertoy/solvers/sparse_ldlt.hpp"
 
+#include <stdexcept>
+
 namespace tinkertoy {
 
 double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
@@ -19,12 +21,29 @@ std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings) {
       return std::make_unique<ConjugateGradient>(settings.tolerance, settings.maxIterations);
     case SolverKind::SparseLdlt:
       return std::make_unique<SparseLdlt>(settings.regularization);
+    case SolverKind::SequentialImpulses:
+      break;
   }
-  throw std::invalid_argument("unknown solver kind");
+  throw std::invalid_argument("sequential impulses are not a linear solver of J W Jᵀ");
 }
 
 std::string_view solverName(SolverKind kind) {
-  return kind == SolverKind::ConjugateGradient ? "cg" : "ldlt";
+  switch (kind) {
+    case SolverKind::ConjugateGradient:
+      return "cg";
+    case SolverKind::SparseLdlt:
+      return "ldlt";
+    case SolverKind::SequentialImpulses:
+      break;
+  }
+  return "sequential";
+}
+
+std::optional<SolverKind> parseSolver(std::string_view name) {
+  for (const SolverKind kind : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt, SolverKind::SequentialImpulses}) {
+    if (solverName(kind) == name) return kind;
+  }
+  return std::nullopt;
 }
 
 }  // namespace tinkertoy

@@ -62,6 +62,7 @@ class AccelerationDynamics final : public AccelerationField {
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return constraintForce_; }
 
   [[nodiscard]] SolveTally& tally() { return tally_; }
+  [[nodiscard]] const SolveTally& tally() const { return tally_; }
 
  private:
   const Model& model_;

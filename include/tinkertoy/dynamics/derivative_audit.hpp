@@ -30,7 +30,7 @@ struct DerivativeAuditResult {
   double velocity = 0.0;
   double jacobianDot = 0.0;
   double acceleration = 0.0;
-  double massTerms = 0.0;  // bodies only: their overrides against Body's point-mass sums
+  double massTerms = 0.0;  // bodies only: M, weight, point forces and eq. 13's velocity term
 
   [[nodiscard]] double worst() const;
 };
@@ -53,11 +53,11 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id);
 //   J̇             d/dε J(q + ε q̇)
 //   J̇ q̇           d/dε ẋ(q + ε q̇, q̇)                   (ẍ with q̈ = 0)
 //
-// reported in the first four fields of DerivativeAuditResult, in that order. massTerms
-// compares whatever the body overrides for speed (M, the velocity term of eq. 13, its weight,
-// J_pᵀ f, Σ m x and its kinetic energy) with the point-mass sums Body computes from the same
-// kinematics. Throws std::invalid_argument for a point the body does not have or q, v of the
-// wrong size.
+// reported in the first four fields of DerivativeAuditResult, in that order. massTerms checks
+// the body's mass-related functions against their definitions: T = ½ q̇ᵀ M q̇, the weight as
+// the gradient of g · Σ m x, J_pᵀ f at every point, and the velocity term of eq. 13 as
+// −Ṁ q̇ + ∂T/∂q (by differences of M). Throws std::invalid_argument for a point the body does
+// not have or q, v of the wrong size.
 //
 // Audits the point at `site` of `body` at coordinates q and velocities v [n_b]. For a body with
 // a frame the point's angle is audited with it, as a fourth coordinate.

@@ -1,4 +1,4 @@
-// Simulator: how a model moves. Formulation, integrator and linear solver, chosen at run time.
+// Simulator: how a model moves. Formulation, integrator and solver, chosen at run time.
 //
 // The simulator steps the model it was given, in place. It keeps its own matrices and
 // scratch space (the Model holds only what exists and its state), rebuilds them when
@@ -10,6 +10,9 @@
 // solver meets redundant constraints, or a body's mass matrix becomes singular,
 // step() throws SimulationError and the model keeps the state it had before the step.
 //
+// The formulation (dynamics/formulation.hpp) is Witkin's acceleration level or the velocity
+// level of seed 004, on the same model.
+//
 //   tinkertoy::Simulator sim(model, {.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
 //   for (int i = 0; i < 1000; ++i) sim.step();
 //   double drift = sim.diagnostics().totalEnergy() - initialEnergy;
@@ -19,26 +22,14 @@
 #include <cstdint>
 #include <span>
 
-#include "tinkertoy/dynamics/acceleration_dynamics.hpp"
-#include "tinkertoy/dynamics/projection.hpp"
+#include <memory>
+
+#include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/simulation_error.hpp"
-#include "tinkertoy/integrators/integrator.hpp"
+#include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
-#include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
-
-struct SimulationSettings {
-  double dt = 1e-3;  // step size h, s
-  IntegratorKind integrator = IntegratorKind::RungeKutta4;
-  SolverSettings solver;
-  double ks = 0.0;  // feedback on C, 1/s²
-  double kd = 0.0;  // feedback on Ċ, 1/s
-  ProjectionSettings projection;
-
-  // Throws std::invalid_argument naming the first bad setting.
-  void validate() const;
-};
 
 // The state of the model after a step (or at construction, for step 0).
 struct StepDiagnostics {
@@ -66,20 +57,18 @@ class Simulator {
   // Re-measures diagnostics at the model's current state, e.g. after editing it.
   void refreshDiagnostics();
 
-  // λ of a constraint [rows], from the solve at the start of the last step (zero before
-  // the first step). For a rod λ is the force along it in newtons (< 0: tension).
+  // λ of a constraint [rows] from the last step's solve (zero before the first step): at the
+  // acceleration level the solve at the start of the step, at the velocity level the last
+  // substep's impulse divided by its length. For a rod λ is the force in newtons (< 0: tension).
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
   // Q̂ = Jᵀλ from that same solve, [n].
-  [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return reportedForce_; }
+  [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 
   [[nodiscard]] const SimulationSettings& settings() const { return settings_; }
   [[nodiscard]] std::uint64_t stepCount() const { return stepCount_; }
   [[nodiscard]] const Model& model() const { return model_; }
 
  private:
-  // The first stage of every step runs through here so its λ can be reported.
-  class FirstStageRecorder;
-
   void syncStructure();
   // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally.
   StepDiagnostics measure(const StateView& state);
@@ -88,17 +77,13 @@ class Simulator {
 
   Model& model_;
   SimulationSettings settings_;
-  AccelerationDynamics dynamics_;
-  Integrator integrator_;
-  Projection projection_;
+  std::unique_ptr<Formulation> formulation_;
   std::uint64_t structureVersion_ = 0;
   bool built_ = false;
   double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m
   std::uint64_t stepCount_ = 0;
   StepDiagnostics diagnostics_;
-  Eigen::VectorXd q_, v_;                     // work state of the step in progress [n]
-  Eigen::VectorXd reportedLambda_;            // [m]
-  Eigen::VectorXd reportedForce_;             // [n]
+  Eigen::VectorXd q_, v_;  // work state of the step in progress [n]
 };
 
 }  // namespace tinkertoy

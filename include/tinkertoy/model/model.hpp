@@ -119,6 +119,14 @@ class Model {
   }
   // The name if it has one, else "<type> constraint #<dense index>".
   [[nodiscard]] std::string describe(ConstraintId id) const;
+  // A disabled constraint stays in the model but takes no part in the dynamics (no rows). A
+  // joint that breaks is disabled.
+  [[nodiscard]] bool isEnabled(ConstraintId id) const { return enabled_[indexOf(id)]; }
+  void setEnabled(ConstraintId id, bool enabled);
+  // The reaction force (N) above which the simulator breaks the constraint; ∞ (the default)
+  // never breaks.
+  [[nodiscard]] double breakForce(ConstraintId id) const { return breakForces_[indexOf(id)]; }
+  void setBreakForce(ConstraintId id, double force);
 
   // ---- state -----------------------------------------------------------------------
   [[nodiscard]] double time() const { return time_; }
@@ -159,6 +167,8 @@ class Model {
   HandleTable<ConstraintTag> constraintIds_;
   std::vector<std::unique_ptr<Constraint>> constraints_;
   std::vector<std::string> constraintNames_;
+  std::vector<bool> enabled_;
+  std::vector<double> breakForces_;
 
   std::uint64_t structureVersion_ = 0;
 };

@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 
@@ -19,7 +20,9 @@
 
 namespace tinkertoy {
 
-enum class SolverKind { ConjugateGradient, SparseLdlt };
+// cg and ldlt solve J W Jᵀ x = b as a whole (at the velocity level, for all equality rows at
+// once); sequential impulses (velocity level only) go row block by row block.
+enum class SolverKind { ConjugateGradient, SparseLdlt, SequentialImpulses };
 
 struct SolverSettings {
   SolverKind kind = SolverKind::ConjugateGradient;
@@ -79,7 +82,8 @@ double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
 
 std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings);
 
-// "cg" / "ldlt", as used by scenes and the command line.
+// "cg" / "ldlt" / "sequential", as used by scenes and the command line.
 std::string_view solverName(SolverKind kind);
+std::optional<SolverKind> parseSolver(std::string_view name);
 
 }  // namespace tinkertoy

@@ -1,0 +1,64 @@
+// SimulationSettings: how a model is to move. The formulation, and the integrator, solver and
+// drift remedies each one uses; scenes and the command line fill it in (docs/scene-format.md).
+//
+//   acceleration level (Witkin)   J W Jᵀ λ = −J̇q̇ − JWQ − Ctt − ks C − kd Ċ, any integrator,
+//                                 optional projection; equality constraints only
+//   velocity level (seed 004)     impulses J W Jᵀ λ = −J v* − b each (sub)step, symplectic
+//                                 Euler; sequential impulses or a global solve; limits,
+//                                 motors, springs and ropes; Baumgarte or position projection
+//
+//   SimulationSettings s{.dt = 1.0 / 60, .formulation = FormulationKind::Velocity};
+//   s.solver.kind = SolverKind::SequentialImpulses;
+//   s.velocity.substeps = 4;
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "tinkertoy/dynamics/projection.hpp"
+#include "tinkertoy/integrators/integrator.hpp"
+#include "tinkertoy/solvers/linear_solver.hpp"
+
+namespace tinkertoy {
+
+enum class FormulationKind { Acceleration, Velocity };
+
+// The velocity level's drift remedy (docs/theory.md §12).
+enum class PositionCorrection {
+  None,        // C drifts
+  Baumgarte,   // the velocity targets include β C / h
+  Projection,  // after each substep, positions are projected onto C = 0: nonlinear Gauss–Seidel
+               // with the sequential solver, Gauss–Newton on all equality rows with a global one
+};
+
+struct VelocitySettings {
+  int iterations = 10;  // sequential-impulse passes per substep (and Gauss–Seidel projection passes)
+  int substeps = 1;     // substeps per step, each of dt / substeps
+  bool warmStart = true;  // start each substep from the previous one's impulses
+  PositionCorrection positionCorrection = PositionCorrection::Baumgarte;
+  double baumgarte = 0.2;  // β, the fraction of C removed per substep
+};
+
+struct SimulationSettings {
+  double dt = 1e-3;  // step size h, s
+  FormulationKind formulation = FormulationKind::Acceleration;
+  IntegratorKind integrator = IntegratorKind::RungeKutta4;  // acceleration level
+  SolverSettings solver;
+  double ks = 0.0;  // feedback on C, 1/s² (acceleration level)
+  double kd = 0.0;  // feedback on Ċ, 1/s (acceleration level)
+  ProjectionSettings projection;  // acceleration level; its tolerance and iteration cap also
+                                  // bound the velocity level's position projection
+  VelocitySettings velocity;
+
+  // Throws std::invalid_argument naming the first bad setting.
+  void validate() const;
+};
+
+// "acceleration" / "velocity", and "none" / "baumgarte" / "projection", as scenes and the
+// command line spell them.
+std::string_view formulationName(FormulationKind kind);
+std::optional<FormulationKind> parseFormulation(std::string_view name);
+std::string_view positionCorrectionName(PositionCorrection correction);
+std::optional<PositionCorrection> parsePositionCorrection(std::string_view name);
+
+}  // namespace tinkertoy

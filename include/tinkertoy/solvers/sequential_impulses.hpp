@@ -1,0 +1,109 @@
+// SequentialImpulses: the velocity-level solver of seed 004 (dyn4j, Box2D): each constraint in
+// turn gets the impulse that makes its rows meet their velocity targets given the current
+// velocities of its bodies, and the passes are repeated to converge toward the global
+// solution (projected Gauss–Seidel on J W Jᵀ λ = −J v* − b; docs/theory.md §12).
+//
+// Per constraint, the rows are solved in groups:
+//
+//   spring rows      one soft block, |λ| ≤ max force as a vector (a mouse joint's two rows)
+//   motor rows       one at a time, |λ| ≤ max force · h
+//   inequality rows  one at a time, λ ≥ 0
+//   equality rows    one block, e × e (2 × 2 for a pin, 3 × 3 for a weld), last, so they win
+//
+// and the *accumulated* impulse of each row is clamped, never the increment: a row may give
+// back impulse it pushed too hard with earlier in the same substep. The impulses of a substep
+// warm-start the next one.
+//
+// The same per-constraint blocks also correct positions: projectPositions() is the nonlinear
+// Gauss–Seidel projection that moves each constraint's bodies straight back onto C = 0.
+//
+//   SequentialImpulses si;
+//   si.build(system);                        // after the layout changed
+//   si.prepare(system, W, v, h, settings);   // each substep, system evaluated at (q, v*)
+//   si.warmStart(v, true);
+//   for (int i = 0; i < iterations; ++i) si.solve(v, true);
+#pragma once
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/simulation_settings.hpp"
+#include "tinkertoy/math/block_diagonal_matrix.hpp"
+
+namespace tinkertoy {
+
+// The most rows one constraint may have under the sequential solver.
+inline constexpr int kMaxRowsPerConstraint = 6;
+
+class SequentialImpulses {
+ public:
+  // Lays out the per-constraint groups and forgets the impulses. Throws std::invalid_argument if
+  // a constraint has more than kMaxRowsPerConstraint rows, or an equality row after a row of
+  // another kind (joints put their equality rows first).
+  void build(const ConstraintSystem& system);
+
+  // Prepares one substep of length h from `system` evaluated at (q, v*), v* being the velocities
+  // after the applied forces: the effective masses of every row group, and each row's velocity
+  // target (bias) and impulse bounds.
+  void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const Eigen::VectorXd& v, double h,
+               const VelocitySettings& settings);
+  // Applies the previous substep's impulses to v (v += W Jᵀ λ), or forgets them.
+  void warmStart(Eigen::VectorXd& v, bool enabled);
+  // One pass over all constraints; their equality blocks too unless a global solve does those.
+  void solve(Eigen::VectorXd& v, bool includeEquality);
+
+  // Accumulated impulses of the current substep, N·s (or N·m·s) [m]; row r of an equality
+  // block wants J_r v = −bias_r.
+  [[nodiscard]] const Eigen::VectorXd& impulses() const { return impulses_; }
+  [[nodiscard]] Eigen::VectorXd& impulses() { return impulses_; }
+  [[nodiscard]] const Eigen::VectorXd& bias() const { return bias_; }
+  [[nodiscard]] bool hasNonEqualityRows() const { return hasNonEquality_; }
+
+  // Nonlinear Gauss–Seidel projection: up to `iterations` passes, each evaluating every
+  // constraint at the current q in turn and moving its bodies by q += W Jᵀ δ with
+  // J W Jᵀ δ = −C for its equality rows (and, for an inequality row past its bound, −C alone).
+  // Stops early once the largest violation is at most `tolerance`; returns that violation.
+  double projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
+                          Eigen::VectorXd& q, const Eigen::VectorXd& v, int iterations, double tolerance,
+                          bool includeEquality);
+
+ private:
+  using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRowsPerConstraint, kMaxRowsPerConstraint>;
+  using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxRowsPerConstraint, 1>;
+
+  // One constraint's rows: the leading `equality` rows form a block, the spring rows another.
+  struct Group {
+    std::size_t constraint = 0;
+    int equality = 0;
+    std::vector<int> equalityRows;  // 0 … equality − 1
+    std::vector<int> springRows;   // relative row indices
+    std::vector<int> singleRows;   // motor and inequality rows, solved one at a time
+    std::size_t equalityMass = 0;  // first entry of K_EE⁻¹ in masses_
+    std::size_t springMass = 0;    // first entry of K_SS⁻¹ in masses_
+  };
+
+  // J W for the blocks of constraint k, into JW_.
+  void weighBlocks(const ConstraintSystem& system, const BlockDiagonalMatrix& W, std::size_t k);
+  // K_rs = (J W Jᵀ)_rs over the constraint's blocks (relative rows).
+  [[nodiscard]] double effectiveMass(const ConstraintSystem& system, std::size_t k, int r, int s) const;
+  // The K⁻¹ of a set of relative rows, as a square block in masses_ at `at`.
+  void invertBlock(const ConstraintSystem& system, std::size_t k, const std::vector<int>& rows, std::size_t at);
+  // J_r x for relative row r of constraint k.
+  [[nodiscard]] double rowTimes(const ConstraintSystem& system, std::size_t k, int r, const Eigen::VectorXd& x) const;
+  // x += W J_rᵀ δ.
+  void applyRow(const ConstraintSystem& system, std::size_t k, int r, double delta, Eigen::VectorXd& x) const;
+  // Solves a block of rows: δ = −scale · K⁻¹ (J v + b) − impulseScale λ, clamped in norm.
+  void solveBlock(const Group& g, const std::vector<int>& rows, std::size_t mass, double massScale,
+                  double impulseScale, double maxImpulse, Eigen::VectorXd& v);
+
+  std::vector<Group> groups_;
+  const ConstraintSystem* system_ = nullptr;  // the system of the last prepare()
+  std::vector<double> JW_;                    // J W, laid out like J.values()
+  std::vector<double> masses_;                // inverted effective-mass blocks
+  Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
+  Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
+  bool hasNonEquality_ = false;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,44 @@
+#include "dynamics/acceleration_formulation.hpp"
+
+namespace tinkertoy {
+
+class AccelerationFormulation::FirstStageRecorder final : public AccelerationField {
+ public:
+  FirstStageRecorder(AccelerationDynamics& dynamics, Eigen::VectorXd& lambda, Eigen::VectorXd& force)
+      : dynamics_(dynamics), lambda_(lambda), force_(force) {}
+
+  void acceleration(const StateView& state, Eigen::VectorXd& a) override {
+    dynamics_.acceleration(state, a);
+    if (first_) {
+      lambda_ = dynamics_.lambda();
+      force_ = dynamics_.constraintForce();
+      first_ = false;
+    }
+  }
+
+ private:
+  AccelerationDynamics& dynamics_;
+  Eigen::VectorXd& lambda_;
+  Eigen::VectorXd& force_;
+  bool first_ = true;
+};
+
+AccelerationFormulation::AccelerationFormulation(const Model& model, const SimulationSettings& settings)
+    : model_(model), dynamics_(model, settings.solver, settings.ks, settings.kd), integrator_(settings.integrator),
+      projection_(settings.projection), project_(settings.projection.enabled) {}
+
+void AccelerationFormulation::rebuild() {
+  dynamics_.rebuild();
+  lambda_.setZero(dynamics_.constraints().rows());
+  force_.setZero(model_.q().size());
+}
+
+void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+  dynamics_.tally() = {};
+  dynamics_.invalidateMasses();
+  FirstStageRecorder recorder(dynamics_, lambda_, force_);
+  integrator_.step(recorder, time, q, v, h);
+  if (project_) projection_.apply(dynamics_, model_, time, q, v);
+}
+
+}  // namespace tinkertoy

@@ -1,0 +1,37 @@
+// AccelerationFormulation: Witkin's method as a Formulation. Each step runs the chosen
+// integrator over the derivative loop of AccelerationDynamics, then the optional projection
+// onto C = 0, Ċ = 0 (docs/theory.md §§1–5). λ reported is that of the first stage: the solve
+// at the state the step starts from.
+#pragma once
+
+#include "tinkertoy/dynamics/acceleration_dynamics.hpp"
+#include "tinkertoy/dynamics/formulation.hpp"
+#include "tinkertoy/dynamics/projection.hpp"
+#include "tinkertoy/integrators/integrator.hpp"
+
+namespace tinkertoy {
+
+class AccelerationFormulation final : public Formulation {
+ public:
+  AccelerationFormulation(const Model& model, const SimulationSettings& settings);
+
+  void rebuild() override;
+  void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
+  [[nodiscard]] ConstraintSystem& constraints() override { return dynamics_.constraints(); }
+  [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
+  [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
+  [[nodiscard]] const SolveTally& tally() const override { return dynamics_.tally(); }
+
+ private:
+  // Forwards to the dynamics and keeps λ and Q̂ of the first call of a step.
+  class FirstStageRecorder;
+
+  const Model& model_;
+  AccelerationDynamics dynamics_;
+  Integrator integrator_;
+  Projection projection_;
+  bool project_;
+  Eigen::VectorXd lambda_, force_;  // [m], [n]
+};
+
+}  // namespace tinkertoy

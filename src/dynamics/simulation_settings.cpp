@@ -1,0 +1,68 @@
+#include "tinkertoy/dynamics/simulation_settings.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <utility>
+
+#include "common/vector_checks.hpp"
+
+namespace tinkertoy {
+
+namespace {
+
+constexpr std::array<std::pair<FormulationKind, std::string_view>, 2> kFormulations = {{
+    {FormulationKind::Acceleration, "acceleration"},
+    {FormulationKind::Velocity, "velocity"},
+}};
+
+constexpr std::array<std::pair<PositionCorrection, std::string_view>, 3> kCorrections = {{
+    {PositionCorrection::None, "none"},
+    {PositionCorrection::Baumgarte, "baumgarte"},
+    {PositionCorrection::Projection, "projection"},
+}};
+
+template <class Kind, std::size_t N>
+std::string_view nameOf(const std::array<std::pair<Kind, std::string_view>, N>& names, Kind kind) {
+  for (const auto& [k, name] : names) {
+    if (k == kind) return name;
+  }
+  return "unknown";
+}
+
+template <class Kind, std::size_t N>
+std::optional<Kind> parse(const std::array<std::pair<Kind, std::string_view>, N>& names, std::string_view name) {
+  for (const auto& [kind, n] : names) {
+    if (n == name) return kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view formulationName(FormulationKind kind) { return nameOf(kFormulations, kind); }
+std::optional<FormulationKind> parseFormulation(std::string_view name) { return parse(kFormulations, name); }
+std::string_view positionCorrectionName(PositionCorrection correction) { return nameOf(kCorrections, correction); }
+std::optional<PositionCorrection> parsePositionCorrection(std::string_view name) {
+  return parse(kCorrections, name);
+}
+
+void SimulationSettings::validate() const {
+  detail::requirePositive(dt, "dt");
+  detail::requireNonNegative(ks, "ks");
+  detail::requireNonNegative(kd, "kd");
+  detail::requirePositive(solver.tolerance, "solver tolerance");
+  if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
+  detail::requireNonNegative(solver.regularization, "ldlt regularization");
+  detail::requirePositive(projection.tolerance, "projection tolerance");
+  if (projection.maxIterations < 1) throw std::invalid_argument("projection iterations must be at least 1");
+  if (velocity.iterations < 1) throw std::invalid_argument("iterations must be at least 1");
+  if (velocity.substeps < 1) throw std::invalid_argument("substeps must be at least 1");
+  detail::requireNonNegative(velocity.baumgarte, "baumgarte factor");
+  if (velocity.baumgarte > 1.0) throw std::invalid_argument("baumgarte factor must be at most 1");
+  if (formulation == FormulationKind::Acceleration && solver.kind == SolverKind::SequentialImpulses) {
+    throw std::invalid_argument("the sequential solver works at the velocity level; use formulation velocity, or "
+                                "solver cg or ldlt");
+  }
+}
+
+}  // namespace tinkertoy

@@ -1,0 +1,56 @@
+// VelocityFormulation: the velocity level of seed 004 (dyn4j, Box2D) as a Formulation. Each
+// step is split into substeps of h = dt / substeps (docs/theory.md §12):
+//
+//   1. v* = v + h W Q                         applied forces into the velocities
+//   2. evaluate C, J at (q, v*); warm start   v* += W Jᵀ λ_previous
+//   3. impulses λ so that J v⁺ meets each row's target (sequential impulses, or a global
+//      solve of the equality rows with the others by sequential impulses), v⁺ = v* + W Jᵀ λ
+//   4. q += h v⁺                              symplectic Euler
+//   5. position correction: none, Baumgarte (in step 3's targets), or projection onto C = 0
+//
+// λ reported is the last substep's impulse divided by h: a force, comparable with the
+// acceleration level's λ.
+#pragma once
+
+#include "dynamics/equality_block.hpp"
+#include "tinkertoy/dynamics/applied_forces.hpp"
+#include "tinkertoy/dynamics/formulation.hpp"
+#include "tinkertoy/dynamics/inverse_mass.hpp"
+#include "tinkertoy/solvers/sequential_impulses.hpp"
+
+namespace tinkertoy {
+
+class VelocityFormulation final : public Formulation {
+ public:
+  VelocityFormulation(const Model& model, const SimulationSettings& settings);
+
+  void rebuild() override;
+  void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
+  [[nodiscard]] ConstraintSystem& constraints() override { return system_; }
+  [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
+  [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
+  [[nodiscard]] const SolveTally& tally() const override { return tally_; }
+
+ private:
+  void substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // Step 3 with a global solve: the equality rows together, the others by sequential impulses.
+  void solveGlobally(Eigen::VectorXd& v);
+  // Step 5's projection with a global solve: Gauss–Newton on the equality rows, then the
+  // inequality rows one at a time.
+  void projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  const Model& model_;
+  SimulationSettings settings_;
+  bool sequential_;
+  ConstraintSystem system_;
+  InverseMass inverseMass_;
+  AppliedForces applied_;
+  SequentialImpulses impulses_;
+  EqualityBlock equality_;
+  SolveTally tally_;
+  // Scratch: Q and W Q [n]; the equality rows' right-hand side and increment [rows of J_E].
+  Eigen::VectorXd Q_, WQ_, rhs_, delta_, JEv_;
+  Eigen::VectorXd lambda_, force_;  // [m], [n]
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,124 @@
+// Bodies of a scene: beads on curves, reduced chains and rigid bodies (docs/scene-format.md).
+#include <array>
+
+#include "scene/curve_reader.hpp"
+#include "scene/scene_builder.hpp"
+#include "tinkertoy/model/bead.hpp"
+#include "tinkertoy/model/chain.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
+
+namespace tinkertoy::scene {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kBodyTypes = {"bead", "chain", "rigid"};
+constexpr std::array<std::string_view, 3> kShapeTypes = {"circle", "box", "polygon"};
+
+Shape readShape(const JsonObject& shape) {
+  const std::string type = shape.string("type");
+  if (type == "circle") {
+    shape.allowOnly({"type", "radius"});
+    return Shape::circle(shape.positive("radius"));
+  }
+  if (type == "box") {
+    shape.allowOnly({"type", "size"});
+    const Eigen::VectorXd size = shape.vector("size", 2);
+    if (!(size.minCoeff() > 0.0)) throw SceneError(shape.pathOf("size"), "width and height must be positive");
+    return Shape::box(size[0], size[1]);
+  }
+  if (type == "polygon") {
+    shape.allowOnly({"type", "vertices"});
+    std::vector<Eigen::Vector2d> vertices;
+    for (const Eigen::VectorXd& v : shape.vectors("vertices", 2)) vertices.emplace_back(v[0], v[1]);
+    Shape polygon = Shape::polygon(std::move(vertices));
+    try {
+      polygon.validate();
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(shape.pathOf("vertices"), e.what());
+    }
+    return polygon;
+  }
+  unknownType(shape, "shape", type, kShapeTypes);
+}
+
+}  // namespace
+
+void SceneBuilder::addBody(const JsonObject& object, const std::string& id, std::unique_ptr<Body> body,
+                           const Eigen::VectorXd& u, const Eigen::VectorXd& uDot) {
+  try {
+    scene_.model.addBody(std::move(body), u, uDot, id);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(object.path(), e.what());
+  }
+}
+
+void SceneBuilder::readBody(const JsonObject& b) {
+  const std::string type = b.string("type");
+  if (type == "bead") {
+    b.allowOnly({"id", "type", "mass", "curve", "u", "u_dot"});
+    const std::string id = claimId(b);
+    auto curve = scene::readCurve(b.object("curve"), d_);
+    addBody(b, id, std::make_unique<Bead>(std::move(curve), b.positive("mass")),
+            Eigen::VectorXd::Constant(1, b.optionalNumber("u").value_or(0.0)),
+            Eigen::VectorXd::Constant(1, b.optionalNumber("u_dot").value_or(0.0)));
+  } else if (type == "chain") {
+    b.allowOnly({"id", "type", "pivot", "lengths", "masses", "angles", "angular_velocities"});
+    const std::string id = claimId(b);
+    const Eigen::VectorXd lengths = b.numbers("lengths");
+    if (lengths.size() == 0) throw SceneError(b.pathOf("lengths"), "a chain needs at least one link");
+    // Every per-link array must have one entry per length.
+    const auto perLink = [&](std::string_view key, bool required) -> Eigen::VectorXd {
+      if (!required && !b.has(key)) return Eigen::VectorXd::Zero(lengths.size());
+      const Eigen::VectorXd values = b.numbers(key);
+      if (values.size() != lengths.size()) {
+        throw SceneError(b.pathOf(key), "expected one entry per link: \"lengths\" has " +
+                                            std::to_string(lengths.size()) + ", this has " +
+                                            std::to_string(values.size()));
+      }
+      return values;
+    };
+    const Eigen::VectorXd masses = perLink("masses", true);
+    const Eigen::VectorXd angles = perLink("angles", true);
+    const Eigen::VectorXd rates = perLink("angular_velocities", false);
+    for (Eigen::Index j = 0; j < lengths.size(); ++j) {
+      for (const auto& [key, values] : {std::pair{"lengths", &lengths}, std::pair{"masses", &masses}}) {
+        if (!((*values)[j] > 0.0)) throw SceneError(b.pathOf(key) + element(j), "must be positive");
+      }
+    }
+    addBody(b, id,
+            std::make_unique<Chain>(b.vector("pivot", d_), std::vector<double>(lengths.begin(), lengths.end()),
+                                    std::vector<double>(masses.begin(), masses.end())),
+            angles, rates);
+  } else if (type == "rigid") {
+    readRigid(b);
+  } else {
+    unknownType(b, "body", type, kBodyTypes);
+  }
+}
+
+
+// A rigid body: (x, y, θ) with its velocities; the inertia from the shape unless given.
+void SceneBuilder::readRigid(const JsonObject& b) {
+  b.allowOnly({"id", "type", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", "shape",
+               "static", "kinematic"});
+  const std::string id = claimId(b);
+  if (d_ != 2) throw SceneError(b.pathOf("type"), "rigid bodies need \"dimension\": 2");
+  const double mass = b.positive("mass");
+  Shape shape = readShape(b.object("shape"));
+  const double inertia = b.has("inertia") ? b.positive("inertia") : shape.inertia(mass);
+  const bool fixed = b.optionalBoolean("static").value_or(false);
+  const bool kinematic = b.optionalBoolean("kinematic").value_or(false);
+  if (fixed && kinematic) throw SceneError(b.pathOf("kinematic"), "a body is static or kinematic, not both");
+  const Eigen::VectorXd position = b.vector("position", 2);
+  const Eigen::VectorXd velocity = b.optionalVector("velocity", 2).value_or(Eigen::VectorXd::Zero(2));
+  const Eigen::Vector3d q(position[0], position[1], b.optionalNumber("angle").value_or(0.0));
+  const Eigen::Vector3d v(velocity[0], velocity[1], b.optionalNumber("angular_velocity").value_or(0.0));
+  if (fixed && v.cwiseAbs().maxCoeff() > 0.0) {
+    throw SceneError(b.pathOf("static"), "a static body cannot move; make it \"kinematic\" to give it a velocity");
+  }
+  const auto motion = fixed ? RigidBody::Motion::Static
+                            : (kinematic ? RigidBody::Motion::Kinematic : RigidBody::Motion::Dynamic);
+  addBody(b, id, std::make_unique<RigidBody>(mass, inertia, std::move(shape), motion), q, v);
+}
+
+}  // namespace tinkertoy::scene

@@ -1,0 +1,129 @@
+// The rigid-body joints of a scene (docs/scene-format.md, "Joints"). Anchors are world points
+// at the initial pose; each is turned into a site in the frame of the body it attaches to.
+#include <Eigen/Geometry>
+#include <cmath>
+#include <limits>
+
+#include "scene/scene_builder.hpp"
+#include "tinkertoy/constraints/angle_joint.hpp"
+#include "tinkertoy/constraints/mouse_joint.hpp"
+#include "tinkertoy/constraints/prismatic_joint.hpp"
+#include "tinkertoy/constraints/pulley_joint.hpp"
+#include "tinkertoy/constraints/revolute_joint.hpp"
+#include "tinkertoy/constraints/weld_joint.hpp"
+
+namespace tinkertoy::scene {
+
+namespace {
+
+Eigen::Vector2d toVector2(const Eigen::VectorXd& x) { return {x[0], x[1]}; }
+
+bool isWorld(const JsonObject& c, std::string_view key) { return !c.has(key) || c.at(key).is_null(); }
+
+}  // namespace
+
+BodyPoint SceneBuilder::anchoredPoint(const JsonObject& object, std::string_view key,
+                                      const Eigen::Vector2d& anchor) const {
+  const Model& model = scene_.model;
+  BodyPoint p = pointOf(object.at(key), object.pathOf(key));
+  if (model.body(p.body).hasFrame()) {
+    const Eigen::VectorXd q = model.coordinates(p.body);  // x, y, θ
+    p.site = Site(Eigen::Rotation2Dd(-q[2]) * (anchor - Eigen::Vector2d(q[0], q[1])));
+    return p;
+  }
+  const Eigen::VectorXd at = model.position(p);
+  if ((toVector2(at) - anchor).norm() > 1e-9 * std::max(1.0, anchor.norm())) {
+    throw SceneError(object.pathOf(key), model.describe(p) + " has no frame, so it can be held only at its own position (" +
+                                             std::to_string(at[0]) + ", " + std::to_string(at[1]) +
+                                             "), not at the anchor (" + std::to_string(anchor.x()) + ", " +
+                                             std::to_string(anchor.y()) + ")");
+  }
+  return p;
+}
+
+JointConnection SceneBuilder::connection(const JsonObject& c) const {
+  const BodyPoint origin = pointOf(c.at("a"), c.pathOf("a"));
+  const Eigen::Vector2d anchor = c.has("anchor") ? toVector2(c.vector("anchor", 2)) : toVector2(scene_.model.position(origin));
+  JointConnection link{.a = anchoredPoint(c, "a", anchor)};
+  if (isWorld(c, "b")) {
+    link.ground = anchor;
+  } else {
+    link.b = anchoredPoint(c, "b", anchor);
+  }
+  return link;
+}
+
+double SceneBuilder::frameAngle(const std::optional<BodyPoint>& point) const {
+  if (!point || !scene_.model.body(point->body).hasFrame()) return 0.0;
+  return scene_.model.coordinates(point->body)[2];
+}
+
+JointLimits SceneBuilder::limits(const JsonObject& c) const {
+  JointLimits limits;
+  limits.lower = c.optionalNumber("lower").value_or(-std::numeric_limits<double>::infinity());
+  limits.upper = c.optionalNumber("upper").value_or(std::numeric_limits<double>::infinity());
+  if (limits.lower > limits.upper) throw SceneError(c.pathOf("upper"), "must not be below \"lower\"");
+  return limits;
+}
+
+std::optional<JointMotor> SceneBuilder::motor(const JsonObject& c) const {
+  if (!c.has("motor_speed") && !c.has("max_motor_force")) return std::nullopt;
+  return JointMotor{c.number("motor_speed"), c.nonNegative("max_motor_force")};
+}
+
+bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const std::string& name) {
+  if (type == "revolute") {
+    c.allowOnly({"type", "id", "a", "b", "anchor", "lower", "upper", "motor_speed", "max_motor_force", "break_force"});
+    const JointConnection link = connection(c);
+    const double reference = frameAngle(link.a) - frameAngle(link.b);
+    addConstraint(std::make_unique<RevoluteJoint>(link, reference, limits(c), motor(c)), c, name);
+  } else if (type == "weld") {
+    c.allowOnly({"type", "id", "a", "b", "anchor", "break_force"});
+    const JointConnection link = connection(c);
+    addConstraint(std::make_unique<WeldJoint>(link, frameAngle(link.a) - frameAngle(link.b)), c, name);
+  } else if (type == "prismatic") {
+    c.allowOnly({"type", "id", "a", "b", "anchor", "axis", "lower", "upper", "motor_speed", "max_motor_force",
+                 "break_force"});
+    const JointConnection link = connection(c);
+    const Eigen::Vector2d axis = toVector2(c.vector("axis", 2));
+    if (axis.norm() == 0.0) throw SceneError(c.pathOf("axis"), "must be non-zero");
+    // The slide direction lives in b's frame: undo b's initial rotation.
+    const Eigen::Vector2d local = Eigen::Rotation2Dd(-frameAngle(link.b)) * axis.normalized();
+    addConstraint(std::make_unique<PrismaticJoint>(link, local, frameAngle(link.a) - frameAngle(link.b), limits(c),
+                                                   motor(c)),
+                  c, name);
+  } else if (type == "angle") {
+    c.allowOnly({"type", "id", "a", "b", "ratio", "break_force"});
+    JointConnection link{.a = pointOf(c.at("a"), c.pathOf("a"))};
+    if (!isWorld(c, "b")) link.b = pointOf(c.at("b"), c.pathOf("b"));
+    const double ratio = c.optionalNumber("ratio").value_or(1.0);
+    addConstraint(std::make_unique<AngleJoint>(link, ratio, frameAngle(link.a) - ratio * frameAngle(link.b)), c,
+                  name);
+  } else if (type == "pulley") {
+    c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "ground_a", "ground_b", "ratio", "length",
+                 "break_force"});
+    const auto [a, b] = ends(c, "pulley");
+    const auto* pb = std::get_if<BodyPoint>(&b);
+    if (!pb) throw SceneError(c.pathOf("b"), "a pulley joins two body points");
+    const Eigen::Vector2d groundA = toVector2(c.vector("ground_a", 2)), groundB = toVector2(c.vector("ground_b", 2));
+    const double ratio = c.has("ratio") ? c.positive("ratio") : 1.0;
+    const double length = c.has("length") ? c.positive("length")
+                                          : (toVector2(positionOf(a)) - groundA).norm() +
+                                                ratio * (toVector2(positionOf(b)) - groundB).norm();
+    addConstraint(std::make_unique<PulleyJoint>(a, *pb, groundA, groundB, ratio, length), c, name);
+  } else if (type == "mouse") {
+    c.allowOnly({"type", "id", "a", "anchor", "target", "frequency", "damping_ratio", "max_force"});
+    const BodyPoint origin = pointOf(c.at("a"), c.pathOf("a"));
+    const Eigen::Vector2d anchor =
+        c.has("anchor") ? toVector2(c.vector("anchor", 2)) : toVector2(scene_.model.position(origin));
+    const Eigen::Vector2d target = c.has("target") ? toVector2(c.vector("target", 2)) : anchor;
+    const JointSpring spring{c.has("frequency") ? c.positive("frequency") : 5.0, c.nonNegative("damping_ratio", 0.7)};
+    addConstraint(std::make_unique<MouseJoint>(anchoredPoint(c, "a", anchor), target, spring, c.positive("max_force")),
+                  c, name);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tinkertoy::scene

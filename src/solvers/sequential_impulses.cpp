@@ -1,0 +1,281 @@
+#include "tinkertoy/solvers/sequential_impulses.hpp"
+
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace tinkertoy {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+void SequentialImpulses::build(const ConstraintSystem& system) {
+  groups_.clear();
+  hasNonEquality_ = false;
+  std::size_t masses = 0;
+  const auto kinds = system.kinds();
+  for (std::size_t k = 0; k < system.constraintCount(); ++k) {
+    const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+    if (b.rows > kMaxRowsPerConstraint) {
+      throw std::invalid_argument("constraint #" + std::to_string(k) + " has " + std::to_string(b.rows) +
+                                  " rows; the sequential solver takes at most " +
+                                  std::to_string(kMaxRowsPerConstraint));
+    }
+    Group g;
+    g.constraint = k;
+    for (int r = 0; r < b.rows; ++r) {
+      const RowKind kind = kinds[static_cast<std::size_t>(b.row + r)];
+      if (kind == RowKind::Equality) {
+        if (r != g.equality) throw std::invalid_argument("a constraint's equality rows must come first");
+        g.equalityRows.push_back(r);
+        ++g.equality;
+      } else {
+        hasNonEquality_ = true;
+        (kind == RowKind::Spring ? g.springRows : g.singleRows).push_back(r);
+      }
+    }
+    g.equalityMass = masses;
+    masses += static_cast<std::size_t>(g.equality * g.equality);
+    g.springMass = masses;
+    masses += g.springRows.size() * g.springRows.size();
+    groups_.push_back(std::move(g));
+  }
+  masses_.assign(masses, 0.0);
+  JW_.assign(system.jacobian().values().size(), 0.0);
+  const Eigen::Index m = system.rows();
+  impulses_.setZero(m);
+  bias_.setZero(m);
+  lower_.setZero(m);
+  upper_.setZero(m);
+  rowMass_.setZero(m);
+  massScale_.setZero(m);
+  impulseScale_.setZero(m);
+}
+
+void SequentialImpulses::weighBlocks(const ConstraintSystem& system, const BlockDiagonalMatrix& W, std::size_t k) {
+  const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+  const auto J = system.jacobian().values();
+  for (std::size_t i = 0; i < b.count; ++i) {
+    for (int r = 0; r < b.rows; ++r) {
+      const std::size_t at = b.offset[i] + static_cast<std::size_t>(r * b.width[i]);
+      W.multiplyRow(b.column[i], J.data() + at, JW_.data() + at);
+    }
+  }
+}
+
+double SequentialImpulses::effectiveMass(const ConstraintSystem& system, std::size_t k, int r, int s) const {
+  const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+  const auto J = system.jacobian().values();
+  double K = 0.0;
+  for (std::size_t i = 0; i < b.count; ++i) {
+    const std::size_t rowR = b.offset[i] + static_cast<std::size_t>(r * b.width[i]);
+    const std::size_t rowS = b.offset[i] + static_cast<std::size_t>(s * b.width[i]);
+    for (int c = 0; c < b.width[i]; ++c) K += JW_[rowR + static_cast<std::size_t>(c)] * J[rowS + static_cast<std::size_t>(c)];
+  }
+  return K;
+}
+
+// A singular block (a row that no body can move, e.g. a joint between two static bodies) gets
+// a zero inverse: its rows then receive no impulse instead of an infinite one.
+void SequentialImpulses::invertBlock(const ConstraintSystem& system, std::size_t k, const std::vector<int>& rows,
+                                     std::size_t at) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  if (n == 0) return;
+  Small K(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    for (Eigen::Index j = 0; j < n; ++j) {
+      K(i, j) = effectiveMass(system, k, rows[static_cast<std::size_t>(i)], rows[static_cast<std::size_t>(j)]);
+    }
+  }
+  Eigen::Map<Eigen::MatrixXd> inverse(masses_.data() + at, n, n);
+  const Eigen::LDLT<Small> ldlt(K);
+  const double scale = K.diagonal().cwiseAbs().maxCoeff();
+  if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().cwiseAbs().minCoeff() > 1e-12 * scale)) {
+    inverse.setZero();
+    return;
+  }
+  inverse = ldlt.solve(Small::Identity(n, n));
+}
+
+double SequentialImpulses::rowTimes(const ConstraintSystem& system, std::size_t k, int r, const Eigen::VectorXd& x) const {
+  const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+  const auto J = system.jacobian().values();
+  double sum = 0.0;
+  for (std::size_t i = 0; i < b.count; ++i) {
+    const std::size_t row = b.offset[i] + static_cast<std::size_t>(r * b.width[i]);
+    for (int c = 0; c < b.width[i]; ++c) sum += J[row + static_cast<std::size_t>(c)] * x[b.column[i] + c];
+  }
+  return sum;
+}
+
+void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k, int r, double delta,
+                                  Eigen::VectorXd& x) const {
+  if (delta == 0.0) return;
+  const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+  for (std::size_t i = 0; i < b.count; ++i) {
+    const std::size_t row = b.offset[i] + static_cast<std::size_t>(r * b.width[i]);
+    for (int c = 0; c < b.width[i]; ++c) x[b.column[i] + c] += JW_[row + static_cast<std::size_t>(c)] * delta;
+  }
+}
+
+// Row targets for a substep of length h (docs/theory.md §12), with Ct = Ċ − J v* the part of Ċ
+// that does not come from the bodies' velocities (a driven path's):
+//
+//   equality     J v = −(Ct + β C/h)                  λ free
+//   inequality   J v ≥ −(Ct + C/h) while C > 0        λ ≥ 0   (may close the gap, not cross it)
+//                J v ≥ −(Ct + β C/h) once C ≤ 0
+//   motor        J v = target − Ct                    |λ| ≤ F h
+//   spring       soft: δ = −s K⁻¹(J v + Ct + r C) − i λ,  |λ| ≤ F h
+//
+// with β the Baumgarte factor (0 unless that is the position correction), and for a spring of
+// frequency f and damping ratio ζ, ω = 2πf: r = ω/(2ζ + hω), s = hω(2ζ + hω)/(1 + hω(2ζ + hω)),
+// i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit damped spring on C).
+void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
+                                 const Eigen::VectorXd& v, double h, const VelocitySettings& settings) {
+  system_ = &system;
+  const double beta = settings.positionCorrection == PositionCorrection::Baumgarte ? settings.baumgarte : 0.0;
+  const auto kinds = system.kinds();
+  const auto parameters = system.parameters();
+  const Eigen::VectorXd& C = system.value();
+  const Eigen::VectorXd& Cdot = system.velocity();
+  for (const Group& g : groups_) {
+    const std::size_t k = g.constraint;
+    weighBlocks(system, W, k);
+    const Eigen::Index first = system.blocks(k).row;
+    for (int r = 0; r < system.blocks(k).rows; ++r) {
+      const Eigen::Index row = first + r;
+      const RowParameters& p = parameters[static_cast<std::size_t>(row)];
+      const double Ct = Cdot[row] - rowTimes(system, k, r, v);
+      lower_[row] = -kInfinity;
+      upper_[row] = kInfinity;
+      switch (kinds[static_cast<std::size_t>(row)]) {
+        case RowKind::Equality:
+          bias_[row] = Ct + beta * C[row] / h;
+          break;
+        case RowKind::Inequality:
+          bias_[row] = Ct + (C[row] > 0.0 ? C[row] / h : beta * C[row] / h);
+          lower_[row] = 0.0;
+          break;
+        case RowKind::Motor:
+          bias_[row] = Ct - p.targetSpeed;
+          lower_[row] = -p.maxForce * h;
+          upper_[row] = p.maxForce * h;
+          break;
+        case RowKind::Spring: {
+          const double omega = 2.0 * std::numbers::pi * p.frequency;
+          const double a1 = 2.0 * p.dampingRatio + h * omega, a2 = h * omega * a1;
+          bias_[row] = Ct + omega / a1 * C[row];
+          massScale_[row] = a2 / (1.0 + a2);
+          impulseScale_[row] = 1.0 / (1.0 + a2);
+          upper_[row] = p.maxForce * h;
+          break;
+        }
+      }
+    }
+    invertBlock(system, k, g.equalityRows, g.equalityMass);
+    invertBlock(system, k, g.springRows, g.springMass);
+    for (const int r : g.singleRows) {
+      const double K = effectiveMass(system, k, r, r);
+      rowMass_[first + r] = K > 0.0 ? 1.0 / K : 0.0;
+    }
+  }
+}
+
+void SequentialImpulses::warmStart(Eigen::VectorXd& v, bool enabled) {
+  if (!enabled) {
+    impulses_.setZero();
+    return;
+  }
+  for (const Group& g : groups_) {
+    const ConstraintSystem::ConstraintBlocks& b = system_->blocks(g.constraint);
+    for (int r = 0; r < b.rows; ++r) applyRow(*system_, g.constraint, r, impulses_[b.row + r], v);
+  }
+}
+
+void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows, std::size_t mass,
+                                    double massScale, double impulseScale, double maxImpulse, Eigen::VectorXd& v) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  if (n == 0) return;
+  const std::size_t k = g.constraint;
+  const Eigen::Index first = system_->blocks(k).row;
+  SmallVector target(n), accumulated(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int r = rows[static_cast<std::size_t>(i)];
+    target[i] = rowTimes(*system_, k, r, v) + bias_[first + r];
+    accumulated[i] = impulses_[first + r];
+  }
+  const Eigen::Map<const Eigen::MatrixXd> inverse(masses_.data() + mass, n, n);
+  SmallVector updated = accumulated - massScale * (inverse * target) - impulseScale * accumulated;
+  const double norm = updated.norm();
+  if (norm > maxImpulse) updated *= maxImpulse / norm;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int r = rows[static_cast<std::size_t>(i)];
+    applyRow(*system_, k, r, updated[i] - accumulated[i], v);
+    impulses_[first + r] = updated[i];
+  }
+}
+
+void SequentialImpulses::solve(Eigen::VectorXd& v, bool includeEquality) {
+  for (const Group& g : groups_) {
+    const std::size_t k = g.constraint;
+    const Eigen::Index first = system_->blocks(k).row;
+    if (!g.springRows.empty()) {
+      const Eigen::Index row = first + g.springRows.front();
+      solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], v);
+    }
+    for (const int r : g.singleRows) {
+      const Eigen::Index row = first + r;
+      const double old = impulses_[row];
+      const double updated = std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + bias_[row]), lower_[row],
+                                        upper_[row]);
+      applyRow(*system_, k, r, updated - old, v);
+      impulses_[row] = updated;
+    }
+    if (includeEquality) solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, v);
+  }
+}
+
+double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W,
+                                            double time, Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                            int iterations, double tolerance, bool includeEquality) {
+  system_ = &system;
+  const auto kinds = system.kinds();
+  double worst = 0.0;
+  for (int pass = 0; pass < iterations; ++pass) {
+    worst = 0.0;
+    for (const Group& g : groups_) {
+      const std::size_t k = g.constraint;
+      system.evaluate(model, {time, q, v}, k);
+      weighBlocks(system, W, k);
+      const Eigen::Index first = system.blocks(k).row;
+      const Eigen::VectorXd& C = system.value();
+      if (includeEquality && g.equality > 0) {
+        SmallVector error(g.equality);
+        for (int r = 0; r < g.equality; ++r) {
+          error[r] = C[first + r];
+          worst = std::max(worst, std::abs(error[r]));
+        }
+        invertBlock(system, k, g.equalityRows, g.equalityMass);
+        const Eigen::Map<const Eigen::MatrixXd> inverse(masses_.data() + g.equalityMass, g.equality, g.equality);
+        const SmallVector delta = -(inverse * error);
+        for (int r = 0; r < g.equality; ++r) applyRow(system, k, r, delta[r], q);
+      }
+      for (const int r : g.singleRows) {
+        const Eigen::Index row = first + r;
+        if (kinds[static_cast<std::size_t>(row)] != RowKind::Inequality || !(C[row] < 0.0)) continue;
+        worst = std::max(worst, -C[row]);
+        const double K = effectiveMass(system, k, r, r);
+        if (K > 0.0) applyRow(system, k, r, -C[row] / K, q);
+      }
+    }
+    if (worst <= tolerance) break;
+  }
+  return worst;
+}
+
+}  // namespace tinkertoy
