@@ -51,6 +51,7 @@ struct Report {
   const std::string& path;
   const RunStatistics& stats;
   double wallSeconds;
+  std::span<const BreakEvent> breaks;
 };
 
 std::vector<double> toVector(const Eigen::VectorXd& x) { return {x.begin(), x.end()}; }
@@ -127,6 +128,11 @@ void printSummary(std::ostream& out, const Report& r) {
       << ", max |dC/dt| " << st.velocityErrorMax << "\n";
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, max residual "
       << st.residualMax << "\n";
+  for (const BreakEvent& b : r.breaks) {
+    out << "  break        " << model.describe(b.constraint) << " at step " << b.step << " (t = " << b.time
+        << " s): reaction force " << b.force << " N above its break force " << model.breakForce(b.constraint)
+        << " N\n";
+  }
 }
 
 // Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
@@ -205,7 +211,7 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  const Report report{scene, options.scene, stats, wall};
+  const Report report{scene, options.scene, stats, wall, simulator.breaks()};
   printSummary(out, report);
   if (summaryFile.is_open()) summaryFile << summaryJson(report).dump(2) << "\n";
   return kSuccess;

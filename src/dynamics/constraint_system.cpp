@@ -62,6 +62,7 @@ void ConstraintSystem::build(const Model& model) {
   Ctt_.setZero(rows);
   gradients_.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
   gradientDots_ = gradients_;
+  rowScratch_.assign(3 * static_cast<std::size_t>(widest), 0.0);
 }
 
 void ConstraintSystem::evaluate(const Model& model, const StateView& state) {
@@ -87,10 +88,18 @@ void ConstraintSystem::evaluate(const Model& model, const StateView& state, std:
 }
 
 void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, std::size_t k) {
-  const int d = model.dimension();
   const Entry& e = entries_[k];
   const ConstraintBlocks& b = e.blocks;
   if (b.rows == 0) return;
+  evaluateGradients(model, state, k, C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row);
+  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, model.dimension());
+}
+
+void ConstraintSystem::evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C,
+                                         double* Cdot, double* Ctt) {
+  const int d = model.dimension();
+  const Entry& e = entries_[k];
+  const ConstraintBlocks& b = e.blocks;
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     const PointSlot& slot = e.points[p];
     if (slot.particle) {
@@ -116,10 +125,20 @@ void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, 
                               {velocities_.data(), e.pointCount},
                               {angles_.data(), e.pointCount},
                               {angularVelocities_.data(), e.pointCount}};
-  ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, gradients_.data(),
-                          gradientDots_.data(), parameters_.data() + b.row, b.rows);
+  ConstraintOutput output(C, Cdot, Ctt, gradients_.data(), gradientDots_.data(), parameters_.data() + b.row, b.rows);
   model.constraint(model.constraintAt(k)).evaluate(input, output);
-  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, d);
+}
+
+Eigen::Vector4d ConstraintSystem::pointForce(const Model& model, const StateView& state, std::size_t k,
+                                             std::size_t p, std::span<const double> lambda) {
+  const ConstraintBlocks& b = entries_[k].blocks;
+  Eigen::Vector4d force = Eigen::Vector4d::Zero();
+  if (b.rows == 0) return force;
+  const auto rows = static_cast<std::size_t>(b.rows);
+  std::fill_n(rowScratch_.begin(), 3 * rows, 0.0);
+  evaluateGradients(model, state, k, rowScratch_.data(), rowScratch_.data() + rows, rowScratch_.data() + 2 * rows);
+  for (std::size_t r = 0; r < rows; ++r) force += lambda[r] * gradients_[p * rows + r];
+  return force;
 }
 
 void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension) {

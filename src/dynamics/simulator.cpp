@@ -63,6 +63,29 @@ void Simulator::step() {
   model_.setTime(time);
   ++stepCount_;
   diagnostics_ = candidate;
+  breakOverloadedConstraints();
+}
+
+Reaction Simulator::reaction(ConstraintId id) {
+  syncStructure();
+  const std::size_t k = model_.indexOf(id);
+  const int d = model_.dimension();
+  const Eigen::Vector4d f = formulation_->constraints().pointForce(model_, {model_.time(), model_.q(), model_.v()}, k, 0,
+                                                                   lambda(id));
+  return {f.head(d), f[3]};
+}
+
+// All reactions are measured before any constraint is disabled: disabling one changes the
+// layout, after which the step's λ is gone.
+void Simulator::breakOverloadedConstraints() {
+  const std::size_t before = breaks_.size();
+  for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
+    const ConstraintId id = model_.constraintAt(k);
+    if (!model_.isEnabled(id) || !std::isfinite(model_.breakForce(id))) continue;
+    const double force = reaction(id).force.norm();
+    if (force > model_.breakForce(id)) breaks_.push_back({stepCount_, model_.time(), id, force});
+  }
+  for (std::size_t i = before; i < breaks_.size(); ++i) model_.setEnabled(breaks_[i].constraint, false);
 }
 
 // A candidate state is blown up if anything in it is not finite, or if its energy or ‖C‖

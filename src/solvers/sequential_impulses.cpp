@@ -124,11 +124,14 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
 }
 
 // Row targets for a substep of length h (docs/theory.md §12), with Ct = Ċ − J v* the part of Ċ
-// that does not come from the bodies' velocities (a driven path's):
+// that does not come from the bodies' velocities (a driven path's), and the curvature term
+// κ = (h/2)(J̇ v* + Ctt), so that the linearized target aims at C(q + h v) rather than at the
+// tangent of the manifold at q (C(q + hv) ≈ C + h(J v + Ct) + (h²/2)(J̇ v + Ctt); without κ a
+// swinging chain drifts outward every step and loses O(h) energy to the next step's solve):
 //
-//   equality     J v = −(Ct + β C/h)                  λ free
-//   inequality   J v ≥ −(Ct + C/h) while C > 0        λ ≥ 0   (may close the gap, not cross it)
-//                J v ≥ −(Ct + β C/h) once C ≤ 0
+//   equality     J v = −(Ct + κ + β C/h)              λ free
+//   inequality   J v ≥ −(Ct + κ + C/h) while C > 0    λ ≥ 0   (may close the gap, not cross it)
+//                J v ≥ −(Ct + κ + β C/h) once C ≤ 0
 //   motor        J v = target − Ct                    |λ| ≤ F h
 //   spring       soft: δ = −s K⁻¹(J v + Ct + r C) − i λ,  |λ| ≤ F h
 //
@@ -143,6 +146,7 @@ void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiag
   const auto parameters = system.parameters();
   const Eigen::VectorXd& C = system.value();
   const Eigen::VectorXd& Cdot = system.velocity();
+  system.jacobianDot().multiply(v, JdotV_);
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     weighBlocks(system, W, k);
@@ -151,14 +155,15 @@ void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiag
       const Eigen::Index row = first + r;
       const RowParameters& p = parameters[static_cast<std::size_t>(row)];
       const double Ct = Cdot[row] - rowTimes(system, k, r, v);
+      const double curvature = 0.5 * h * (JdotV_[row] + system.timeTerm()[row]);
       lower_[row] = -kInfinity;
       upper_[row] = kInfinity;
       switch (kinds[static_cast<std::size_t>(row)]) {
         case RowKind::Equality:
-          bias_[row] = Ct + beta * C[row] / h;
+          bias_[row] = Ct + curvature + beta * C[row] / h;
           break;
         case RowKind::Inequality:
-          bias_[row] = Ct + (C[row] > 0.0 ? C[row] / h : beta * C[row] / h);
+          bias_[row] = Ct + curvature + (C[row] > 0.0 ? C[row] / h : beta * C[row] / h);
           lower_[row] = 0.0;
           break;
         case RowKind::Motor:

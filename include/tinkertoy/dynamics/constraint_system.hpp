@@ -74,6 +74,12 @@ class ConstraintSystem {
   [[nodiscard]] double maxViolation() const;
   [[nodiscard]] double maxVelocityViolation() const;
 
+  // The force and couple that constraint k applies at its point p for multipliers λ_k
+  // [rows_k]: Σ_r λ_r ∂C_r/∂(x_p, φ_p), i.e. (force (N), torque about the point (N·m)) at
+  // `state`. Leaves C, J and the other outputs alone.
+  [[nodiscard]] Eigen::Vector4d pointForce(const Model& model, const StateView& state, std::size_t k, std::size_t p,
+                                           std::span<const double> lambda);
+
   [[nodiscard]] std::size_t constraintCount() const { return entries_.size(); }
   [[nodiscard]] const ConstraintBlocks& blocks(std::size_t k) const { return entries_[k].blocks; }
   // First row of the constraint at dense index k.
@@ -99,6 +105,10 @@ class ConstraintSystem {
 
   // Evaluates constraint k into its rows and blocks, which must be zero.
   void evaluateInto(const Model& model, const StateView& state, std::size_t k);
+  // Gathers the points of constraint k at `state` and lets it write C, Ċ, Ctt (at the given
+  // pointers) and its gradients (into gradients_, gradientDots_).
+  void evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C, double* Cdot,
+                         double* Ctt);
   // Adds G_k J_k into J_b and Ġ_k J_k + G_k J̇_k into J̇_b for point p of entry e.
   void applyChainRule(const Entry& e, std::size_t p, int dimension);
 
@@ -113,6 +123,7 @@ class ConstraintSystem {
   std::array<Eigen::Vector3d, kMaxConstraintPoints> positions_, velocities_;
   std::array<double, kMaxConstraintPoints> angles_{}, angularVelocities_{};
   std::vector<Eigen::Vector4d> gradients_, gradientDots_;
+  std::vector<double> rowScratch_;  // C, Ċ, Ctt of one constraint for pointForce() [3 × widest]
 };
 
 }  // namespace tinkertoy

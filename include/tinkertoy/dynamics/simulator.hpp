@@ -5,6 +5,9 @@
 // bodies or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work and λ.
 //
+// After each step every constraint with a break force (Model::setBreakForce) whose reaction
+// force exceeds it is disabled, and the break is recorded as a BreakEvent.
+//
 // If a step produces a non-finite state, one whose energy or constraint error overflows, or
 // one whose constraints came apart (‖C‖∞ above ten times the model's size), or the direct
 // solver meets redundant constraints, or a body's mass matrix becomes singular,
@@ -21,6 +24,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <memory>
 
@@ -46,6 +50,23 @@ struct StepDiagnostics {
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }
 };
 
+// What a constraint does to the first point it names (a joint's body a): the force at that
+// point (N) [dimension] and the couple about it (N·m; zero unless the constraint acts on
+// orientations), from λ of the last step.
+struct Reaction {
+  Eigen::VectorXd force;
+  double torque = 0.0;
+};
+
+// A constraint that broke: its reaction force exceeded Model::breakForce after `step`, and the
+// simulator disabled it.
+struct BreakEvent {
+  std::uint64_t step = 0;
+  double time = 0.0;  // s, at the end of the step
+  ConstraintId constraint;
+  double force = 0.0;  // |reaction force| that broke it, N
+};
+
 class Simulator {
  public:
   Simulator(Model& model, SimulationSettings settings = {});
@@ -64,12 +85,19 @@ class Simulator {
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 
+  // The reaction of a constraint at the model's current state (see Reaction).
+  [[nodiscard]] Reaction reaction(ConstraintId id);
+  // Every constraint that broke so far, in order.
+  [[nodiscard]] std::span<const BreakEvent> breaks() const { return breaks_; }
+
   [[nodiscard]] const SimulationSettings& settings() const { return settings_; }
   [[nodiscard]] std::uint64_t stepCount() const { return stepCount_; }
   [[nodiscard]] const Model& model() const { return model_; }
 
  private:
   void syncStructure();
+  // Disables every constraint whose reaction force exceeds its break force, recording why.
+  void breakOverloadedConstraints();
   // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally.
   StepDiagnostics measure(const StateView& state);
   // Throws SimulationError if the candidate state (q_, v_) is not fit to commit.
@@ -84,6 +112,7 @@ class Simulator {
   std::uint64_t stepCount_ = 0;
   StepDiagnostics diagnostics_;
   Eigen::VectorXd q_, v_;  // work state of the step in progress [n]
+  std::vector<BreakEvent> breaks_;
 };
 
 }  // namespace tinkertoy

@@ -103,6 +103,7 @@ class SequentialImpulses {
   std::vector<double> masses_;                // inverted effective-mass blocks
   Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
   Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
+  Eigen::VectorXd JdotV_;                                                    // J̇ v* [m]
   bool hasNonEquality_ = false;
 };
 
