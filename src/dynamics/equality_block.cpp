@@ -40,10 +40,16 @@ void EqualityBlock::gather(const ConstraintSystem& system) {
 }
 
 SolveStats EqualityBlock::solveAndApply(const Eigen::VectorXd& rhs, Eigen::VectorXd& delta, Eigen::VectorXd& target) {
+  const SolveStats stats = solveForDisplacement(rhs, delta, WJtDelta_);
+  target += WJtDelta_;
+  return stats;
+}
+
+SolveStats EqualityBlock::solveForDisplacement(const Eigen::VectorXd& rhs, Eigen::VectorXd& delta,
+                                               Eigen::VectorXd& displacement) {
   const SolveStats stats = solver_->solve(matrix_, rhs, delta);
   J_.multiplyTransposed(delta, JtDelta_);
-  W_.multiply(JtDelta_, WJtDelta_);
-  target += WJtDelta_;
+  W_.multiply(JtDelta_, displacement);
   return stats;
 }
 

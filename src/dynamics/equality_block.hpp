@@ -37,6 +37,8 @@ class EqualityBlock {
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& out) const { J_.multiply(x, out); }
   // Solves J_E W J_Eᵀ δ = rhs (δ is the warm start on entry) and adds W J_Eᵀ δ to target.
   SolveStats solveAndApply(const Eigen::VectorXd& rhs, Eigen::VectorXd& delta, Eigen::VectorXd& target);
+  // Solves J_E W J_Eᵀ δ = rhs and writes the displacement W J_Eᵀ δ [n] it calls for.
+  SolveStats solveForDisplacement(const Eigen::VectorXd& rhs, Eigen::VectorXd& delta, Eigen::VectorXd& displacement);
 
  private:
   struct Copy {

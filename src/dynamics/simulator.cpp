@@ -180,10 +180,7 @@ void Simulator::refreshDiagnostics() {
 StepDiagnostics Simulator::measure(const StateView& state) {
   StepDiagnostics d;
   d.time = state.time;
-  for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
-    d.kineticEnergy += model_.body(model_.bodyAt(b)).kineticEnergy(model_.slice(state.q, b),
-                                                                   model_.slice(state.v, b));
-  }
+  d.kineticEnergy = model_.kineticEnergy(state.q, state.v);
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
     d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_, state);
   }

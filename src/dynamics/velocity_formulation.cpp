@@ -32,16 +32,25 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
   W.multiply(Q_, WQ_);
   v += h * WQ_;
 
-  // 2–3. Impulses at (q, v*).
+  // 2–3. Impulses that aim at C = 0 at the end of the substep (SequentialImpulses::prepare).
   if (system_.rows() > 0) {
+    predicted_ = q + h * v;
+    system_.evaluate(model_, {time + h, predicted_, v});
+    predictedC_ = system_.value();
     system_.evaluate(model_, {time, q, v});
-    impulses_.prepare(system_, W, v, h, settings_.velocity);
-    impulses_.warmStart(v, settings_.velocity.warmStart);
-    if (sequential_) {
-      for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, true);
-      tally_.add({settings_.velocity.iterations, 0.0});
-    } else {
-      solveGlobally(v);
+    current_ = system_.value();
+    vStar_ = v;
+    previousImpulses_ = impulses_.impulses();
+    const double kinetic = model_.kineticEnergy(q, v);
+    solveImpulses(v, h);
+    // Ideal constraint impulses do no work; a solve linearized at q that adds much kinetic
+    // energy has met a motion too fast for its step (h|v| near a link's length, as in a
+    // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
+    if (model_.kineticEnergy(q, v) > 1.01 * kinetic + 1e-12) {
+      v = vStar_;
+      impulses_.impulses() = previousImpulses_;
+      system_.evaluate(model_, {time + h, predicted_, v});
+      solveImpulses(v, h);
     }
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
@@ -58,6 +67,17 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
                                settings_.projection.tolerance, true);
   } else {
     projectGlobally(time, q, v);
+  }
+}
+
+void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
+  impulses_.prepare(system_, inverseMass_.matrix(), v, current_, predictedC_, h, settings_.velocity);
+  impulses_.warmStart(v, settings_.velocity.warmStart);
+  if (sequential_) {
+    for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, true);
+    tally_.add({settings_.velocity.iterations, 0.0});
+  } else {
+    solveGlobally(v);
   }
 }
 
@@ -79,16 +99,26 @@ void VelocityFormulation::solveGlobally(Eigen::VectorXd& v) {
   }
 }
 
+// Gauss–Newton with backtracking: a full step δq = W J_Eᵀ δ with J_E W J_Eᵀ δ = −C_E is the
+// minimum-norm correction of the linearized constraints, but far from the manifold (a cloth's
+// whip in one large step) it can overshoot, so the step is halved until ‖C‖∞ decreases.
 void VelocityFormulation::projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const double tolerance = settings_.projection.tolerance;
-  for (int i = 0; i < settings_.projection.maxIterations && equality_.rows() > 0; ++i) {
-    system_.evaluate(model_, {time, q, v});
-    if (system_.maxViolation() <= tolerance) break;
+  system_.evaluate(model_, {time, q, v});
+  double error = system_.maxViolation();
+  for (int i = 0; i < settings_.projection.maxIterations && equality_.rows() > 0 && error > tolerance; ++i) {
     equality_.gather(system_);
     rhs_.resize(equality_.rows());
     for (Eigen::Index r = 0; r < equality_.rows(); ++r) rhs_[r] = -system_.value()[equality_.systemRow(r)];
     delta_.setZero();
-    tally_.add(equality_.solveAndApply(rhs_, delta_, q));
+    tally_.add(equality_.solveForDisplacement(rhs_, delta_, displacement_));
+    trial_ = q;
+    for (double step = 1.0; step > 1.0 / 64; step *= 0.5) {
+      q = trial_ + step * displacement_;
+      system_.evaluate(model_, {time, q, v});
+      if (system_.maxViolation() < error) break;
+    }
+    error = system_.maxViolation();
   }
   if (impulses_.hasNonEqualityRows()) {
     impulses_.projectPositions(model_, system_, inverseMass_.matrix(), time, q, v, settings_.velocity.iterations,

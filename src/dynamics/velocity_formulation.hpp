@@ -2,9 +2,13 @@
 // step is split into substeps of h = dt / substeps (docs/theory.md §12):
 //
 //   1. v* = v + h W Q                         applied forces into the velocities
-//   2. evaluate C, J at (q, v*); warm start   v* += W Jᵀ λ_previous
+//   2. evaluate C at the predicted (q + h v*, t + h) and C, J at (q, t); warm start
+//      v* += W Jᵀ λ_previous
 //   3. impulses λ so that J v⁺ meets each row's target (sequential impulses, or a global
-//      solve of the equality rows with the others by sequential impulses), v⁺ = v* + W Jᵀ λ
+//      solve of the equality rows with the others by sequential impulses), v⁺ = v* + W Jᵀ λ;
+//      the targets aim at C = 0 at the end of the substep (SequentialImpulses::prepare). If
+//      the impulses added kinetic energy (> 1 %), the motion was too fast for the step's
+//      linearization at q, and the solve is redone linearized at the prediction.
 //   4. q += h v⁺                              symplectic Euler
 //   5. position correction: none, Baumgarte (in step 3's targets), or projection onto C = 0
 //
@@ -33,10 +37,13 @@ class VelocityFormulation final : public Formulation {
 
  private:
   void substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // Prepares the solve from the system as evaluated (at q, or at the prediction), warm-starts
+  // and solves for the impulses, updating v.
+  void solveImpulses(Eigen::VectorXd& v, double h);
   // Step 3 with a global solve: the equality rows together, the others by sequential impulses.
   void solveGlobally(Eigen::VectorXd& v);
-  // Step 5's projection with a global solve: Gauss–Newton on the equality rows, then the
-  // inequality rows one at a time.
+  // Step 5's projection with a global solve: Gauss–Newton with backtracking on the equality
+  // rows, then the inequality rows one at a time.
   void projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   const Model& model_;
@@ -49,7 +56,10 @@ class VelocityFormulation final : public Formulation {
   EqualityBlock equality_;
   SolveTally tally_;
   // Scratch: Q and W Q [n]; the equality rows' right-hand side and increment [rows of J_E].
-  Eigen::VectorXd Q_, WQ_, rhs_, delta_, JEv_;
+  // Scratch: the predicted q + h v* and v* [n]; C at the substep's start and at the prediction,
+  // and the previous substep's impulses [m].
+  Eigen::VectorXd Q_, WQ_, rhs_, delta_, JEv_, displacement_, trial_, predicted_, vStar_;
+  Eigen::VectorXd current_, predictedC_, previousImpulses_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };
 

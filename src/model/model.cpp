@@ -214,6 +214,12 @@ void Model::setVelocity(BodyId id, const Eigen::VectorXd& velocity) {
 
 void Model::setMass(BodyId id, double mass) { particle(id, "setMass").setMass(mass); }
 
+double Model::kineticEnergy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const {
+  double T = 0.0;
+  for (std::size_t b = 0; b < bodies_.size(); ++b) T += bodies_[b]->kineticEnergy(slice(q, b), slice(v, b));
+  return T;
+}
+
 void Model::pointKinematics(const BodyPoint& point, const StateView& state,
                             PointKinematics& out) const {
   const std::size_t index = indexOf(point.body);

@@ -123,30 +123,36 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
   }
 }
 
-// Row targets for a substep of length h (docs/theory.md §12), with Ct = Ċ − J v* the part of Ċ
-// that does not come from the bodies' velocities (a driven path's), and the curvature term
-// κ = (h/2)(J̇ v* + Ctt), so that the linearized target aims at C(q + h v) rather than at the
-// tangent of the manifold at q (C(q + hv) ≈ C + h(J v + Ct) + (h²/2)(J̇ v + Ctt); without κ a
-// swinging chain drifts outward every step and loses O(h) energy to the next step's solve):
+// Row targets for a substep of length h (docs/theory.md §12). An equality row asks that the
+// constraint be met at the end of the substep, C(q + h v⁺, t + h) = (1 − β) C(q, t), with β
+// the Baumgarte factor (0 unless that is the correction). With C̃ = C(q + h v*, t + h), where
+// the bodies would be without the constraints, and J the Jacobian the system was evaluated
+// with (at q, or at the prediction q + h v* when the caller found q's too coarse):
 //
-//   equality     J v = −(Ct + κ + β C/h)              λ free
-//   inequality   J v ≥ −(Ct + κ + C/h) while C > 0    λ ≥ 0   (may close the gap, not cross it)
-//                J v ≥ −(Ct + κ + β C/h) once C ≤ 0
-//   motor        J v = target − Ct                    |λ| ≤ F h
-//   spring       soft: δ = −s K⁻¹(J v + Ct + r C) − i λ,  |λ| ≤ F h
+//   C(q + h v⁺) ≈ C̃ + h J (v⁺ − v*)     ⇒    J v⁺ = −b,   b = (C̃ − (1 − β) C(q))/h − J v*
 //
-// with β the Baumgarte factor (0 unless that is the position correction), and for a spring of
-// frequency f and damping ratio ζ, ω = 2πf: r = ω/(2ζ + hω), s = hω(2ζ + hω)/(1 + hω(2ζ + hω)),
-// i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit damped spring on C).
+// With J at q, b is to second order the tangent target Ct + β C/h plus the curvature term
+// (h/2)(J̇ v* + Ctt); without that term a swinging chain drifts outward every substep and the
+// next solve takes the energy away. Ct = Ċ − J v* is the part of Ċ not due to the bodies.
+//
+//   equality     J v = −b                                            λ free
+//   inequality   J v ≥ −b, with C(q) = 0 in b while C(q) > 0         λ ≥ 0   (may close the gap,
+//                                                                              not cross it)
+//   motor        J v = target − Ct                                   |λ| ≤ F h
+//   spring       soft: δ = −s K⁻¹(J v + Ct + r C(q)) − i λ,          |λ| ≤ F h
+//
+// and for a spring of frequency f and damping ratio ζ, ω = 2πf: r = ω/(2ζ + hω),
+// s = hω(2ζ + hω)/(1 + hω(2ζ + hω)), i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit
+// damped spring on C).
 void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
-                                 const Eigen::VectorXd& v, double h, const VelocitySettings& settings) {
+                                 const Eigen::VectorXd& v, const Eigen::VectorXd& current,
+                                 const Eigen::VectorXd& predicted, double h, const VelocitySettings& settings) {
   system_ = &system;
   const double beta = settings.positionCorrection == PositionCorrection::Baumgarte ? settings.baumgarte : 0.0;
   const auto kinds = system.kinds();
   const auto parameters = system.parameters();
-  const Eigen::VectorXd& C = system.value();
+  const Eigen::VectorXd& C = current;
   const Eigen::VectorXd& Cdot = system.velocity();
-  system.jacobianDot().multiply(v, JdotV_);
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     weighBlocks(system, W, k);
@@ -154,16 +160,16 @@ void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiag
     for (int r = 0; r < system.blocks(k).rows; ++r) {
       const Eigen::Index row = first + r;
       const RowParameters& p = parameters[static_cast<std::size_t>(row)];
-      const double Ct = Cdot[row] - rowTimes(system, k, r, v);
-      const double curvature = 0.5 * h * (JdotV_[row] + system.timeTerm()[row]);
+      const double Jv = rowTimes(system, k, r, v);
+      const double Ct = Cdot[row] - Jv;
       lower_[row] = -kInfinity;
       upper_[row] = kInfinity;
       switch (kinds[static_cast<std::size_t>(row)]) {
         case RowKind::Equality:
-          bias_[row] = Ct + curvature + beta * C[row] / h;
+          bias_[row] = (predicted[row] - (1.0 - beta) * C[row]) / h - Jv;
           break;
         case RowKind::Inequality:
-          bias_[row] = Ct + curvature + (C[row] > 0.0 ? C[row] / h : beta * C[row] / h);
+          bias_[row] = (predicted[row] - (C[row] > 0.0 ? 0.0 : (1.0 - beta) * C[row])) / h - Jv;
           lower_[row] = 0.0;
           break;
         case RowKind::Motor:

@@ -87,6 +87,9 @@ class Model {
   void setVelocity(BodyId particle, const Eigen::VectorXd& velocity);
   void setMass(BodyId particle, double mass);
 
+  // T = ½ vᵀ M(q) v, the sum of the bodies' kinetic energies at coordinates q and velocities v [n].
+  [[nodiscard]] double kineticEnergy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const;
+
   // Kinematics of a point at an arbitrary state (an integrator stage, say). Throws
   // std::invalid_argument for a stale body or a point index the body does not have.
   void pointKinematics(const BodyPoint& point, const StateView& state, PointKinematics& out) const;

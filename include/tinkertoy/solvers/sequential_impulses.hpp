@@ -43,10 +43,12 @@ class SequentialImpulses {
   // another kind (joints put their equality rows first).
   void build(const ConstraintSystem& system);
 
-  // Prepares one substep of length h from `system` evaluated at (q, v*), v* being the velocities
-  // after the applied forces: the effective masses of every row group, and each row's velocity
-  // target (bias) and impulse bounds.
-  void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const Eigen::VectorXd& v, double h,
+  // Prepares one substep of length h from `system` evaluated with v* (the velocities after the
+  // applied forces) at the substep's start q or at the prediction q + h v*, and from C at the
+  // start (`current`) and at the prediction (`predicted`) [m]: the effective masses of every row
+  // group, and each row's velocity target (bias) and impulse bounds.
+  void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const Eigen::VectorXd& v,
+               const Eigen::VectorXd& current, const Eigen::VectorXd& predicted, double h,
                const VelocitySettings& settings);
   // Applies the previous substep's impulses to v (v += W Jᵀ λ), or forgets them.
   void warmStart(Eigen::VectorXd& v, bool enabled);
@@ -103,7 +105,6 @@ class SequentialImpulses {
   std::vector<double> masses_;                // inverted effective-mass blocks
   Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
   Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
-  Eigen::VectorXd JdotV_;                                                    // J̇ v* [m]
   bool hasNonEquality_ = false;
 };
 
