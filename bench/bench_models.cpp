@@ -4,7 +4,9 @@
 
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/constraints/revolute_joint.hpp"
 #include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::bench {
 
@@ -45,6 +47,35 @@ BenchModel clothModel(int side) {
     model.addConstraint(std::make_unique<FixedPointConstraint>(corner, model.position(corner)));
   }
   return {std::move(model), kSpacing};
+}
+
+BenchModel jointGridModel(int side) {
+  constexpr double kRadius = 0.4;
+  const double mass = 3.141592653589793 * kRadius * kRadius;  // density 1
+  const Shape disc = Shape::circle(kRadius);
+  Model model(2);
+  model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
+  std::vector<BodyId> grid;
+  for (int i = 0; i < side; ++i) {      // row, downward
+    for (int k = 0; k < side; ++k) {    // column
+      const bool fixed = i == 0 && k >= side / 2 - 3 && k <= side / 2 + 3;
+      const auto motion = fixed ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
+      grid.push_back(model.addBody(std::make_unique<RigidBody>(mass, disc.inertia(mass), disc, motion),
+                                   Eigen::Vector3d(k, -i, 0.0)));
+    }
+  }
+  auto at = [&](int i, int k) { return grid[static_cast<std::size_t>(i * side + k)]; };
+  // A pin at the midpoint between two neighbours: half a spacing from each center.
+  auto pin = [&](BodyId a, BodyId b, const Eigen::Vector2d& half) {
+    model.addConstraint(std::make_unique<RevoluteJoint>(JointConnection{.a = {a, half}, .b = BodyPoint{b, -half}}));
+  };
+  for (int i = 0; i < side; ++i) {
+    for (int k = 0; k < side; ++k) {
+      if (k + 1 < side) pin(at(i, k), at(i, k + 1), Eigen::Vector2d(0.5, 0.0));
+      if (i + 1 < side) pin(at(i, k), at(i + 1, k), Eigen::Vector2d(0.0, -0.5));
+    }
+  }
+  return {std::move(model), 1.0};
 }
 
 }  // namespace tinkertoy::bench

@@ -1,18 +1,25 @@
-// tinkertoy-bench: chain-N and cloth-G with both linear solvers (bench/RESULTS.md).
+// tinkertoy-bench: chain-N, cloth-G and joint_grid-N with each solver (bench/RESULTS.md).
 //
 // Each benchmark simulates the whole scenario once and reports, besides the wall time:
-//   ms_per_step      wall milliseconds per step
-//   C_over_L         final ‖C‖∞ divided by the rod length
-//   C_max_over_L     largest ‖C‖∞ over the run, divided by the rod length
+//   ms_per_step      wall milliseconds per step, over the steps that ran
+//   C_over_L         final ‖C‖∞ divided by the rod length (the grid spacing for joint_grid)
+//   C_max_over_L     largest ‖C‖∞ over the run, divided by the same
 //   energy_drift     max over steps of |E(t) − E(0)|, J
-//   iters_per_solve  mean solver iterations per linear solve (1 for LDLT)
+//   iters_per_solve  mean solver iterations per linear solve (1 for LDLT; the pass count for
+//                    sequential impulses)
 //   simulated_s      simulated time reached: less than the scenario's duration if it blew up
 //                    (the blow-up message goes to stderr; the other counters cover the steps run)
 //
-// Usage: tinkertoy-bench [--benchmark_filter=REGEX] [--integrator=rk4|symplectic-euler|...]
-//                       [--project] [--duration=S] [--dt=H]
-//   --duration=S  simulate S seconds instead of the scenario's 10 s (chain) or 5 s (cloth)
-//   --dt=H        step size in seconds instead of 1/240
+// chain and cloth run with the formulation chosen on the command line, with cg and ldlt at the
+// acceleration level or sequential and ldlt (a global solve) at the velocity level. joint_grid
+// is Box2D's velocity-level benchmark: dt = 1/60 s, 4 substeps, sequential impulses at several
+// iteration counts and the global solve, with Baumgarte correction as Box2D has.
+//
+// Usage: tinkertoy-bench [--benchmark_filter=REGEX] [--formulation=acceleration|velocity]
+//                       [--integrator=rk4|...] [--project] [--correction=none|baumgarte|projection]
+//                       [--iterations=N] [--substeps=N] [--duration=S] [--dt=H]
+//   --duration=S  simulate S seconds instead of each scenario's own duration
+//   --dt=H        step size for chain and cloth instead of 1/240 s
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -20,6 +27,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "bench_models.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
@@ -29,25 +37,25 @@ namespace tinkertoy::bench {
 namespace {
 
 struct Options {
-  IntegratorKind integrator = IntegratorKind::RungeKutta4;
-  bool project = false;
+  SimulationSettings settings{.dt = 1.0 / 240.0};
   double duration = 0.0;  // 0: the scenario's own duration
-  double dt = 1.0 / 240.0;
 };
 Options options;
 
-void simulate(benchmark::State& state, BenchModel (*build)(int), double duration, SolverKind solver) {
+struct Scenario {
+  const char* name;
+  BenchModel (*build)(int);
+  double duration;  // s
+};
+
+void simulate(benchmark::State& state, Scenario scenario, SimulationSettings settings) {
   const int size = static_cast<int>(state.range(0));
   for (auto _ : state) {
-    BenchModel bench = build(size);
-    SimulationSettings settings;
-    settings.dt = options.dt;
-    settings.integrator = options.integrator;
-    settings.solver.kind = solver;
-    settings.projection.enabled = options.project;
+    BenchModel bench = scenario.build(size);
     Simulator simulator(bench.model, settings);
     RunStatistics stats(simulator.diagnostics());
-    const auto steps = static_cast<long>(std::lround((options.duration > 0.0 ? options.duration : duration) / settings.dt));
+    const double duration = options.duration > 0.0 ? options.duration : scenario.duration;
+    const auto steps = static_cast<long>(std::lround(duration / settings.dt));
     const auto start = std::chrono::steady_clock::now();
     long done = 0;
     try {
@@ -57,7 +65,7 @@ void simulate(benchmark::State& state, BenchModel (*build)(int), double duration
       }
     } catch (const SimulationError& e) {
       // Keep the measurement of the steps that ran; simulated_s tells how far the run got.
-      std::fprintf(stderr, "%s/%d: %s\n", std::string(solverName(solver)).c_str(), size, e.what());
+      std::fprintf(stderr, "%s/%d: %s\n", scenario.name, size, e.what());
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.SetIterationTime(seconds);
@@ -70,17 +78,44 @@ void simulate(benchmark::State& state, BenchModel (*build)(int), double duration
   }
 }
 
-void registerScenario(const char* name, BenchModel (*build)(int), double duration,
-                      std::initializer_list<long> sizes) {
-  for (SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
-    const std::string label = std::string(name) + "/" + std::string(solverName(solver));
-    auto* b = benchmark::RegisterBenchmark(label.c_str(), simulate, build, duration, solver);
-    for (long size : sizes) b->Arg(size);
-    b->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+void registerVariant(const Scenario& scenario, const std::string& variant, const SimulationSettings& settings,
+                     std::initializer_list<long> sizes) {
+  const std::string label = std::string(scenario.name) + "/" + variant;
+  auto* b = benchmark::RegisterBenchmark(label.c_str(), simulate, scenario, settings);
+  for (long size : sizes) b->Arg(size);
+  b->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+}
+
+// chain and cloth: the command line's settings, with each solver its formulation offers.
+void registerScenario(const Scenario& scenario, std::initializer_list<long> sizes) {
+  const bool velocity = options.settings.formulation == FormulationKind::Velocity;
+  const auto solvers = velocity ? std::vector{SolverKind::SequentialImpulses, SolverKind::SparseLdlt}
+                                : std::vector{SolverKind::ConjugateGradient, SolverKind::SparseLdlt};
+  for (const SolverKind solver : solvers) {
+    SimulationSettings settings = options.settings;
+    settings.solver.kind = solver;
+    registerVariant(scenario, std::string(solverName(solver)), settings, sizes);
   }
 }
 
-double positiveSeconds(const std::string& flag, const std::string& value) {
+// Box2D's joint grid: 1/60 s, 4 substeps, Baumgarte, sequential at 4, 8 and 16 passes, and a
+// regularized LDLT.
+void registerJointGrid(std::initializer_list<long> sizes) {
+  const Scenario grid{"joint_grid", jointGridModel, 5.0};
+  SimulationSettings settings{.dt = 1.0 / 60.0, .formulation = FormulationKind::Velocity};
+  settings.velocity.substeps = 4;
+  settings.velocity.positionCorrection = PositionCorrection::Baumgarte;
+  settings.solver.kind = SolverKind::SequentialImpulses;
+  for (const int iterations : {4, 8, 16}) {
+    settings.velocity.iterations = iterations;
+    registerVariant(grid, "sequential-" + std::to_string(iterations), settings, sizes);
+  }
+  settings.solver.kind = SolverKind::SparseLdlt;
+  settings.solver.regularization = 1e-9;  // the grid has more pin rows than degrees of freedom
+  registerVariant(grid, "ldlt", settings, sizes);
+}
+
+double positiveNumber(const std::string& flag, const std::string& value) {
   double x = 0.0;
   std::size_t used = 0;
   try {
@@ -89,27 +124,52 @@ double positiveSeconds(const std::string& flag, const std::string& value) {
     used = 0;
   }
   if (used == 0 || used != value.size() || !std::isfinite(x) || x <= 0.0) {
-    throw std::invalid_argument(flag + ": expected a positive number of seconds, got '" + value + "'");
+    throw std::invalid_argument(flag + ": expected a positive number, got '" + value + "'");
   }
   return x;
 }
 
+int positiveInteger(const std::string& flag, const std::string& value) {
+  const double x = positiveNumber(flag, value);
+  if (x != std::floor(x) || x > 100000) throw std::invalid_argument(flag + ": expected a whole number, got '" + value + "'");
+  return static_cast<int>(x);
+}
+
+// The value of "--name=value" if arg is that flag.
+std::optional<std::string> flagValue(const std::string& arg, const char* name) {
+  const std::string prefix = std::string(name) + "=";
+  if (arg.rfind(prefix, 0) != 0) return std::nullopt;
+  return arg.substr(prefix.size());
+}
+
 // Strips our own flags before Google Benchmark sees the rest.
 void parseOwnFlags(int& argc, char** argv) {
+  SimulationSettings& s = options.settings;
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--project") {
-      options.project = true;
-    } else if (arg.rfind("--duration=", 0) == 0) {
-      options.duration = positiveSeconds("--duration", arg.substr(std::strlen("--duration=")));
-    } else if (arg.rfind("--dt=", 0) == 0) {
-      options.dt = positiveSeconds("--dt", arg.substr(std::strlen("--dt=")));
-    } else if (arg.rfind("--integrator=", 0) == 0) {
-      const std::string name = arg.substr(std::strlen("--integrator="));
-      const auto kind = parseIntegrator(name);
-      if (!kind) throw std::invalid_argument("--integrator: unknown integrator '" + name + "'");
-      options.integrator = *kind;
+      s.projection.enabled = true;
+    } else if (const auto durationValue = flagValue(arg, "--duration")) {
+      options.duration = positiveNumber("--duration", *durationValue);
+    } else if (const auto dtValue = flagValue(arg, "--dt")) {
+      s.dt = positiveNumber("--dt", *dtValue);
+    } else if (const auto iterationsValue = flagValue(arg, "--iterations")) {
+      s.velocity.iterations = positiveInteger("--iterations", *iterationsValue);
+    } else if (const auto substepsValue = flagValue(arg, "--substeps")) {
+      s.velocity.substeps = positiveInteger("--substeps", *substepsValue);
+    } else if (const auto integratorValue = flagValue(arg, "--integrator")) {
+      const auto kind = parseIntegrator(*integratorValue);
+      if (!kind) throw std::invalid_argument("--integrator: unknown integrator '" + *integratorValue + "'");
+      s.integrator = *kind;
+    } else if (const auto formulationValue = flagValue(arg, "--formulation")) {
+      const auto kind = parseFormulation(*formulationValue);
+      if (!kind) throw std::invalid_argument("--formulation: expected acceleration or velocity, got '" + *formulationValue + "'");
+      s.formulation = *kind;
+    } else if (const auto correctionValue = flagValue(arg, "--correction")) {
+      const auto kind = parsePositionCorrection(*correctionValue);
+      if (!kind) throw std::invalid_argument("--correction: expected none, baumgarte or projection, got '" + *correctionValue + "'");
+      s.velocity.positionCorrection = *kind;
     } else {
       argv[kept++] = argv[i];
     }
@@ -128,13 +188,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
-  registerScenario("chain", chainModel, 10.0, {10, 100, 1000, 10000});
-  registerScenario("cloth", clothModel, 5.0, {16, 32, 64});
+  registerScenario({"chain", chainModel, 10.0}, {10, 100, 1000, 10000});
+  registerScenario({"cloth", clothModel, 5.0}, {16, 32, 64});
+  registerJointGrid({10, 100});
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  benchmark::AddCustomContext("integrator", std::string(tinkertoy::integratorName(options.integrator)));
-  benchmark::AddCustomContext("projection", options.project ? "on" : "off");
-  benchmark::AddCustomContext("dt", std::to_string(options.dt));
+  const tinkertoy::SimulationSettings& s = options.settings;
+  benchmark::AddCustomContext("formulation", std::string(tinkertoy::formulationName(s.formulation)));
+  benchmark::AddCustomContext("integrator", std::string(tinkertoy::integratorName(s.integrator)));
+  benchmark::AddCustomContext("projection", s.projection.enabled ? "on" : "off");
+  benchmark::AddCustomContext("dt", std::to_string(s.dt));
+  benchmark::AddCustomContext("velocity", std::to_string(s.velocity.iterations) + " iterations, " +
+                                              std::to_string(s.velocity.substeps) + " substeps, " +
+                                              std::string(tinkertoy::positionCorrectionName(s.velocity.positionCorrection)));
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -7,6 +7,18 @@
 
 namespace tinkertoy {
 
+namespace {
+
+// A constraint that no body can move (a joint between two static bodies) has nothing to do and
+// gets no rows: in J W Jᵀ they would be zero rows and columns.
+bool movesABody(const Model& model, const Constraint& constraint) {
+  const auto points = constraint.points();
+  return std::any_of(points.begin(), points.end(),
+                     [&](const BodyPoint& p) { return !model.body(p.body).isDriven(); });
+}
+
+}  // namespace
+
 void ConstraintSystem::build(const Model& model) {
   const std::size_t count = model.constraintCount();
   entries_.assign(count, Entry{});
@@ -15,7 +27,8 @@ void ConstraintSystem::build(const Model& model) {
   for (std::size_t k = 0; k < count; ++k) {
     const ConstraintId id = model.constraintAt(k);
     entries_[k].blocks.row = rows;
-    entries_[k].blocks.rows = model.isEnabled(id) ? model.constraint(id).rows() : 0;
+    const Constraint& constraint = model.constraint(id);
+    entries_[k].blocks.rows = model.isEnabled(id) && movesABody(model, constraint) ? constraint.rows() : 0;
     rows += entries_[k].blocks.rows;
     widest = std::max(widest, entries_[k].blocks.rows);
   }
@@ -28,7 +41,7 @@ void ConstraintSystem::build(const Model& model) {
     const Constraint& constraint = model.constraint(model.constraintAt(k));
     Entry& e = entries_[k];
     ConstraintBlocks& b = e.blocks;
-    if (b.rows == 0) continue;  // disabled: no rows, no blocks
+    if (b.rows == 0) continue;  // disabled or immovable: no rows, no blocks
     const auto points = constraint.points();
     for (int r = 0; r < b.rows; ++r) {
       const RowKind kind = constraint.rowKind(r);

@@ -56,8 +56,13 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
     system_.jacobian().multiplyTransposed(lambda_, force_);
   }
 
-  // 4. Symplectic Euler.
+  // 4. Symplectic Euler, with Baumgarte's pseudo velocity in the positions only.
   q += h * v;
+  if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Baumgarte) {
+    pseudo_.setZero(v.size());
+    solvePasses(pseudo_, SequentialImpulses::Pass::Position);
+    q += h * pseudo_;
+  }
   time += h;
 
   // 5. Projection onto C = 0 at the new positions.
@@ -73,26 +78,31 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
 void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
   impulses_.prepare(system_, inverseMass_.matrix(), v, current_, predictedC_, h, settings_.velocity);
   impulses_.warmStart(v, settings_.velocity.warmStart);
+  solvePasses(v, SequentialImpulses::Pass::Velocity);
+}
+
+void VelocityFormulation::solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass) {
   if (sequential_) {
-    for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, true);
+    for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, true, pass);
     tally_.add({settings_.velocity.iterations, 0.0});
   } else {
-    solveGlobally(v);
+    solveGlobally(v, pass);
   }
 }
 
 // The equality rows are solved exactly (J_E v⁺ = −b_E) each pass, the other rows by one
 // sequential pass in between; with equality rows only, one solve is the answer.
-void VelocityFormulation::solveGlobally(Eigen::VectorXd& v) {
+void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass which) {
   equality_.gather(system_);
   const int passes = impulses_.hasNonEqualityRows() ? settings_.velocity.iterations : 1;
-  Eigen::VectorXd& lambda = impulses_.impulses();
+  Eigen::VectorXd& lambda = impulses_.impulses(which);
+  const Eigen::VectorXd& bias = impulses_.bias(which);
   for (int pass = 0; pass < passes; ++pass) {
-    if (impulses_.hasNonEqualityRows()) impulses_.solve(v, false);
+    if (impulses_.hasNonEqualityRows()) impulses_.solve(v, false, which);
     if (equality_.rows() == 0) continue;
     equality_.multiply(v, JEv_);
     rhs_.resize(equality_.rows());
-    for (Eigen::Index i = 0; i < equality_.rows(); ++i) rhs_[i] = -(JEv_[i] + impulses_.bias()[equality_.systemRow(i)]);
+    for (Eigen::Index i = 0; i < equality_.rows(); ++i) rhs_[i] = -(JEv_[i] + bias[equality_.systemRow(i)]);
     delta_.setZero();
     tally_.add(equality_.solveAndApply(rhs_, delta_, v));
     for (Eigen::Index i = 0; i < equality_.rows(); ++i) lambda[equality_.systemRow(i)] += delta_[i];

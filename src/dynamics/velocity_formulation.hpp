@@ -10,7 +10,8 @@
 //      the impulses added kinetic energy (> 1 %), the motion was too fast for the step's
 //      linearization at q, and the solve is redone linearized at the prediction.
 //   4. q += h v⁺                              symplectic Euler
-//   5. position correction: none, Baumgarte (in step 3's targets), or projection onto C = 0
+//   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
+//      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
 // λ reported is the last substep's impulse divided by h: a force, comparable with the
 // acceleration level's λ.
@@ -40,8 +41,11 @@ class VelocityFormulation final : public Formulation {
   // Prepares the solve from the system as evaluated (at q, or at the prediction), warm-starts
   // and solves for the impulses, updating v.
   void solveImpulses(Eigen::VectorXd& v, double h);
-  // Step 3 with a global solve: the equality rows together, the others by sequential impulses.
-  void solveGlobally(Eigen::VectorXd& v);
+  // The passes of the prepared solve, on the velocity or on Baumgarte's pseudo velocity.
+  void solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
+  // solvePasses with a global solve: the equality rows together, the others by sequential
+  // impulses.
+  void solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
   // Step 5's projection with a global solve: Gauss–Newton with backtracking on the equality
   // rows, then the inequality rows one at a time.
   void projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v);
@@ -55,10 +59,11 @@ class VelocityFormulation final : public Formulation {
   SequentialImpulses impulses_;
   EqualityBlock equality_;
   SolveTally tally_;
-  // Scratch: Q and W Q [n]; the equality rows' right-hand side and increment [rows of J_E].
+  // Scratch: Q, W Q and Baumgarte's pseudo velocity [n]; the equality rows' right-hand side and
+  // increment [rows of J_E].
   // Scratch: the predicted q + h v* and v* [n]; C at the substep's start and at the prediction,
   // and the previous substep's impulses [m].
-  Eigen::VectorXd Q_, WQ_, rhs_, delta_, JEv_, displacement_, trial_, predicted_, vStar_;
+  Eigen::VectorXd Q_, WQ_, pseudo_, rhs_, delta_, JEv_, displacement_, trial_, predicted_, vStar_;
   Eigen::VectorXd current_, predictedC_, previousImpulses_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };

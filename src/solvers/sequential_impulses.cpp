@@ -50,6 +50,8 @@ void SequentialImpulses::build(const ConstraintSystem& system) {
   const Eigen::Index m = system.rows();
   impulses_.setZero(m);
   bias_.setZero(m);
+  positionBias_.setZero(m);
+  positionImpulses_.setZero(m);
   lower_.setZero(m);
   upper_.setZero(m);
   rowMass_.setZero(m);
@@ -124,14 +126,14 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
 }
 
 // Row targets for a substep of length h (docs/theory.md §12). An equality row asks that the
-// constraint be met at the end of the substep, C(q + h v⁺, t + h) = (1 − β) C(q, t), with β
-// the Baumgarte factor (0 unless that is the correction). With C̃ = C(q + h v*, t + h), where
-// the bodies would be without the constraints, and J the Jacobian the system was evaluated
-// with (at q, or at the prediction q + h v* when the caller found q's too coarse):
+// constraint keep its value over the substep, C(q + h v⁺, t + h) = C(q, t). With
+// C̃ = C(q + h v*, t + h), where the bodies would be without the constraints, and J the
+// Jacobian the system was evaluated with (at q, or at the prediction q + h v* when the caller
+// found q's too coarse):
 //
-//   C(q + h v⁺) ≈ C̃ + h J (v⁺ − v*)     ⇒    J v⁺ = −b,   b = (C̃ − (1 − β) C(q))/h − J v*
+//   C(q + h v⁺) ≈ C̃ + h J (v⁺ − v*)     ⇒    J v⁺ = −b,   b = (C̃ − C(q))/h − J v*
 //
-// With J at q, b is to second order the tangent target Ct + β C/h plus the curvature term
+// With J at q, b is to second order the tangent target Ct plus the curvature term
 // (h/2)(J̇ v* + Ctt); without that term a swinging chain drifts outward every substep and the
 // next solve takes the energy away. Ct = Ċ − J v* is the part of Ċ not due to the bodies.
 //
@@ -144,10 +146,15 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
 // and for a spring of frequency f and damping ratio ζ, ω = 2πf: r = ω/(2ζ + hω),
 // s = hω(2ζ + hω)/(1 + hω(2ζ + hω)), i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit
 // damped spring on C).
+//
+// Baumgarte's correction is a separate target for the position pass: J u = −β C(q)/h for the
+// equality rows and J u ≥ −β min(C(q), 0)/h for the inequality rows, solved for a pseudo
+// velocity u that only moves the positions (split impulses).
 void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
                                  const Eigen::VectorXd& v, const Eigen::VectorXd& current,
                                  const Eigen::VectorXd& predicted, double h, const VelocitySettings& settings) {
   system_ = &system;
+  positionImpulses_.setZero();
   const double beta = settings.positionCorrection == PositionCorrection::Baumgarte ? settings.baumgarte : 0.0;
   const auto kinds = system.kinds();
   const auto parameters = system.parameters();
@@ -164,12 +171,15 @@ void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiag
       const double Ct = Cdot[row] - Jv;
       lower_[row] = -kInfinity;
       upper_[row] = kInfinity;
+      positionBias_[row] = 0.0;
       switch (kinds[static_cast<std::size_t>(row)]) {
         case RowKind::Equality:
-          bias_[row] = (predicted[row] - (1.0 - beta) * C[row]) / h - Jv;
+          bias_[row] = (predicted[row] - C[row]) / h - Jv;
+          positionBias_[row] = beta * C[row] / h;
           break;
         case RowKind::Inequality:
-          bias_[row] = (predicted[row] - (C[row] > 0.0 ? 0.0 : (1.0 - beta) * C[row])) / h - Jv;
+          bias_[row] = (predicted[row] - std::min(C[row], 0.0)) / h - Jv;
+          positionBias_[row] = beta * std::min(C[row], 0.0) / h;
           lower_[row] = 0.0;
           break;
         case RowKind::Motor:
@@ -209,7 +219,10 @@ void SequentialImpulses::warmStart(Eigen::VectorXd& v, bool enabled) {
 }
 
 void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows, std::size_t mass,
-                                    double massScale, double impulseScale, double maxImpulse, Eigen::VectorXd& v) {
+                                    double massScale, double impulseScale, double maxImpulse, Pass pass,
+                                    Eigen::VectorXd& v) {
+  const Eigen::VectorXd& b = bias(pass);
+  Eigen::VectorXd& lambda = impulses(pass);
   const auto n = static_cast<Eigen::Index>(rows.size());
   if (n == 0) return;
   const std::size_t k = g.constraint;
@@ -217,8 +230,8 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
   SmallVector target(n), accumulated(n);
   for (Eigen::Index i = 0; i < n; ++i) {
     const int r = rows[static_cast<std::size_t>(i)];
-    target[i] = rowTimes(*system_, k, r, v) + bias_[first + r];
-    accumulated[i] = impulses_[first + r];
+    target[i] = rowTimes(*system_, k, r, v) + b[first + r];
+    accumulated[i] = lambda[first + r];
   }
   const Eigen::Map<const Eigen::MatrixXd> inverse(masses_.data() + mass, n, n);
   SmallVector updated = accumulated - massScale * (inverse * target) - impulseScale * accumulated;
@@ -227,27 +240,31 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
   for (Eigen::Index i = 0; i < n; ++i) {
     const int r = rows[static_cast<std::size_t>(i)];
     applyRow(*system_, k, r, updated[i] - accumulated[i], v);
-    impulses_[first + r] = updated[i];
+    lambda[first + r] = updated[i];
   }
 }
 
-void SequentialImpulses::solve(Eigen::VectorXd& v, bool includeEquality) {
+void SequentialImpulses::solve(Eigen::VectorXd& v, bool includeEquality, Pass pass) {
+  const auto kinds = system_->kinds();
+  const Eigen::VectorXd& b = bias(pass);
+  Eigen::VectorXd& lambda = impulses(pass);
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     const Eigen::Index first = system_->blocks(k).row;
-    if (!g.springRows.empty()) {
+    if (pass == Pass::Velocity && !g.springRows.empty()) {
       const Eigen::Index row = first + g.springRows.front();
-      solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], v);
+      solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], pass, v);
     }
     for (const int r : g.singleRows) {
       const Eigen::Index row = first + r;
-      const double old = impulses_[row];
-      const double updated = std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + bias_[row]), lower_[row],
-                                        upper_[row]);
+      if (pass == Pass::Position && kinds[static_cast<std::size_t>(row)] != RowKind::Inequality) continue;
+      const double old = lambda[row];
+      const double updated =
+          std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]), lower_[row], upper_[row]);
       applyRow(*system_, k, r, updated - old, v);
-      impulses_[row] = updated;
+      lambda[row] = updated;
     }
-    if (includeEquality) solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, v);
+    if (includeEquality) solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, pass, v);
   }
 }
 

@@ -14,6 +14,13 @@
 // back impulse it pushed too hard with earlier in the same substep. The impulses of a substep
 // warm-start the next one.
 //
+// Baumgarte's drift correction has a pass of its own (split impulses): the same blocks, with
+// targets β C / h and impulses that start from zero every substep, solved for a pseudo velocity
+// that moves the positions and is then forgotten. Kept out of the velocities, the correction
+// adds no kinetic energy; kept out of the warm start, its impulses cannot pile up in redundant
+// structures (a grid of pins), where β C / h has no exact solution and every pass of the
+// Gauss–Seidel iteration walks λ further along the null space of J W Jᵀ.
+//
 // The same per-constraint blocks also correct positions: projectPositions() is the nonlinear
 // Gauss–Seidel projection that moves each constraint's bodies straight back onto C = 0.
 //
@@ -22,6 +29,8 @@
 //   si.prepare(system, W, v, h, settings);   // each substep, system evaluated at (q, v*)
 //   si.warmStart(v, true);
 //   for (int i = 0; i < iterations; ++i) si.solve(v, true);
+//   u.setZero();                             // Baumgarte: the position pass
+//   for (int i = 0; i < iterations; ++i) si.solve(u, true, SequentialImpulses::Pass::Position);
 #pragma once
 
 #include <Eigen/Core>
@@ -38,6 +47,10 @@ inline constexpr int kMaxRowsPerConstraint = 6;
 
 class SequentialImpulses {
  public:
+  // Velocity: the rows' velocity targets, warm-started. Position: Baumgarte's targets, for the
+  // equality and inequality rows only, from zero impulses each substep.
+  enum class Pass { Velocity, Position };
+
   // Lays out the per-constraint groups and forgets the impulses. Throws std::invalid_argument if
   // a constraint has more than kMaxRowsPerConstraint rows, or an equality row after a row of
   // another kind (joints put their equality rows first).
@@ -46,20 +59,25 @@ class SequentialImpulses {
   // Prepares one substep of length h from `system` evaluated with v* (the velocities after the
   // applied forces) at the substep's start q or at the prediction q + h v*, and from C at the
   // start (`current`) and at the prediction (`predicted`) [m]: the effective masses of every row
-  // group, and each row's velocity target (bias) and impulse bounds.
+  // group, each row's velocity target (bias) and impulse bounds, and with Baumgarte's
+  // correction its position-pass target; the position pass's impulses are reset to zero.
   void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const Eigen::VectorXd& v,
                const Eigen::VectorXd& current, const Eigen::VectorXd& predicted, double h,
                const VelocitySettings& settings);
   // Applies the previous substep's impulses to v (v += W Jᵀ λ), or forgets them.
   void warmStart(Eigen::VectorXd& v, bool enabled);
   // One pass over all constraints; their equality blocks too unless a global solve does those.
-  void solve(Eigen::VectorXd& v, bool includeEquality);
+  // v is the velocity, or for the position pass the pseudo velocity.
+  void solve(Eigen::VectorXd& v, bool includeEquality, Pass pass = Pass::Velocity);
 
   // Accumulated impulses of the current substep, N·s (or N·m·s) [m]; row r of an equality
   // block wants J_r v = −bias_r.
-  [[nodiscard]] const Eigen::VectorXd& impulses() const { return impulses_; }
-  [[nodiscard]] Eigen::VectorXd& impulses() { return impulses_; }
-  [[nodiscard]] const Eigen::VectorXd& bias() const { return bias_; }
+  [[nodiscard]] Eigen::VectorXd& impulses(Pass pass = Pass::Velocity) {
+    return pass == Pass::Velocity ? impulses_ : positionImpulses_;
+  }
+  [[nodiscard]] const Eigen::VectorXd& bias(Pass pass = Pass::Velocity) const {
+    return pass == Pass::Velocity ? bias_ : positionBias_;
+  }
   [[nodiscard]] bool hasNonEqualityRows() const { return hasNonEquality_; }
 
   // Nonlinear Gauss–Seidel projection: up to `iterations` passes, each evaluating every
@@ -97,13 +115,14 @@ class SequentialImpulses {
   void applyRow(const ConstraintSystem& system, std::size_t k, int r, double delta, Eigen::VectorXd& x) const;
   // Solves a block of rows: δ = −scale · K⁻¹ (J v + b) − impulseScale λ, clamped in norm.
   void solveBlock(const Group& g, const std::vector<int>& rows, std::size_t mass, double massScale,
-                  double impulseScale, double maxImpulse, Eigen::VectorXd& v);
+                  double impulseScale, double maxImpulse, Pass pass, Eigen::VectorXd& v);
 
   std::vector<Group> groups_;
   const ConstraintSystem* system_ = nullptr;  // the system of the last prepare()
   std::vector<double> JW_;                    // J W, laid out like J.values()
   std::vector<double> masses_;                // inverted effective-mass blocks
   Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
+  Eigen::VectorXd positionImpulses_, positionBias_;                          // [m]
   Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
   bool hasNonEquality_ = false;
 };
