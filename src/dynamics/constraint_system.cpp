@@ -78,34 +78,36 @@ void ConstraintSystem::build(const Model& model) {
   rowScratch_.assign(3 * static_cast<std::size_t>(widest), 0.0);
 }
 
-void ConstraintSystem::evaluate(const Model& model, const StateView& state) {
-  jacobian_.setZero();
-  jacobianDot_.setZero();
+void ConstraintSystem::evaluate(const Model& model, const StateView& state, Evaluation what) {
+  if (what != Evaluation::ValuesOnly) jacobian_.setZero();
+  if (what == Evaluation::Full) jacobianDot_.setZero();
   C_.setZero();
   Cdot_.setZero();
   Ctt_.setZero();
-  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(model, state, k);
+  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(model, state, k, what);
 }
 
-void ConstraintSystem::evaluate(const Model& model, const StateView& state, std::size_t k) {
+void ConstraintSystem::evaluate(const Model& model, const StateView& state, std::size_t k, Evaluation what) {
   const ConstraintBlocks& b = entries_[k].blocks;
   for (std::size_t i = 0; i < b.count; ++i) {
     const auto size = static_cast<std::size_t>(b.rows * b.width[i]);
-    std::fill_n(jacobian_.values().begin() + static_cast<std::ptrdiff_t>(b.offset[i]), size, 0.0);
-    std::fill_n(jacobianDot_.values().begin() + static_cast<std::ptrdiff_t>(b.offset[i]), size, 0.0);
+    const auto first = static_cast<std::ptrdiff_t>(b.offset[i]);
+    if (what != Evaluation::ValuesOnly) std::fill_n(jacobian_.values().begin() + first, size, 0.0);
+    if (what == Evaluation::Full) std::fill_n(jacobianDot_.values().begin() + first, size, 0.0);
   }
   C_.segment(b.row, b.rows).setZero();
   Cdot_.segment(b.row, b.rows).setZero();
   Ctt_.segment(b.row, b.rows).setZero();
-  evaluateInto(model, state, k);
+  evaluateInto(model, state, k, what);
 }
 
-void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, std::size_t k) {
+void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, std::size_t k, Evaluation what) {
   const Entry& e = entries_[k];
   const ConstraintBlocks& b = e.blocks;
   if (b.rows == 0) return;
   evaluateGradients(model, state, k, C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row);
-  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, model.dimension());
+  if (what == Evaluation::ValuesOnly) return;
+  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, model.dimension(), what == Evaluation::Full);
 }
 
 void ConstraintSystem::evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C,
@@ -154,7 +156,7 @@ Eigen::Vector4d ConstraintSystem::pointForce(const Model& model, const StateView
   return force;
 }
 
-void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension) {
+void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot) {
   const PointSlot& slot = e.points[p];
   const ConstraintBlocks& b = e.blocks;
   const int width = b.width[slot.block];
@@ -167,22 +169,23 @@ void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimensi
     double* Jrow = J + static_cast<std::ptrdiff_t>(r * width);
     double* JdotRow = Jdot + static_cast<std::ptrdiff_t>(r * width);
     if (slot.particle) {  // J_k = I, J̇_k = 0
-      for (int c = 0; c < dimension; ++c) {
-        Jrow[c] += G[c];
-        JdotRow[c] += Gdot[c];
+      for (int c = 0; c < dimension; ++c) Jrow[c] += G[c];
+      if (withJacobianDot) {
+        for (int c = 0; c < dimension; ++c) JdotRow[c] += Gdot[c];
       }
       continue;
     }
     const PointKinematics& k = kinematics_[p];
-    const Eigen::Vector3d g = G.head<3>(), gDot = Gdot.head<3>();
-    for (int c = 0; c < width; ++c) {
-      Jrow[c] += g.dot(k.jacobian.col(c));
-      JdotRow[c] += gDot.dot(k.jacobian.col(c)) + g.dot(k.jacobianDot.col(c));
+    const Eigen::Vector3d g = G.head<3>();
+    for (int c = 0; c < width; ++c) Jrow[c] += g.dot(k.jacobian.col(c));
+    if (k.oriented) {  // Model rejects angle gradients on points without a frame
+      for (int c = 0; c < width; ++c) Jrow[c] += G[3] * k.angleJacobian[c];
     }
-    if (!k.oriented) continue;  // Model rejects angle gradients on points without a frame
-    for (int c = 0; c < width; ++c) {
-      Jrow[c] += G[3] * k.angleJacobian[c];
-      JdotRow[c] += Gdot[3] * k.angleJacobian[c] + G[3] * k.angleJacobianDot[c];
+    if (!withJacobianDot) continue;
+    const Eigen::Vector3d gDot = Gdot.head<3>();
+    for (int c = 0; c < width; ++c) JdotRow[c] += gDot.dot(k.jacobian.col(c)) + g.dot(k.jacobianDot.col(c));
+    if (k.oriented) {
+      for (int c = 0; c < width; ++c) JdotRow[c] += Gdot[3] * k.angleJacobian[c] + G[3] * k.angleJacobianDot[c];
     }
   }
 }

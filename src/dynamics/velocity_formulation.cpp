@@ -2,6 +2,14 @@
 
 namespace tinkertoy {
 
+namespace {
+
+// The velocity level needs J but never J̇; at the prediction, only C.
+constexpr auto kJacobian = ConstraintSystem::Evaluation::WithoutJacobianDot;
+constexpr auto kValues = ConstraintSystem::Evaluation::ValuesOnly;
+
+}  // namespace
+
 VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSettings& settings)
     : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses),
       equality_(sequential_ ? SolverSettings{} : settings.solver, inverseMass_.matrix()) {}
@@ -35,9 +43,9 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
   // 2–3. Impulses that aim at C = 0 at the end of the substep (SequentialImpulses::prepare).
   if (system_.rows() > 0) {
     predicted_ = q + h * v;
-    system_.evaluate(model_, {time + h, predicted_, v});
+    system_.evaluate(model_, {time + h, predicted_, v}, kValues);
     predictedC_ = system_.value();
-    system_.evaluate(model_, {time, q, v});
+    system_.evaluate(model_, {time, q, v}, kJacobian);
     current_ = system_.value();
     vStar_ = v;
     previousImpulses_ = impulses_.impulses();
@@ -49,7 +57,7 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
     if (model_.kineticEnergy(q, v) > 1.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
-      system_.evaluate(model_, {time + h, predicted_, v});
+      system_.evaluate(model_, {time + h, predicted_, v}, kJacobian);
       solveImpulses(v, h);
     }
     lambda_ = impulses_.impulses() / h;
@@ -114,7 +122,7 @@ void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::
 // whip in one large step) it can overshoot, so the step is halved until ‖C‖∞ decreases.
 void VelocityFormulation::projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const double tolerance = settings_.projection.tolerance;
-  system_.evaluate(model_, {time, q, v});
+  system_.evaluate(model_, {time, q, v}, kJacobian);
   double error = system_.maxViolation();
   for (int i = 0; i < settings_.projection.maxIterations && equality_.rows() > 0 && error > tolerance; ++i) {
     equality_.gather(system_);
@@ -125,7 +133,7 @@ void VelocityFormulation::projectGlobally(double time, Eigen::VectorXd& q, const
     trial_ = q;
     for (double step = 1.0; step > 1.0 / 64; step *= 0.5) {
       q = trial_ + step * displacement_;
-      system_.evaluate(model_, {time, q, v});
+      system_.evaluate(model_, {time, q, v}, kJacobian);
       if (system_.maxViolation() < error) break;
     }
     error = system_.maxViolation();

@@ -233,7 +233,7 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
     target[i] = rowTimes(*system_, k, r, v) + b[first + r];
     accumulated[i] = lambda[first + r];
   }
-  const Eigen::Map<const Eigen::MatrixXd> inverse(masses_.data() + mass, n, n);
+  const Eigen::Map<const Small> inverse(masses_.data() + mass, n, n);
   SmallVector updated = accumulated - massScale * (inverse * target) - impulseScale * accumulated;
   const double norm = updated.norm();
   if (norm > maxImpulse) updated *= maxImpulse / norm;
@@ -278,7 +278,7 @@ double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem
     worst = 0.0;
     for (const Group& g : groups_) {
       const std::size_t k = g.constraint;
-      system.evaluate(model, {time, q, v}, k);
+      system.evaluate(model, {time, q, v}, k, ConstraintSystem::Evaluation::WithoutJacobianDot);
       weighBlocks(system, W, k);
       const Eigen::Index first = system.blocks(k).row;
       const Eigen::VectorXd& C = system.value();

@@ -37,6 +37,10 @@ namespace tinkertoy {
 
 class ConstraintSystem {
  public:
+  // What an evaluation writes: everything; all but J̇ (the velocity level has no use for it);
+  // or only C, Ċ and Ctt, leaving J and J̇ as they were.
+  enum class Evaluation { Full, WithoutJacobianDot, ValuesOnly };
+
   // The blocks of J (and J̇) that belong to one constraint, one per body it touches.
   struct ConstraintBlocks {
     Eigen::Index row = 0;  // first row
@@ -50,9 +54,9 @@ class ConstraintSystem {
   // Lays out rows and reserves blocks for the model's current constraints and bodies.
   void build(const Model& model);
   // Evaluates every constraint at `state`.
-  void evaluate(const Model& model, const StateView& state);
+  void evaluate(const Model& model, const StateView& state, Evaluation what = Evaluation::Full);
   // Evaluates constraint k only (dense index), leaving the other rows as they were.
-  void evaluate(const Model& model, const StateView& state, std::size_t k);
+  void evaluate(const Model& model, const StateView& state, std::size_t k, Evaluation what = Evaluation::Full);
 
   [[nodiscard]] Eigen::Index rows() const { return jacobian_.rows(); }
   [[nodiscard]] const Eigen::VectorXd& value() const { return C_; }
@@ -103,14 +107,15 @@ class ConstraintSystem {
     std::array<PointSlot, kMaxConstraintPoints> points{};
   };
 
-  // Evaluates constraint k into its rows and blocks, which must be zero.
-  void evaluateInto(const Model& model, const StateView& state, std::size_t k);
+  // Evaluates constraint k into its rows and the blocks `what` asks for, which must be zero.
+  void evaluateInto(const Model& model, const StateView& state, std::size_t k, Evaluation what);
   // Gathers the points of constraint k at `state` and lets it write C, Ċ, Ctt (at the given
   // pointers) and its gradients (into gradients_, gradientDots_).
   void evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C, double* Cdot,
                          double* Ctt);
-  // Adds G_k J_k into J_b and Ġ_k J_k + G_k J̇_k into J̇_b for point p of entry e.
-  void applyChainRule(const Entry& e, std::size_t p, int dimension);
+  // Adds G_k J_k into J_b and, if withJacobianDot, Ġ_k J_k + G_k J̇_k into J̇_b for point p of
+  // entry e.
+  void applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot);
 
   std::vector<Entry> entries_;
   BlockSparseMatrix jacobian_, jacobianDot_;

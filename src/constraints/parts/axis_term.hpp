@@ -19,8 +19,8 @@ namespace tinkertoy::detail {
 
 // axis: the unit axis n₀, in the world (inFrameOfB = false) or in b's frame at φ_b = 0.
 inline ScalarTerm axisTerm(const JointEnd& a, const JointEnd& b, const Eigen::Vector2d& axis, bool inFrameOfB) {
-  const double phi = inFrameOfB ? b.angle : 0.0, omega = inFrameOfB ? b.angularVelocity : 0.0;
-  const double c = std::cos(phi), s = std::sin(phi);
+  const double omega = inFrameOfB ? b.angularVelocity : 0.0;
+  const double c = inFrameOfB ? std::cos(b.angle) : 1.0, s = inFrameOfB ? std::sin(b.angle) : 0.0;
   const Eigen::Vector3d n(c * axis.x() - s * axis.y(), s * axis.x() + c * axis.y(), 0.0);
   const Eigen::Vector3d nPerp(-n.y(), n.x(), 0.0);
   const Eigen::Vector3d d = a.position - b.position, dDot = a.velocity - b.velocity;
