@@ -78,7 +78,7 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
     }
   }
 
-  const Simulator simulator(model);
+  const Simulator simulator(model, loaded->settings);
   const StepDiagnostics& d = simulator.diagnostics();
   out << "initial state: |C| = " << d.constraintError << ", |dC/dt| = " << d.velocityError
       << ", energy = " << d.totalEnergy() << " J\n";

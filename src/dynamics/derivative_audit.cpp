@@ -208,20 +208,30 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
   const double h = 1e-6 * std::max(1.0, s.x.cwiseAbs().maxCoeff());
   const double k = 1e-6 / std::max(1.0, s.xDot.cwiseAbs().maxCoeff());
 
+  // A motor row has no position (C ≡ 0), only a rate: its J is checked against its Ċ = J ẋ
+  // instead of against differences of C.
+  std::vector<Eigen::Index> positional, motors;
+  for (int r = 0; r < constraint.rows(); ++r) (constraint.rowKind(r) == RowKind::Motor ? motors : positional).push_back(r);
+  const auto positionalOf = [&](const Eigen::MatrixXd& m) -> Eigen::MatrixXd { return m(positional, Eigen::all); };
+
   DerivativeAuditResult result;
   // J column by column, by differences of C in each coordinate.
   for (Eigen::Index j = 0; j < s.x.size(); ++j) {
     const auto C = [&](double e) -> Eigen::MatrixXd {
       LocalState moved = s;
       moved.x[j] += e;
-      return evaluate(constraint, moved).C;
+      return positionalOf(evaluate(constraint, moved).C);
     };
-    result.jacobian = std::max(result.jacobian, derivativeError(at.J.col(j), C, h));
+    result.jacobian = std::max(result.jacobian, derivativeError(positionalOf(at.J.col(j)), C, h));
   }
   // Ċ = J ẋ + ∂C/∂t: the total derivative of C along the motion (with ẍ = 0).
-  result.velocity = derivativeError(at.Cdot, [&](double e) -> Eigen::MatrixXd {
-    return evaluate(constraint, alongMotion(s, e)).C;
+  result.velocity = derivativeError(positionalOf(at.Cdot), [&](double e) -> Eigen::MatrixXd {
+    return positionalOf(evaluate(constraint, alongMotion(s, e)).C);
   }, k);
+  if (!motors.empty()) {
+    const Eigen::VectorXd rate = at.J * s.xDot;
+    result.jacobian = std::max(result.jacobian, mixedError(at.Cdot(motors), rate(motors)));
+  }
   // J̇ and C̈ = J̇ ẋ + Ctt (with ẍ = 0) along the motion.
   result.jacobianDot = derivativeError(at.Jdot, [&](double e) -> Eigen::MatrixXd {
     return evaluate(constraint, alongMotion(s, e)).J;

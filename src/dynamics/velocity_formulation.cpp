@@ -1,5 +1,7 @@
 #include "dynamics/velocity_formulation.hpp"
 
+#include <algorithm>
+
 namespace tinkertoy {
 
 namespace {
@@ -12,17 +14,25 @@ constexpr auto kValues = ConstraintSystem::Evaluation::ValuesOnly;
 
 VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSettings& settings)
     : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses),
-      equality_(sequential_ ? SolverSettings{} : settings.solver, inverseMass_.matrix()) {}
+      global_(sequential_ ? SolverSettings{} : settings.solver, inverseMass_.matrix()) {}
 
 void VelocityFormulation::rebuild() {
   system_.build(model_);
   inverseMass_.build(model_);
   applied_.build(model_);
   impulses_.build(system_);
-  equality_.build(system_);
+  if (!sequential_) {
+    global_.build(system_);
+    const Eigen::Index rows = global_.rows();
+    rhs_.setZero(rows);
+    delta_.setZero(rows);
+    JBv_.setZero(rows);
+    for (std::vector<char>& held : held_) held.assign(static_cast<std::size_t>(rows), 0);
+    active_.assign(static_cast<std::size_t>(rows), 0);
+  }
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
-  delta_.setZero(equality_.rows());
+  pseudo_.setZero(model_.v().size());
 }
 
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
@@ -67,7 +77,7 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
   // 4. Symplectic Euler, with Baumgarte's pseudo velocity in the positions only.
   q += h * v;
   if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Baumgarte) {
-    pseudo_.setZero(v.size());
+    pseudo_.setZero();
     solvePasses(pseudo_, SequentialImpulses::Pass::Position);
     q += h * pseudo_;
   }
@@ -77,7 +87,7 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
   if (system_.rows() == 0 || settings_.velocity.positionCorrection != PositionCorrection::Projection) return;
   if (sequential_) {
     impulses_.projectPositions(model_, system_, W, time, q, v, settings_.velocity.iterations,
-                               settings_.projection.tolerance, true);
+                               settings_.projection.tolerance);
   } else {
     projectGlobally(time, q, v);
   }
@@ -91,56 +101,129 @@ void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
 
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass) {
   if (sequential_) {
-    for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, true, pass);
+    for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, pass);
     tally_.add({settings_.velocity.iterations, 0.0});
   } else {
     solveGlobally(v, pass);
   }
 }
 
-// The equality rows are solved exactly (J_E v⁺ = −b_E) each pass, the other rows by one
-// sequential pass in between; with equality rows only, one solve is the answer.
-void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass which) {
-  equality_.gather(system_);
-  const int passes = impulses_.hasNonEqualityRows() ? settings_.velocity.iterations : 1;
-  Eigen::VectorXd& lambda = impulses_.impulses(which);
-  const Eigen::VectorXd& bias = impulses_.bias(which);
-  for (int pass = 0; pass < passes; ++pass) {
-    if (impulses_.hasNonEqualityRows()) impulses_.solve(v, false, which);
-    if (equality_.rows() == 0) continue;
-    equality_.multiply(v, JEv_);
-    rhs_.resize(equality_.rows());
-    for (Eigen::Index i = 0; i < equality_.rows(); ++i) rhs_[i] = -(JEv_[i] + bias[equality_.systemRow(i)]);
+// All rows but the springs in one sparse solve, J_B W J_Bᵀ δ = −(J_B v + b_B), with an active
+// set for the rows whose impulse is bounded (inequality rows, motors): a row whose accumulated
+// impulse leaves its bounds is clamped to the bound and held there, and a held row whose
+// target then pulls it back inside (J v + b < 0 at the lower bound, > 0 at the upper) is let
+// go; the solve repeats until the set settles, at most `iterations` times. The velocity pass
+// starts from the previous substep's set. Spring rows (soft, bounded in norm) get one
+// sequential pass before each solve.
+void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass) {
+  constexpr double kReleaseTolerance = 1e-10;  // in the row's velocity units: ignores round-off
+  const bool springs = impulses_.hasSpringRows();
+  const Eigen::VectorXd& bias = impulses_.bias(pass);
+  Eigen::VectorXd& lambda = impulses_.impulses(pass);
+  std::vector<char>& held = held_[pass == SequentialImpulses::Pass::Velocity ? 0 : 1];
+  if (pass == SequentialImpulses::Pass::Position) std::fill(held.begin(), held.end(), 0);
+  const auto clampInto = [&](Eigen::Index row, double value) {
+    impulses_.applyImpulse(row, value - lambda[row], v);
+    lambda[row] = value;
+  };
+  // Every impulse inside its bounds to begin with; rows with equal bounds take no part.
+  for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+    const Eigen::Index row = global_.systemRow(r);
+    const auto [lower, upper] = impulses_.bounds(row, pass);
+    clampInto(row, std::clamp(lambda[row], lower, upper));
+    char& h = held[static_cast<std::size_t>(r)];
+    h = lower == upper || (h && (lambda[row] == lower || lambda[row] == upper));
+  }
+  for (int iteration = 0; iteration < settings_.velocity.iterations; ++iteration) {
+    if (springs) impulses_.solveSprings(v);
+    if (global_.rows() == 0) continue;
+    global_.gather(system_);
+    global_.multiply(v, JBv_);
+    for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+      const bool out = held[static_cast<std::size_t>(r)] != 0;
+      if (out) global_.holdOut(r);
+      rhs_[r] = out ? 0.0 : -(JBv_[r] + bias[global_.systemRow(r)]);
+    }
     delta_.setZero();
-    tally_.add(equality_.solveAndApply(rhs_, delta_, v));
-    for (Eigen::Index i = 0; i < equality_.rows(); ++i) lambda[equality_.systemRow(i)] += delta_[i];
+    tally_.add(global_.solveAndApply(rhs_, delta_, v));
+    bool changed = false;
+    for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+      if (held[static_cast<std::size_t>(r)]) continue;
+      const Eigen::Index row = global_.systemRow(r);
+      const auto [lower, upper] = impulses_.bounds(row, pass);
+      lambda[row] += delta_[r];
+      if (lambda[row] >= lower && lambda[row] <= upper) continue;
+      clampInto(row, std::clamp(lambda[row], lower, upper));
+      held[static_cast<std::size_t>(r)] = 1;
+      changed = true;
+    }
+    for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+      const Eigen::Index row = global_.systemRow(r);
+      const auto [lower, upper] = impulses_.bounds(row, pass);
+      if (!held[static_cast<std::size_t>(r)] || lower == upper) continue;
+      const double w = impulses_.rowVelocity(row, v) + bias[row];
+      if ((lambda[row] == lower && w < -kReleaseTolerance) || (lambda[row] == upper && w > kReleaseTolerance)) {
+        held[static_cast<std::size_t>(r)] = 0;
+        changed = true;
+      }
+    }
+    if (!changed && !springs) break;
   }
 }
 
-// Gauss–Newton with backtracking: a full step δq = W J_Eᵀ δ with J_E W J_Eᵀ δ = −C_E is the
+// Gauss–Newton with backtracking: a full step δq = W J_Bᵀ δ with J_B W J_Bᵀ δ = −C_B is the
 // minimum-norm correction of the linearized constraints, but far from the manifold (a cloth's
-// whip in one large step) it can overshoot, so the step is halved until ‖C‖∞ decreases.
+// whip in one large step) it can overshoot, so the step is halved until the violation
+// decreases. The rows are the equality rows and an active set of inequality rows held at their
+// bound (C = 0): those within the current violation of it, C < ‖C‖∞, which a correction of
+// that size could push past, and any that a full step does push past, after which the step is
+// recomputed (at most once per inequality row, and not counted as an iteration). The set only
+// grows, so a correction cannot trade one stretched rope segment for its neighbour and back.
+// Motor rows take no part.
 void VelocityFormulation::projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const double tolerance = settings_.projection.tolerance;
+  const auto kinds = system_.kinds();
+  const auto kindOf = [&](Eigen::Index r) { return kinds[static_cast<std::size_t>(global_.systemRow(r))]; };
+  // Adds the inequality rows with C < margin at the evaluated state; true if any.
+  const auto activate = [&](double margin) {
+    bool grew = false;
+    for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+      char& active = active_[static_cast<std::size_t>(r)];
+      if (active || kindOf(r) != RowKind::Inequality || !(system_.value()[global_.systemRow(r)] < margin)) continue;
+      active = 1;
+      grew = true;
+    }
+    return grew;
+  };
   system_.evaluate(model_, {time, q, v}, kJacobian);
   double error = system_.maxViolation();
-  for (int i = 0; i < settings_.projection.maxIterations && equality_.rows() > 0 && error > tolerance; ++i) {
-    equality_.gather(system_);
-    rhs_.resize(equality_.rows());
-    for (Eigen::Index r = 0; r < equality_.rows(); ++r) rhs_[r] = -system_.value()[equality_.systemRow(r)];
+  if (global_.rows() == 0 || error <= tolerance) return;
+  for (Eigen::Index r = 0; r < global_.rows(); ++r) active_[static_cast<std::size_t>(r)] = kindOf(r) == RowKind::Equality;
+  activate(error);
+  int iterations = 0;
+  while (iterations < settings_.projection.maxIterations && error > tolerance) {
+    global_.gather(system_);
+    for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+      const bool active = active_[static_cast<std::size_t>(r)] != 0;
+      if (!active) global_.holdOut(r);
+      rhs_[r] = active ? -system_.value()[global_.systemRow(r)] : 0.0;
+    }
     delta_.setZero();
-    tally_.add(equality_.solveForDisplacement(rhs_, delta_, displacement_));
+    tally_.add(global_.solveForDisplacement(rhs_, delta_, displacement_));
     trial_ = q;
-    for (double step = 1.0; step > 1.0 / 64; step *= 0.5) {
+    q += displacement_;
+    system_.evaluate(model_, {time, q, v}, kJacobian);
+    if (activate(0.0)) {  // the step pushed a slack row past its bound: take it in and retry
+      q = trial_;
+      system_.evaluate(model_, {time, q, v}, kJacobian);
+      continue;
+    }
+    for (double step = 0.5; !(system_.maxViolation() < error) && step > 1.0 / 64; step *= 0.5) {
       q = trial_ + step * displacement_;
       system_.evaluate(model_, {time, q, v}, kJacobian);
-      if (system_.maxViolation() < error) break;
     }
     error = system_.maxViolation();
-  }
-  if (impulses_.hasNonEqualityRows()) {
-    impulses_.projectPositions(model_, system_, inverseMass_.matrix(), time, q, v, settings_.velocity.iterations,
-                               tolerance, false);
+    ++iterations;
   }
 }
 

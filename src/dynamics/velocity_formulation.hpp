@@ -4,8 +4,8 @@
 //   1. v* = v + h W Q                         applied forces into the velocities
 //   2. evaluate C at the predicted (q + h v*, t + h) and C, J at (q, t); warm start
 //      v* += W Jᵀ λ_previous
-//   3. impulses λ so that J v⁺ meets each row's target (sequential impulses, or a global
-//      solve of the equality rows with the others by sequential impulses), v⁺ = v* + W Jᵀ λ;
+//   3. impulses λ so that J v⁺ meets each row's target within the row's impulse bounds
+//      (sequential impulses, or a global sparse solve with an active set), v⁺ = v* + W Jᵀ λ;
 //      the targets aim at C = 0 at the end of the substep (SequentialImpulses::prepare). If
 //      the impulses added kinetic energy (> 1 %), the motion was too fast for the step's
 //      linearization at q, and the solve is redone linearized at the prediction.
@@ -17,7 +17,10 @@
 // acceleration level's λ.
 #pragma once
 
-#include "dynamics/equality_block.hpp"
+#include <array>
+#include <vector>
+
+#include "dynamics/row_block.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
@@ -43,11 +46,11 @@ class VelocityFormulation final : public Formulation {
   void solveImpulses(Eigen::VectorXd& v, double h);
   // The passes of the prepared solve, on the velocity or on Baumgarte's pseudo velocity.
   void solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
-  // solvePasses with a global solve: the equality rows together, the others by sequential
-  // impulses.
+  // solvePasses with a global solve: all rows but the springs together, with an active set for
+  // the bounded ones; the springs by sequential passes.
   void solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
   // Step 5's projection with a global solve: Gauss–Newton with backtracking on the equality
-  // rows, then the inequality rows one at a time.
+  // rows and an active set of inequality rows.
   void projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v);
 
   const Model& model_;
@@ -57,14 +60,18 @@ class VelocityFormulation final : public Formulation {
   InverseMass inverseMass_;
   AppliedForces applied_;
   SequentialImpulses impulses_;
-  EqualityBlock equality_;
+  RowBlock global_;  // the global solves' rows: all but the springs
   SolveTally tally_;
-  // Scratch: Q, W Q and Baumgarte's pseudo velocity [n]; the equality rows' right-hand side and
-  // increment [rows of J_E].
+  // Scratch: Q, W Q and Baumgarte's pseudo velocity [n]; the global block's right-hand side,
+  // increment and J_B v [rows of J_B].
   // Scratch: the predicted q + h v* and v* [n]; C at the substep's start and at the prediction,
   // and the previous substep's impulses [m].
-  Eigen::VectorXd Q_, WQ_, pseudo_, rhs_, delta_, JEv_, displacement_, trial_, predicted_, vStar_;
+  Eigen::VectorXd Q_, WQ_, pseudo_, rhs_, delta_, JBv_, displacement_, trial_, predicted_, vStar_;
   Eigen::VectorXd current_, predictedC_, previousImpulses_;
+  // The global solves' active sets [rows of J_B]: the rows held at a bound in the velocity and
+  // position passes, and the rows the projection takes.
+  std::array<std::vector<char>, 2> held_;
+  std::vector<char> active_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };
 

@@ -15,6 +15,7 @@ void ConstraintMatrix::diagonal(Eigen::VectorXd& d) const {
       d[b.row + r] += sum;
     }
   }
+  if (shift_) d += *shift_;
 }
 
 }  // namespace tinkertoy

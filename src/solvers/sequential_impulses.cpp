@@ -16,7 +16,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void SequentialImpulses::build(const ConstraintSystem& system) {
   groups_.clear();
-  hasNonEquality_ = false;
+  hasSprings_ = false;
   std::size_t masses = 0;
   const auto kinds = system.kinds();
   for (std::size_t k = 0; k < system.constraintCount(); ++k) {
@@ -35,7 +35,7 @@ void SequentialImpulses::build(const ConstraintSystem& system) {
         g.equalityRows.push_back(r);
         ++g.equality;
       } else {
-        hasNonEquality_ = true;
+        hasSprings_ = hasSprings_ || kind == RowKind::Spring;
         (kind == RowKind::Spring ? g.springRows : g.singleRows).push_back(r);
       }
     }
@@ -48,6 +48,11 @@ void SequentialImpulses::build(const ConstraintSystem& system) {
   masses_.assign(masses, 0.0);
   JW_.assign(system.jacobian().values().size(), 0.0);
   const Eigen::Index m = system.rows();
+  rowConstraint_.resize(static_cast<std::size_t>(m));
+  for (std::size_t k = 0; k < system.constraintCount(); ++k) {
+    const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+    std::fill_n(rowConstraint_.begin() + b.row, b.rows, k);
+  }
   impulses_.setZero(m);
   bias_.setZero(m);
   positionBias_.setZero(m);
@@ -244,17 +249,20 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
   }
 }
 
-void SequentialImpulses::solve(Eigen::VectorXd& v, bool includeEquality, Pass pass) {
+void SequentialImpulses::solveSprings(const Group& g, Eigen::VectorXd& v) {
+  if (g.springRows.empty()) return;
+  const Eigen::Index row = system_->blocks(g.constraint).row + g.springRows.front();
+  solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], Pass::Velocity, v);
+}
+
+void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass) {
   const auto kinds = system_->kinds();
   const Eigen::VectorXd& b = bias(pass);
   Eigen::VectorXd& lambda = impulses(pass);
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     const Eigen::Index first = system_->blocks(k).row;
-    if (pass == Pass::Velocity && !g.springRows.empty()) {
-      const Eigen::Index row = first + g.springRows.front();
-      solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], pass, v);
-    }
+    if (pass == Pass::Velocity) solveSprings(g, v);
     for (const int r : g.singleRows) {
       const Eigen::Index row = first + r;
       if (pass == Pass::Position && kinds[static_cast<std::size_t>(row)] != RowKind::Inequality) continue;
@@ -264,13 +272,41 @@ void SequentialImpulses::solve(Eigen::VectorXd& v, bool includeEquality, Pass pa
       applyRow(*system_, k, r, updated - old, v);
       lambda[row] = updated;
     }
-    if (includeEquality) solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, pass, v);
+    solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, pass, v);
   }
+}
+
+void SequentialImpulses::solveSprings(Eigen::VectorXd& v) {
+  for (const Group& g : groups_) solveSprings(g, v);
+}
+
+double SequentialImpulses::rowVelocity(Eigen::Index row, const Eigen::VectorXd& v) const {
+  const std::size_t k = rowConstraint_[static_cast<std::size_t>(row)];
+  return rowTimes(*system_, k, static_cast<int>(row - system_->blocks(k).row), v);
+}
+
+void SequentialImpulses::applyImpulse(Eigen::Index row, double impulse, Eigen::VectorXd& v) const {
+  const std::size_t k = rowConstraint_[static_cast<std::size_t>(row)];
+  applyRow(*system_, k, static_cast<int>(row - system_->blocks(k).row), impulse, v);
+}
+
+std::pair<double, double> SequentialImpulses::bounds(Eigen::Index row, Pass pass) const {
+  if (pass == Pass::Velocity) return {lower_[row], upper_[row]};
+  switch (system_->kinds()[static_cast<std::size_t>(row)]) {
+    case RowKind::Equality:
+      return {-kInfinity, kInfinity};
+    case RowKind::Inequality:
+      return {0.0, kInfinity};
+    case RowKind::Motor:
+    case RowKind::Spring:
+      break;
+  }
+  return {0.0, 0.0};
 }
 
 double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W,
                                             double time, Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                            int iterations, double tolerance, bool includeEquality) {
+                                            int iterations, double tolerance) {
   system_ = &system;
   const auto kinds = system.kinds();
   double worst = 0.0;
@@ -282,7 +318,7 @@ double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem
       weighBlocks(system, W, k);
       const Eigen::Index first = system.blocks(k).row;
       const Eigen::VectorXd& C = system.value();
-      if (includeEquality && g.equality > 0) {
+      if (g.equality > 0) {
         SmallVector error(g.equality);
         for (int r = 0; r < g.equality; ++r) {
           error[r] = C[first + r];

@@ -126,6 +126,9 @@ void SparseLdlt::assemble(const ConstraintMatrix& A) {
   if (regularization_ > 0.0) {
     for (std::size_t i : diagonal_) entries[i] *= 1.0 + regularization_;
   }
+  if (const Eigen::VectorXd* shift = A.shift()) {
+    for (std::size_t i = 0; i < diagonal_.size(); ++i) entries[diagonal_[i]] += (*shift)[static_cast<Eigen::Index>(i)];
+  }
 }
 
 SolveStats SparseLdlt::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b,

@@ -16,6 +16,9 @@
 // relative for large entries, absolute for small ones. The differences are accurate to about
 // 1e-9, so a correct constraint scores below 1e-6.
 //
+// A motor row has no position (C ≡ 0, only a rate), so its J is held to Ċ = J ẋ instead; its
+// J̇ and C̈ are checked like every other row's.
+//
 //   DerivativeAuditResult r = auditConstraint(model, rodId);
 //   if (r.worst() > 1e-6) ...
 #pragma once

@@ -28,12 +28,16 @@
 //   si.build(system);                        // after the layout changed
 //   si.prepare(system, W, v, h, settings);   // each substep, system evaluated at (q, v*)
 //   si.warmStart(v, true);
-//   for (int i = 0; i < iterations; ++i) si.solve(v, true);
+//   for (int i = 0; i < iterations; ++i) si.solve(v);
 //   u.setZero();                             // Baumgarte: the position pass
-//   for (int i = 0; i < iterations; ++i) si.solve(u, true, SequentialImpulses::Pass::Position);
+//   for (int i = 0; i < iterations; ++i) si.solve(u, SequentialImpulses::Pass::Position);
+//
+// A global solve (VelocityFormulation) uses the same targets, bounds and row operations, and
+// these passes only for the spring rows.
 #pragma once
 
 #include <Eigen/Core>
+#include <utility>
 #include <vector>
 
 #include "tinkertoy/dynamics/constraint_system.hpp"
@@ -66,9 +70,17 @@ class SequentialImpulses {
                const VelocitySettings& settings);
   // Applies the previous substep's impulses to v (v += W Jᵀ λ), or forgets them.
   void warmStart(Eigen::VectorXd& v, bool enabled);
-  // One pass over all constraints; their equality blocks too unless a global solve does those.
-  // v is the velocity, or for the position pass the pseudo velocity.
-  void solve(Eigen::VectorXd& v, bool includeEquality, Pass pass = Pass::Velocity);
+  // One pass over all constraints. v is the velocity, or for the position pass the pseudo
+  // velocity.
+  void solve(Eigen::VectorXd& v, Pass pass = Pass::Velocity);
+  // One pass over the spring rows only.
+  void solveSprings(Eigen::VectorXd& v);
+
+  // Single rows of the prepared system (row: a system row): J_row v; v += W J_rowᵀ impulse; and
+  // the bounds on the row's accumulated impulse in the pass (equal bounds: the row takes no part).
+  [[nodiscard]] double rowVelocity(Eigen::Index row, const Eigen::VectorXd& v) const;
+  void applyImpulse(Eigen::Index row, double impulse, Eigen::VectorXd& v) const;
+  [[nodiscard]] std::pair<double, double> bounds(Eigen::Index row, Pass pass) const;
 
   // Accumulated impulses of the current substep, N·s (or N·m·s) [m]; row r of an equality
   // block wants J_r v = −bias_r.
@@ -78,15 +90,14 @@ class SequentialImpulses {
   [[nodiscard]] const Eigen::VectorXd& bias(Pass pass = Pass::Velocity) const {
     return pass == Pass::Velocity ? bias_ : positionBias_;
   }
-  [[nodiscard]] bool hasNonEqualityRows() const { return hasNonEquality_; }
+  [[nodiscard]] bool hasSpringRows() const { return hasSprings_; }
 
   // Nonlinear Gauss–Seidel projection: up to `iterations` passes, each evaluating every
   // constraint at the current q in turn and moving its bodies by q += W Jᵀ δ with
   // J W Jᵀ δ = −C for its equality rows (and, for an inequality row past its bound, −C alone).
   // Stops early once the largest violation is at most `tolerance`; returns that violation.
   double projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
-                          Eigen::VectorXd& q, const Eigen::VectorXd& v, int iterations, double tolerance,
-                          bool includeEquality);
+                          Eigen::VectorXd& q, const Eigen::VectorXd& v, int iterations, double tolerance);
 
  private:
   using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRowsPerConstraint, kMaxRowsPerConstraint>;
@@ -116,15 +127,18 @@ class SequentialImpulses {
   // Solves a block of rows: δ = −scale · K⁻¹ (J v + b) − impulseScale λ, clamped in norm.
   void solveBlock(const Group& g, const std::vector<int>& rows, std::size_t mass, double massScale,
                   double impulseScale, double maxImpulse, Pass pass, Eigen::VectorXd& v);
+  // The soft block of a group's spring rows.
+  void solveSprings(const Group& g, Eigen::VectorXd& v);
 
   std::vector<Group> groups_;
+  std::vector<std::size_t> rowConstraint_;    // the constraint of each system row
   const ConstraintSystem* system_ = nullptr;  // the system of the last prepare()
   std::vector<double> JW_;                    // J W, laid out like J.values()
   std::vector<double> masses_;                // inverted effective-mass blocks
   Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
   Eigen::VectorXd positionImpulses_, positionBias_;                          // [m]
   Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
-  bool hasNonEquality_ = false;
+  bool hasSprings_ = false;
 };
 
 }  // namespace tinkertoy
