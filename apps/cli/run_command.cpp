@@ -79,13 +79,20 @@ nlohmann::json summaryJson(const Report& r) {
     const BodyId id = model.bodyAt(i);
     finalState[model.name(id)] = bodyState(model, id);
   }
+  nlohmann::json breaks = nlohmann::json::array();
+  for (const BreakEvent& b : r.breaks) {
+    breaks.push_back({{"constraint", model.describe(b.constraint)}, {"step", b.step}, {"time", b.time}, {"force", b.force}});
+  }
   const double stepsPerSecond =
       r.wallSeconds > 0.0 ? static_cast<double>(r.stats.steps) / r.wallSeconds : 0.0;
+  const std::size_t particles = countParticles(model);
   return {
       {"scene", r.path},
       {"dimension", model.dimension()},
-      {"particles", countParticles(model)},
+      {"particles", particles},
+      {"bodies", model.bodyCount() - particles},
       {"constraints", model.constraintCount()},
+      {"formulation", formulationName(s.formulation)},
       {"integrator", integratorOf(s)},
       {"solver", solverName(s.solver.kind)},
       {"dt", s.dt},
@@ -101,6 +108,7 @@ nlohmann::json summaryJson(const Report& r) {
       {"solver_residual_max", r.stats.residualMax},
       {"wall_seconds", r.wallSeconds},
       {"steps_per_second", stepsPerSecond},
+      {"breaks", breaks},
       {"final_state", finalState},
   };
 }

@@ -57,10 +57,10 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   std::vector<std::string> keys;
   for (const auto& [key, value] : s.items()) keys.push_back(key);
   std::vector<std::string> expected = {
-      "scene", "dimension", "particles", "constraints", "integrator", "solver", "dt", "steps",
+      "scene", "dimension", "particles", "bodies", "constraints", "formulation", "integrator", "solver", "dt", "steps",
       "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
       "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "solver_residual_max",
-      "wall_seconds", "steps_per_second", "final_state"};
+      "wall_seconds", "steps_per_second", "breaks", "final_state"};
   std::sort(keys.begin(), keys.end());
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(keys, expected);
@@ -68,7 +68,10 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   EXPECT_NEAR(s["simulated_time"].get<double>(), 1.0, 1e-12);
   EXPECT_EQ(s["integrator"], "rk4");
   EXPECT_EQ(s["solver"], "cg");
+  EXPECT_EQ(s["formulation"], "acceleration");
   EXPECT_EQ(s["particles"], 1);
+  EXPECT_EQ(s["bodies"], 0);
+  EXPECT_TRUE(s["breaks"].empty());
   EXPECT_LT(s["energy_drift_max"].get<double>(), 1e-8);
   EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-9);
   // The bob stays on its unit circle.
