@@ -1,6 +1,8 @@
 #include "check_command.hpp"
 
 #include <iomanip>
+#include <optional>
+#include <stdexcept>
 
 #include "cli.hpp"
 #include "model_contents.hpp"
@@ -78,8 +80,14 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
     }
   }
 
-  const Simulator simulator(model, loaded->settings);
-  const StepDiagnostics& d = simulator.diagnostics();
+  std::optional<Simulator> simulator;
+  try {
+    simulator.emplace(model, loaded->settings);
+  } catch (const std::invalid_argument& e) {  // settings that do not fit the model
+    err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  const StepDiagnostics& d = simulator->diagnostics();
   out << "initial state: |C| = " << d.constraintError << ", |dC/dt| = " << d.velocityError
       << ", energy = " << d.totalEnergy() << " J\n";
   if (d.constraintError > kInitialViolationWarning || d.velocityError > kInitialViolationWarning) {

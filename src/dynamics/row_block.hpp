@@ -34,7 +34,7 @@ class RowBlock {
   void build(const ConstraintSystem& system);
   // Copies the selected rows of the evaluated J into J_B, every row taking part.
   void gather(const ConstraintSystem& system);
-  // Leaves row i out of the solves until the next gather(); a no-op if it is already out.
+  // Leaves row i out of the solves until the next gather().
   void holdOut(Eigen::Index i);
 
   [[nodiscard]] Eigen::Index rows() const { return J_.rows(); }

@@ -151,7 +151,9 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
       const bool touches = body && std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) {
                              return p.body == *body;
                            });
-      const double size = lambda.segment(system.rowOffset(k), c.rows()).cwiseAbs().maxCoeff();
+      const int rows = system.blocks(k).rows;  // none if disabled or immovable
+      if (rows == 0) continue;
+      const double size = lambda.segment(system.rowOffset(k), rows).cwiseAbs().maxCoeff();
       const double score = std::isfinite(size) ? size : INFINITY;
       if ((touches && !worstTouches) || (touches == worstTouches && score > worst)) {
         worst = score;
@@ -198,8 +200,8 @@ StepDiagnostics Simulator::measure(const StateView& state) {
 std::span<const double> Simulator::lambda(ConstraintId id) {
   syncStructure();
   const std::size_t k = model_.indexOf(id);
-  return {formulation_->lambda().data() + formulation_->constraints().rowOffset(k),
-          static_cast<std::size_t>(model_.constraint(id).rows())};
+  const ConstraintSystem::ConstraintBlocks& b = formulation_->constraints().blocks(k);
+  return {formulation_->lambda().data() + b.row, static_cast<std::size_t>(b.rows)};
 }
 
 }  // namespace tinkertoy

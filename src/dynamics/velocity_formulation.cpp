@@ -27,7 +27,24 @@ void VelocityFormulation::rebuild() {
     rhs_.setZero(rows);
     delta_.setZero(rows);
     JBv_.setZero(rows);
-    for (std::vector<char>& held : held_) held.assign(static_cast<std::size_t>(rows), 0);
+    for (std::vector<char>& held : held_) {
+      held.resize(static_cast<std::size_t>(rows));
+      startHeld(held);
+    }
+    // Each motor with the inequality rows of its own joint (its limits).
+    const auto kinds = system_.kinds();
+    motorLimits_.clear();
+    for (Eigen::Index m = 0; m < rows; ++m) {
+      const Eigen::Index motorRow = global_.systemRow(m);
+      if (kinds[static_cast<std::size_t>(motorRow)] != RowKind::Motor) continue;
+      for (Eigen::Index l = 0; l < rows; ++l) {
+        const Eigen::Index limitRow = global_.systemRow(l);
+        if (kinds[static_cast<std::size_t>(limitRow)] == RowKind::Inequality &&
+            system_.constraintOfRow(limitRow) == system_.constraintOfRow(motorRow)) {
+          motorLimits_.emplace_back(m, l);
+        }
+      }
+    }
     active_.assign(static_cast<std::size_t>(rows), 0);
   }
   lambda_.setZero(system_.rows());
@@ -99,6 +116,13 @@ void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
   solvePasses(v, SequentialImpulses::Pass::Velocity);
 }
 
+void VelocityFormulation::startHeld(std::vector<char>& held) const {
+  const auto kinds = system_.kinds();
+  for (Eigen::Index r = 0; r < global_.rows(); ++r) {
+    held[static_cast<std::size_t>(r)] = kinds[static_cast<std::size_t>(global_.systemRow(r))] == RowKind::Inequality;
+  }
+}
+
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass) {
   if (sequential_) {
     for (int i = 0; i < settings_.velocity.iterations; ++i) impulses_.solve(v, pass);
@@ -112,19 +136,28 @@ void VelocityFormulation::solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pa
 // set for the rows whose impulse is bounded (inequality rows, motors): a row whose accumulated
 // impulse leaves its bounds is clamped to the bound and held there, and a held row whose
 // target then pulls it back inside (J v + b < 0 at the lower bound, > 0 at the upper) is let
-// go; the solve repeats until the set settles, at most `iterations` times. The velocity pass
-// starts from the previous substep's set. Spring rows (soft, bounded in norm) get one
-// sequential pass before each solve.
+// go; the solve repeats until the set settles, at most `iterations` times. The inequality rows
+// start held at zero; the velocity pass then starts from the previous substep's set. A motor
+// and a limit of one joint act on the same coordinate and cannot both meet their targets: while
+// the limit is active the motor is held at the bound it pushes toward. Spring rows (soft,
+// bounded in norm) get one sequential pass before each solve.
 void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass) {
   constexpr double kReleaseTolerance = 1e-10;  // in the row's velocity units: ignores round-off
   const bool springs = impulses_.hasSpringRows();
   const Eigen::VectorXd& bias = impulses_.bias(pass);
   Eigen::VectorXd& lambda = impulses_.impulses(pass);
   std::vector<char>& held = held_[pass == SequentialImpulses::Pass::Velocity ? 0 : 1];
-  if (pass == SequentialImpulses::Pass::Position) std::fill(held.begin(), held.end(), 0);
+  if (pass == SequentialImpulses::Pass::Position) startHeld(held);
+  const auto isHeld = [&](Eigen::Index r) { return held[static_cast<std::size_t>(r)] != 0; };
   const auto clampInto = [&](Eigen::Index row, double value) {
     impulses_.applyImpulse(row, value - lambda[row], v);
     lambda[row] = value;
+  };
+  // The target error w = J v + b of a system row: sequential impulses would move λ by −w / K.
+  const auto targetError = [&](Eigen::Index row) { return impulses_.rowVelocity(row, v) + bias[row]; };
+  const auto limitActive = [&](Eigen::Index motor) {
+    return std::any_of(motorLimits_.begin(), motorLimits_.end(),
+                       [&](const auto& pair) { return pair.first == motor && !isHeld(pair.second); });
   };
   // Every impulse inside its bounds to begin with; rows with equal bounds take no part.
   for (Eigen::Index r = 0; r < global_.rows(); ++r) {
@@ -137,18 +170,24 @@ void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::
   for (int iteration = 0; iteration < settings_.velocity.iterations; ++iteration) {
     if (springs) impulses_.solveSprings(v);
     if (global_.rows() == 0) continue;
+    for (const auto& [motor, limit] : motorLimits_) {
+      if (isHeld(motor) || isHeld(limit)) continue;
+      const Eigen::Index row = global_.systemRow(motor);
+      const auto [lower, upper] = impulses_.bounds(row, pass);
+      clampInto(row, targetError(row) < 0.0 ? upper : lower);
+      held[static_cast<std::size_t>(motor)] = 1;
+    }
     global_.gather(system_);
     global_.multiply(v, JBv_);
     for (Eigen::Index r = 0; r < global_.rows(); ++r) {
-      const bool out = held[static_cast<std::size_t>(r)] != 0;
-      if (out) global_.holdOut(r);
-      rhs_[r] = out ? 0.0 : -(JBv_[r] + bias[global_.systemRow(r)]);
+      if (isHeld(r)) global_.holdOut(r);
+      rhs_[r] = isHeld(r) ? 0.0 : -(JBv_[r] + bias[global_.systemRow(r)]);
     }
     delta_.setZero();
     tally_.add(global_.solveAndApply(rhs_, delta_, v));
     bool changed = false;
     for (Eigen::Index r = 0; r < global_.rows(); ++r) {
-      if (held[static_cast<std::size_t>(r)]) continue;
+      if (isHeld(r)) continue;
       const Eigen::Index row = global_.systemRow(r);
       const auto [lower, upper] = impulses_.bounds(row, pass);
       lambda[row] += delta_[r];
@@ -160,8 +199,8 @@ void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::
     for (Eigen::Index r = 0; r < global_.rows(); ++r) {
       const Eigen::Index row = global_.systemRow(r);
       const auto [lower, upper] = impulses_.bounds(row, pass);
-      if (!held[static_cast<std::size_t>(r)] || lower == upper) continue;
-      const double w = impulses_.rowVelocity(row, v) + bias[row];
+      if (!isHeld(r) || lower == upper || limitActive(r)) continue;
+      const double w = targetError(row);
       if ((lambda[row] == lower && w < -kReleaseTolerance) || (lambda[row] == upper && w > kReleaseTolerance)) {
         held[static_cast<std::size_t>(r)] = 0;
         changed = true;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "dynamics/row_block.hpp"
@@ -46,6 +47,8 @@ class VelocityFormulation final : public Formulation {
   void solveImpulses(Eigen::VectorXd& v, double h);
   // The passes of the prepared solve, on the velocity or on Baumgarte's pseudo velocity.
   void solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
+  // The global solve's starting active set: the inequality rows held (at zero impulse).
+  void startHeld(std::vector<char>& held) const;
   // solvePasses with a global solve: all rows but the springs together, with an active set for
   // the bounded ones; the springs by sequential passes.
   void solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
@@ -71,6 +74,7 @@ class VelocityFormulation final : public Formulation {
   // The global solves' active sets [rows of J_B]: the rows held at a bound in the velocity and
   // position passes, and the rows the projection takes.
   std::array<std::vector<char>, 2> held_;
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> motorLimits_;  // (motor, limit of its joint), J_B rows
   std::vector<char> active_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };

@@ -1,6 +1,7 @@
 #include "tinkertoy/model/shape.hpp"
 
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,6 +68,9 @@ void Shape::validate() const {
   double extent = 0.0;
   for (const Eigen::Vector2d& p : vertices_) extent = std::max(extent, p.norm());
   if (!(area2 > 1e-12 * extent * extent)) throw std::invalid_argument("the polygon has no area");
+  // Convex: every turn is to the left, and the turns add up to one revolution (a star such as
+  // the pentagram turns left everywhere but twice around, and its edges cross).
+  double turning = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
     const Eigen::Vector2d& a = vertices_[i];
     const Eigen::Vector2d& b = vertices_[(i + 1) % n];
@@ -74,6 +78,12 @@ void Shape::validate() const {
     if (cross(b - a, c - b) < -1e-12 * extent * extent) {
       throw std::invalid_argument("the polygon is not convex at vertex " + std::to_string((i + 1) % n));
     }
+    turning += std::atan2(cross(b - a, c - b), (b - a).dot(c - b));
+  }
+  if (turning > 3.0 * std::numbers::pi) {
+    throw std::invalid_argument("the polygon is not convex: its edges cross (it winds around " +
+                                std::to_string(static_cast<int>(std::lround(turning / (2.0 * std::numbers::pi)))) +
+                                " times)");
   }
   // The centroid, c = Σ (p_i + p_{i+1}) c_i / (3 · 2A).
   Eigen::Vector2d centroid = Eigen::Vector2d::Zero();

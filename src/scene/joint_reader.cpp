@@ -3,6 +3,9 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
+#include <variant>
 
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/angle_joint.hpp"
@@ -42,8 +45,7 @@ BodyPoint SceneBuilder::anchoredPoint(const JsonObject& object, std::string_view
 }
 
 JointConnection SceneBuilder::connection(const JsonObject& c) const {
-  const BodyPoint origin = pointOf(c.at("a"), c.pathOf("a"));
-  const Eigen::Vector2d anchor = c.has("anchor") ? toVector2(c.vector("anchor", 2)) : toVector2(scene_.model.position(origin));
+  const Eigen::Vector2d anchor = toVector2(c.vector("anchor", 2));
   JointConnection link{.a = anchoredPoint(c, "a", anchor)};
   if (isWorld(c, "b")) {
     link.ground = anchor;
@@ -102,20 +104,27 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
   } else if (type == "pulley") {
     c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "ground_a", "ground_b", "ratio", "length",
                  "break_force"});
-    const auto [a, b] = ends(c, "pulley");
-    const auto* pb = std::get_if<BodyPoint>(&b);
-    if (!pb) throw SceneError(c.pathOf("b"), "a pulley joins two body points");
+    const Endpoint a = endpoint(c, "a", "anchor_a"), b = endpoint(c, "b", "anchor_b");
+    for (const auto& [end, key] : {std::pair{&a, "a"}, std::pair{&b, "b"}}) {
+      if (!std::holds_alternative<BodyPoint>(*end)) throw SceneError(c.pathOf(key), "a pulley joins two body points");
+    }
+    if (a == b) throw SceneError(c.pathOf("b"), "a pulley cannot join " + describe(a) + " to itself");
     const Eigen::Vector2d groundA = toVector2(c.vector("ground_a", 2)), groundB = toVector2(c.vector("ground_b", 2));
+    for (const auto& [end, ground, key] : {std::tuple{&a, groundA, "ground_a"}, std::tuple{&b, groundB, "ground_b"}}) {
+      if ((toVector2(positionOf(*end)) - ground).norm() == 0.0) {
+        throw SceneError(c.pathOf(key), describe(*end) + " starts on its pulley, where the rope's direction is undefined");
+      }
+    }
     const double ratio = c.has("ratio") ? c.positive("ratio") : 1.0;
     const double length = c.has("length") ? c.positive("length")
                                           : (toVector2(positionOf(a)) - groundA).norm() +
                                                 ratio * (toVector2(positionOf(b)) - groundB).norm();
-    addConstraint(std::make_unique<PulleyJoint>(a, *pb, groundA, groundB, ratio, length), c, name);
+    addConstraint(std::make_unique<PulleyJoint>(std::get<BodyPoint>(a), std::get<BodyPoint>(b), groundA, groundB,
+                                                ratio, length),
+                  c, name);
   } else if (type == "mouse") {
     c.allowOnly({"type", "id", "a", "anchor", "target", "frequency", "damping_ratio", "max_force"});
-    const BodyPoint origin = pointOf(c.at("a"), c.pathOf("a"));
-    const Eigen::Vector2d anchor =
-        c.has("anchor") ? toVector2(c.vector("anchor", 2)) : toVector2(scene_.model.position(origin));
+    const Eigen::Vector2d anchor = toVector2(c.vector("anchor", 2));
     const Eigen::Vector2d target = c.has("target") ? toVector2(c.vector("target", 2)) : anchor;
     const JointSpring spring{c.has("frequency") ? c.positive("frequency") : 5.0, c.nonNegative("damping_ratio", 0.7)};
     addConstraint(std::make_unique<MouseJoint>(anchoredPoint(c, "a", anchor), target, spring, c.positive("max_force")),

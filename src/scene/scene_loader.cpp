@@ -296,6 +296,10 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
 // with "min_length" and "max_length", which alone make a rope (max) or a strut (min).
 void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
   const auto [a, b] = ends(c, "rod");
+  if ((positionOf(a) - positionOf(b)).norm() == 0.0) {
+    throw SceneError(c.path(), "zero-length rod: " + describe(a) + " and " + describe(b) +
+                                   " start at the same position, where the direction between them is undefined");
+  }
   DistanceSettings settings;
   settings.minLength = c.nonNegative("min_length", 0.0);
   if (c.has("max_length")) settings.maxLength = c.positive("max_length");

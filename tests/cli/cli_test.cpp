@@ -2,6 +2,7 @@
 // bad-input path of the flags.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -215,12 +216,71 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--integrator", "rk5"}, "--integrator"},
                       BadFlag{{"run", kPendulum, "--solver", "gmres"}, "--solver"},
                       BadFlag{{"run", kPendulum, "--every", "0"}, "--every"},
+                      BadFlag{{"run", kPendulum, "--formulation", "impulse"}, "--formulation"},
+                      BadFlag{{"run", kPendulum, "--iterations", "0"}, "--iterations"},
+                      BadFlag{{"run", kPendulum, "--iterations", "2.5"}, "--iterations"},
+                      BadFlag{{"run", kPendulum, "--substeps", "0"}, "--substeps"},
+                      BadFlag{{"run", kPendulum, "--position-correction", "baumgart"}, "--position-correction"},
+                      BadFlag{{"run", kPendulum, "--solver", "sequential"}, "velocity level"},
                       BadFlag{{"run", kPendulum, "--frobnicate"}, "--frobnicate"},
                       BadFlag{{"run"}, "scene"},
                       BadFlag{{}, "subcommand"},
                       BadFlag{{"run", "/nonexistent.json"}, "/nonexistent.json: cannot open scene file"},
                       BadFlag{{"run", kPendulum, "--trajectory", "/nonexistent/dir/t.csv"}, "--trajectory"},
                       BadFlag{{"run", kPendulum, "--summary", "/nonexistent/dir/s.json"}, "--summary"}));
+
+// The velocity level from the command line: the flags override the scene, and the summary
+// says which formulation ran and gives the rigid body's state.
+TEST_F(Cli, VelocityLevelFlagsOverrideTheScene) {
+  const Result r = tinkertoy({"run", kScenes + "rigid_pendulum.json", "--duration", "1", "--formulation", "velocity",
+                              "--solver", "sequential", "--iterations", "4", "--substeps", "2",
+                              "--position-correction", "projection", "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("velocity level"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 iterations, 2 substeps, projection"), std::string::npos) << r.out;
+  const nlohmann::json s = readJson(file("s.json"));
+  EXPECT_EQ(s["formulation"], "velocity");
+  EXPECT_EQ(s["solver"], "sequential");
+  EXPECT_EQ(s["bodies"], 1);
+  EXPECT_EQ(s["solver_iterations_mean"], 4);
+  const nlohmann::json& rod = s["final_state"]["rod"];
+  for (const char* key : {"position", "angle", "velocity", "angular_velocity"}) EXPECT_TRUE(rod.contains(key)) << key;
+  // The rod's end stays on its hinge at the origin: the center is half a length from it.
+  const auto position = rod["position"].get<std::vector<double>>();
+  EXPECT_NEAR(std::hypot(position[0], position[1]), 0.5, 1e-6);
+}
+
+// Limits, motors and springs load at either formulation (a flag may switch it), but the
+// acceleration level refuses them: both commands exit with 2 and name the constraint.
+TEST_F(Cli, VelocityOnlyJointsAtTheAccelerationLevelExitWithTwo) {
+  const std::string scene = writeScene("limits.json", R"({
+    "bodies": [{"id": "rod", "type": "rigid", "mass": 1, "position": [0.5, 0], "shape": {"type": "box", "size": [1, 0.05]}}],
+    "constraints": [{"type": "revolute", "id": "hinge", "a": "rod", "anchor": [0, 0], "lower": -1, "upper": 1}]})");
+  for (const char* command : {"run", "check"}) {
+    const Result r = tinkertoy({command, scene});
+    EXPECT_EQ(r.code, kBadInput) << command << r.out;
+    EXPECT_NE(r.err.find("hinge has limit, motor, spring or rope rows"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(tinkertoy({"run", scene, "--formulation", "velocity", "--duration", "0.5"}).code, kSuccess);
+}
+
+// A joint that breaks is printed and listed in the summary with its step and force.
+TEST_F(Cli, RunReportsBrokenJoints) {
+  const std::string scene = writeScene("weak.json", R"({
+    "settings": {"formulation": "velocity", "dt": 0.01, "duration": 0.5},
+    "bodies": [{"id": "weight", "type": "rigid", "mass": 2, "position": [0, -1], "shape": {"type": "circle", "radius": 0.1}}],
+    "constraints": [{"type": "distance", "id": "thread", "a": "weight", "b": [0, 0], "break_force": 10}]})");
+  const Result r = tinkertoy({"run", scene, "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("break        thread at step 1"), std::string::npos) << r.out;
+  const nlohmann::json s = readJson(file("s.json"));
+  ASSERT_EQ(s["breaks"].size(), 1u);
+  EXPECT_EQ(s["breaks"][0]["constraint"], "thread");
+  EXPECT_EQ(s["breaks"][0]["step"], 1);
+  EXPECT_NEAR(s["breaks"][0]["force"].get<double>(), 2 * 9.81, 0.5);  // the weight, m g
+  // Then the weight falls freely for the remaining 0.49 s.
+  EXPECT_LT(s["final_state"]["weight"]["velocity"][1].get<double>(), -4.5);
+}
 
 TEST_F(Cli, HelpExitsWithZero) {
   const Result r = tinkertoy({"run", "--help"});

@@ -81,6 +81,7 @@ class Simulator {
   // λ of a constraint [rows] from the last step's solve (zero before the first step): at the
   // acceleration level the solve at the start of the step, at the velocity level the last
   // substep's impulse divided by its length. For a rod λ is the force in newtons (< 0: tension).
+  // Empty for a constraint without rows: disabled (or broken), or between immovable bodies.
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
