@@ -547,10 +547,8 @@ TEST(RevoluteLimits, OneLimitHoldsWithTheGlobalSolve) {
 
 // The same rod with both limits under the global velocity solve. The lower and upper limit rows
 // have Jacobians [0 0 1] and [0 0 −1]: if both took part in one solve, J_B W J_Bᵀ would be
-// singular and LDLᵀ would throw. (Against the engine as first tested it did, at step 1: "J W Jᵀ
-// is singular: constraint row 3 is redundant with others ... row 3 belongs to hinge"; the
-// working tree's active set now starts with the inequality rows held out.) Bounds as for one
-// limit: 1e-11 rad, and both limits reached.
+// singular and LDLᵀ would throw; the active set starts with the inequality rows held out.
+// Bounds as for one limit: 1e-11 rad, and both limits reached.
 TEST(RevoluteLimits, BothLimitsHoldWithTheGlobalSolve) {
   LimitRun run;
   ASSERT_NO_THROW(run = runLimitedPendulum(velocityLevel(1e-3, kLdltProjection), kBothLimits, 3.0));
@@ -615,6 +613,8 @@ TEST(Motor, SpinsUpAtItsTorqueBoundAndHoldsItsSpeed) {
 // all of T and the limit pushing back with as much: the motor row's λ is T, the limit row's T,
 // and the net couple on the disk is 0. The motor and the limit act on the same coordinate, so
 // they cannot both meet their targets; the solver must settle on this, not on a compromise.
+// (Against the committed engine the global LDLᵀ solve threw at step 1 here: the limit row and
+// the motor row, both [0 0 ±1], made J_B W J_Bᵀ singular.)
 // Sequential impulses: the limit row comes before the motor row in each pass, and the motor's
 // accumulated impulse is already at its clamp T h after the first pass, so the passes end
 // exact. Bounds: round-off, 1e-11 (rad, rad/s) and 1e-9 T for the torques.
@@ -1138,8 +1138,7 @@ TEST(Prismatic, SlidesDownAnInclineAndStopsAtItsLimitGlobalSolve) {
 
 // As RevoluteLimits.BothLimitsHoldWithTheGlobalSolve: a prismatic joint with a lower and an
 // upper limit has two opposite limit rows (J and −J), which the global LDLᵀ solve must not put
-// in one factorization (it did, throwing at step 1, against the engine as first tested).
-// Expected: the round-off bounds of the one-limit case.
+// in one factorization. Expected: the round-off bounds of the one-limit case.
 TEST(Prismatic, BothLimitsWithTheGlobalSolve) {
   slideIntoTheLimit(velocityLevel(1e-3, kLdltProjection), {.lower = -0.1, .upper = 0.5}, 1e-11, 1e-11,
                     kLdltProjection.name);
@@ -1329,8 +1328,8 @@ TEST(StaticBodies, JointsBetweenStaticBodiesChangeNothing) {
 // λ of a joint that has no rows in the system (between two static bodies, or disabled as a
 // broken joint is) is empty (Simulator::lambda). Each is listed before a working hinge, so a
 // span taken at its row offset with the joint's own row count would show that hinge's λ
-// instead; against the engine as first tested it did (2.4525 N = m g / 4, the hinge's λ_y at
-// release), and a joint without rows listed last read past the end of the λ vector.
+// instead (m g / 4, the hinge's λ_y at release), and one listed last would read past the end
+// of the λ vector.
 TEST(StaticBodies, LambdaOfAJointWithoutRowsIsEmpty) {
   Model model(2);
   const Shape box = Shape::box(1.0, 0.5);

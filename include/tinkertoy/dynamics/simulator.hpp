@@ -86,7 +86,9 @@ class Simulator {
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 
-  // The reaction of a constraint at the model's current state (see Reaction).
+  // The reaction of a constraint (see Reaction): the last step's λ (at the acceleration level
+  // solved at the start of the step, so a step behind the state) through the gradients at the
+  // model's current state. The break check after each step uses it.
   [[nodiscard]] Reaction reaction(ConstraintId id);
   // Every constraint that broke so far, in order.
   [[nodiscard]] std::span<const BreakEvent> breaks() const { return breaks_; }
