@@ -35,6 +35,7 @@
 #include "tinkertoy/constraints/revolute_joint.hpp"
 #include "tinkertoy/constraints/weld_joint.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
+#include "support/system_differences.hpp"
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 
@@ -435,23 +436,9 @@ TEST(JointRows, PulleyMouseAndDistanceRows) {
 
 // ---- the chain rule through rigid bodies ----------------------------------------------------
 
-struct SystemEvaluation {
-  Eigen::VectorXd C, Cdot, Ctt;
-  Eigen::MatrixXd J, Jdot;
-  std::vector<RowKind> kinds;
-};
-
-SystemEvaluation evaluateSystem(const Model& model, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  ConstraintSystem system;
-  system.build(model);
-  system.evaluate(model, {t, q, v});
-  return {system.value(),
-          system.velocity(),
-          system.timeTerm(),
-          Eigen::MatrixXd(system.jacobian().toSparse()),
-          Eigen::MatrixXd(system.jacobianDot().toSparse()),
-          {system.kinds().begin(), system.kinds().end()}};
-}
+using test_support::differencedJacobian;
+using test_support::evaluateSystem;
+using test_support::SystemEvaluation;
 
 double relativeError(const Eigen::MatrixXd& analytic, const Eigen::MatrixXd& numeric) {
   const double scale = std::max({1.0, analytic.cwiseAbs().maxCoeff(), numeric.cwiseAbs().maxCoeff()});
@@ -501,13 +488,7 @@ TEST(JointChainRule, AssembledJacobianMatchesDifferencesInBodyCoordinates) {
       if (at.kinds[static_cast<std::size_t>(r)] != RowKind::Motor) positional.push_back(r);
     }
     ASSERT_EQ(positional.size(), static_cast<std::size_t>(at.J.rows()) - 3);
-    Eigen::MatrixXd J(at.J.rows(), at.J.cols());
-    for (Eigen::Index j = 0; j < q.size(); ++j) {
-      Eigen::VectorXd plus = q, minus = q;
-      plus[j] += e;
-      minus[j] -= e;
-      J.col(j) = (evaluateSystem(model, t, plus, v).C - evaluateSystem(model, t, minus, v).C) / (2 * e);
-    }
+    const Eigen::MatrixXd J = differencedJacobian(model, t, q, v, e);
     const Eigen::MatrixXd analytic = at.J(positional, Eigen::all), numeric = J(positional, Eigen::all);
     for (Eigen::Index j = 0; j < q.size(); ++j) {
       EXPECT_LT(relativeError(analytic.col(j), numeric.col(j)), 1e-6) << "column " << j << ", trial " << trial;

@@ -14,6 +14,7 @@
 #include <numbers>
 
 #include "physics/physics_models.hpp"
+#include "support/system_differences.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
@@ -247,18 +248,8 @@ struct HybridModel {
   }
 };
 
-struct Evaluation {
-  Eigen::VectorXd C, Cdot, Ctt;
-  Eigen::MatrixXd J, Jdot;
-};
-
-Evaluation evaluateSystem(const Model& model, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  ConstraintSystem system;
-  system.build(model);
-  system.evaluate(model, {t, q, v});
-  return {system.value(), system.velocity(), system.timeTerm(), Eigen::MatrixXd(system.jacobian().toSparse()),
-          Eigen::MatrixXd(system.jacobianDot().toSparse())};
-}
+using test_support::differencedJacobian;
+using test_support::evaluateSystem;
 
 // The assembled J, J̇ and J̇ q̇ + Ctt in generalized coordinates against central differences of
 // the whole system's C (error ≈ h² |C'''| / 6 + ε |C| / h ≲ 1e-9 with h = 1e-5). The model is
@@ -268,19 +259,13 @@ TEST(ChainRule, SystemJacobianAndJdotMatchFiniteDifferences) {
   const Model& model = h.model;
   const double t = model.time(), e = 1e-5;
   const Eigen::VectorXd q = model.q(), v = model.v();
-  const Evaluation at = evaluateSystem(model, t, q, v);
+  const auto at = evaluateSystem(model, t, q, v);
   ASSERT_EQ(at.J.rows(), 1 + 1 + 1 + 1 + 2 + 2);
   ASSERT_EQ(at.J.cols(), 2 + 3 + 1);
-  Eigen::MatrixXd J(at.J.rows(), at.J.cols());
-  for (Eigen::Index j = 0; j < q.size(); ++j) {
-    Eigen::VectorXd plus = q, minus = q;
-    plus[j] += e;
-    minus[j] -= e;
-    J.col(j) = (evaluateSystem(model, t, plus, v).C - evaluateSystem(model, t, minus, v).C) / (2 * e);
-  }
+  const Eigen::MatrixXd J = differencedJacobian(model, t, q, v, e);
   const Eigen::VectorXd Ct = (evaluateSystem(model, t + e, q, v).C - evaluateSystem(model, t - e, q, v).C) / (2 * e);
-  const Evaluation ahead = evaluateSystem(model, t + e, q + e * v, v);
-  const Evaluation behind = evaluateSystem(model, t - e, q - e * v, v);
+  const auto ahead = evaluateSystem(model, t + e, q + e * v, v);
+  const auto behind = evaluateSystem(model, t - e, q - e * v, v);
   EXPECT_LT((at.J - J).cwiseAbs().maxCoeff(), 1e-8);
   EXPECT_LT((at.Cdot - (at.J * v + Ct)).cwiseAbs().maxCoeff(), 1e-9);
   EXPECT_LT((at.Jdot - (ahead.J - behind.J) / (2 * e)).cwiseAbs().maxCoeff(), 1e-7);

@@ -97,6 +97,19 @@ SimulationSettings velocityLevel(double dt, const VelocityVariant& variant, int 
   return velocityLevel(dt, variant.solver, variant.correction, substeps, iterations);
 }
 
+using NamedSettings = std::vector<std::pair<std::string, SimulationSettings>>;
+
+// The acceleration level (with LDLᵀ, and also CG if `bothSolvers`) at step acceleration, and
+// both velocity-level variants at step velocity.
+NamedSettings everyFormulation(double acceleration, double velocity, bool bothSolvers) {
+  NamedSettings cases = {{"acceleration/ldlt", accelerationLevel(acceleration, SolverKind::SparseLdlt)}};
+  if (bothSolvers) cases.emplace_back("acceleration/cg", accelerationLevel(acceleration, SolverKind::ConjugateGradient));
+  for (const VelocityVariant& variant : {kLdltProjection, kSequentialBaumgarte}) {
+    cases.emplace_back(std::string("velocity/") + variant.name, velocityLevel(velocity, variant));
+  }
+  return cases;
+}
+
 // Prints a measured quantity and records it as a test property (in the XML report).
 void report(const std::string& key, double value) {
   std::ostringstream text;
@@ -823,13 +836,7 @@ TEST(Weld, KeepsTheRelativePoseVelocityLevel) {
 TEST(Reaction, HangingMassAtRestCarriesItsWeight) {
   const double mass = 3.0;
   const double weight = mass * kGravity;
-  std::vector<std::pair<std::string, SimulationSettings>> cases = {
-      {"acceleration/ldlt", accelerationLevel(1e-3, SolverKind::SparseLdlt)},
-      {"acceleration/cg", accelerationLevel(1e-3, SolverKind::ConjugateGradient)},
-      {std::string("velocity/") + kLdltProjection.name, velocityLevel(1e-3, kLdltProjection)},
-      {std::string("velocity/") + kSequentialBaumgarte.name, velocityLevel(1e-3, kSequentialBaumgarte)},
-  };
-  for (const auto& [name, settings] : cases) {
+  for (const auto& [name, settings] : everyFormulation(1e-3, 1e-3, true)) {
     Model model(2);
     const Shape box = Shape::box(0.4, 1.0);
     const BodyId pinned = addRigid(model, mass, box.inertia(mass), box, Eigen::Vector3d(0, -0.5, 0));
@@ -865,12 +872,7 @@ TEST(Reaction, HangingMassAtRestCarriesItsWeight) {
 // the pin's velocity: J W Jᵀ λ h = −J v* is the release-state equation times h, so λ is m g / 4
 // to round-off as well. Bound: 1e-9 m g.
 TEST(Reaction, RodReleasedHorizontallyFeelsAQuarterOfItsWeight) {
-  std::vector<std::pair<std::string, SimulationSettings>> cases = {
-      {"acceleration", accelerationLevel(1e-3)},
-      {std::string("velocity/") + kLdltProjection.name, velocityLevel(1e-4, kLdltProjection)},
-      {std::string("velocity/") + kSequentialBaumgarte.name, velocityLevel(1e-4, kSequentialBaumgarte)},
-  };
-  for (const auto& [name, settings] : cases) {
+  for (const auto& [name, settings] : everyFormulation(1e-3, 1e-4, false)) {
     HingedRod p;
     Simulator sim(p.model, settings);
     sim.step();
@@ -1180,12 +1182,7 @@ struct PulleyRig {
 // Bounds: the acceleration level (RK4, exact for a quadratic) and the velocity level (exact
 // discrete form) both to round-off, 1e-10 m for ℓ_a and for the conserved ℓ_a + r ℓ_b − L.
 TEST(Pulley, ConservesTheRopeAndFollowsTheClosedForm) {
-  std::vector<std::pair<std::string, SimulationSettings>> cases = {
-      {"acceleration", accelerationLevel(1e-3)},
-      {std::string("velocity/") + kLdltProjection.name, velocityLevel(1e-3, kLdltProjection)},
-      {std::string("velocity/") + kSequentialBaumgarte.name, velocityLevel(1e-3, kSequentialBaumgarte)},
-  };
-  for (const auto& [name, settings] : cases) {
+  for (const auto& [name, settings] : everyFormulation(1e-3, 1e-3, false)) {
     PulleyRig rig;
     const double h = settings.dt, l0 = rig.lengthA(), a = rig.acceleration();
     const bool symplectic = settings.formulation == FormulationKind::Velocity;
@@ -1281,13 +1278,7 @@ TEST(Gear, RelationHoldsAtTheVelocityLevel) {
 // equal to round-off: bound 1e-14), the static bodies must not move, and the immovable joints
 // carry no force, and so never break.
 TEST(StaticBodies, JointsBetweenStaticBodiesChangeNothing) {
-  std::vector<std::pair<std::string, SimulationSettings>> cases = {
-      {"acceleration/ldlt", accelerationLevel(1e-3, SolverKind::SparseLdlt)},
-      {"acceleration/cg", accelerationLevel(1e-3, SolverKind::ConjugateGradient)},
-      {std::string("velocity/") + kLdltProjection.name, velocityLevel(1e-3, kLdltProjection)},
-      {std::string("velocity/") + kSequentialBaumgarte.name, velocityLevel(1e-3, kSequentialBaumgarte)},
-  };
-  for (const auto& [name, settings] : cases) {
+  for (const auto& [name, settings] : everyFormulation(1e-3, 1e-3, true)) {
     // With the static pair.
     Model model(2);
     const Shape box = Shape::box(1.0, 0.5);
