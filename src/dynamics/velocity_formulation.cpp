@@ -31,18 +31,16 @@ void VelocityFormulation::rebuild() {
       held.resize(static_cast<std::size_t>(rows));
       startHeld(held);
     }
-    // Each motor with the inequality rows of its own joint (its limits).
+    // Each motor with the inequality rows of its own joint (its limits), which J_B lists just
+    // before it: a joint's rows are consecutive.
     const auto kinds = system_.kinds();
+    const auto kindOf = [&](Eigen::Index r) { return kinds[static_cast<std::size_t>(global_.systemRow(r))]; };
+    const auto jointOf = [&](Eigen::Index r) { return system_.constraintOfRow(global_.systemRow(r)); };
     motorLimits_.clear();
     for (Eigen::Index m = 0; m < rows; ++m) {
-      const Eigen::Index motorRow = global_.systemRow(m);
-      if (kinds[static_cast<std::size_t>(motorRow)] != RowKind::Motor) continue;
-      for (Eigen::Index l = 0; l < rows; ++l) {
-        const Eigen::Index limitRow = global_.systemRow(l);
-        if (kinds[static_cast<std::size_t>(limitRow)] == RowKind::Inequality &&
-            system_.constraintOfRow(limitRow) == system_.constraintOfRow(motorRow)) {
-          motorLimits_.emplace_back(m, l);
-        }
+      if (kindOf(m) != RowKind::Motor) continue;
+      for (Eigen::Index l = m - 1; l >= 0 && jointOf(l) == jointOf(m); --l) {
+        if (kindOf(l) == RowKind::Inequality) motorLimits_.emplace_back(m, l);
       }
     }
     active_.assign(static_cast<std::size_t>(rows), 0);
@@ -155,9 +153,14 @@ void VelocityFormulation::solveGlobally(Eigen::VectorXd& v, SequentialImpulses::
   };
   // The target error w = J v + b of a system row: sequential impulses would move λ by −w / K.
   const auto targetError = [&](Eigen::Index row) { return impulses_.rowVelocity(row, v) + bias[row]; };
-  const auto limitActive = [&](Eigen::Index motor) {
-    return std::any_of(motorLimits_.begin(), motorLimits_.end(),
-                       [&](const auto& pair) { return pair.first == motor && !isHeld(pair.second); });
+  // Whether row r is a motor one of whose limits is active (motorLimits_ is sorted by motor).
+  const auto limitActive = [&](Eigen::Index r) {
+    auto pair = std::lower_bound(motorLimits_.begin(), motorLimits_.end(), r,
+                                 [](const auto& p, Eigen::Index motor) { return p.first < motor; });
+    for (; pair != motorLimits_.end() && pair->first == r; ++pair) {
+      if (!isHeld(pair->second)) return true;
+    }
+    return false;
   };
   // Every impulse inside its bounds to begin with; rows with equal bounds take no part.
   for (Eigen::Index r = 0; r < global_.rows(); ++r) {
