@@ -4,9 +4,8 @@
 // parameters) at known states; the chain rule through rigid bodies in the assembled system;
 // the rigid body's point kinematics and mass terms; and closed forms of Shape::inertia.
 //
-// The joint parts in src/constraints/parts/ are private to the library (src/ is a PRIVATE
-// include directory of the tinkertoy target), so they are not tested directly here. Every
-// part is reached through a public joint instead:
+// The joint parts in src/constraints/parts/ are audited on their own (JointParts, below), and
+// every part is also reached through a public joint:
 //
 //   axisTerm, world axis            revolute and weld rows 0–1, mouse rows, prismatic to the world
 //   axisTerm, axis in b's frame     prismatic between two bodies (rows 0, limits, motor)
@@ -17,6 +16,7 @@
 //   CoordinateRows                  lower only, lower and upper, motor, limits and motor
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -27,6 +27,9 @@
 
 #include <Eigen/Geometry>
 
+#include "constraints/parts/angle_term.hpp"
+#include "constraints/parts/axis_term.hpp"
+#include "constraints/parts/distance_term.hpp"
 #include "tinkertoy/constraints/angle_joint.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
@@ -600,6 +603,67 @@ TEST(ShapeInertia, PolygonsAreStoredCounterClockwise) {
   EXPECT_NO_THROW(cw.validate());
   EXPECT_EQ(Shape::box(1.0, 0.5).vertices().size(), 4u);
   EXPECT_TRUE(Shape::circle(1.0).vertices().empty());
+}
+
+// ---- the joint parts on their own ----------------------------------------------------------
+
+// One scalar term of two ends as a one-row constraint: C = s. End b is point 1, or a fixed
+// world point (no gradient) when `worldB`.
+class TermConstraint final : public Constraint {
+ public:
+  using Term = std::function<detail::ScalarTerm(const detail::JointEnd&, const detail::JointEnd&)>;
+  TermConstraint(Term term, bool worldB) : term_(std::move(term)), worldB_(worldB) {}
+  std::string_view type() const override { return "term"; }
+  int rows() const override { return 1; }
+  std::span<const BodyPoint> points() const override { return {points_.data(), worldB_ ? 1u : 2u}; }
+  bool usesAngle(std::size_t /*point*/) const override { return true; }
+  void validate(int /*dimension*/) const override {}
+  void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override {
+    const detail::JointEnd a = detail::pointEnd(input, 0);
+    const detail::JointEnd b = worldB_ ? detail::worldEnd(Eigen::Vector3d(0.3, -0.7, 0.0)) : detail::pointEnd(input, 1);
+    detail::writeRow(output, 0, term_(a, b), 1.0, 0.0, worldB_ ? 1 : 2);
+  }
+
+ private:
+  Term term_;
+  bool worldB_;
+  std::array<BodyPoint, 2> points_{};
+};
+
+// Each part's value, rate, gradient (with its angle component) and their derivatives against
+// differences, for two free points with frames at random states: the world axis, an axis turning
+// with b, the angle with ratio 1 and a gear ratio, and the distance, each also with a world end.
+TEST(JointParts, MatchFiniteDifferencesAtRandomStates) {
+  const Eigen::Vector2d slanted = Eigen::Vector2d(0.6, -0.8);
+  const std::vector<std::pair<const char*, TermConstraint::Term>> terms = {
+      {"axis along x", [](const auto& a, const auto& b) { return detail::axisTerm(a, b, Eigen::Vector2d::UnitX(), false); }},
+      {"axis in b's frame",
+       [&](const auto& a, const auto& b) { return detail::axisTerm(a, b, slanted, true); }},
+      {"angle", [](const auto& a, const auto& b) { return detail::angleTerm(a, b); }},
+      {"angle with ratio -2.5", [](const auto& a, const auto& b) { return detail::angleTerm(a, b, -2.5); }},
+      {"distance", [](const auto& a, const auto& b) { return detail::distanceTerm(a, b); }},
+  };
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  for (const auto& [name, term] : terms) {
+    for (const bool worldB : {false, true}) {
+      const TermConstraint constraint(term, worldB);
+      for (int trial = 0; trial < 20; ++trial) {
+        const std::size_t count = worldB ? 1 : 2;
+        std::vector<Eigen::Vector3d> positions, velocities;
+        std::vector<double> angles, rates;
+        for (std::size_t k = 0; k < count; ++k) {
+          positions.emplace_back(u(rng), u(rng), 0.0);
+          velocities.emplace_back(u(rng), u(rng), 0.0);
+          angles.push_back(2.0 * u(rng));
+          rates.push_back(u(rng));
+        }
+        const DerivativeAuditResult r =
+            auditConstraint(constraint, {0.4, 2, positions, velocities, angles, rates});
+        EXPECT_LT(r.worst(), kDerivativeAuditTolerance) << name << (worldB ? ", world b" : "") << ", trial " << trial;
+      }
+    }
+  }
 }
 
 // ---- the audit catches wrong joints -----------------------------------------------------
