@@ -1272,6 +1272,24 @@ TEST(Gear, RelationHoldsAtTheVelocityLevel) {
 // 12. Static and kinematic bodies
 // ============================================================================================
 
+// Two static boxes at x = −3 and −2 (the second turned by `angle`) pinned together at x = −2.5:
+// a joint that no body can move.
+struct StaticPair {
+  BodyId first, second;
+  ConstraintId pin;
+};
+
+StaticPair addPinnedStaticPair(Model& model, double angle) {
+  const Shape box = Shape::box(1.0, 0.5);
+  const BodyId first = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-3, 0, 0), Eigen::Vector3d::Zero(),
+                                Motion::Static);
+  const BodyId second = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-2, 0, angle),
+                                 Eigen::Vector3d::Zero(), Motion::Static);
+  const ConstraintId pin =
+      model.addConstraint(std::make_unique<RevoluteJoint>(between(model, first, second, Eigen::Vector2d(-2.5, 0))));
+  return {first, second, pin};
+}
+
 // Two static boxes joined by a revolute and a weld (which no body can move, so they get no
 // rows), added before the hinged rod's own joint, in every formulation and solver. The rod's
 // motion must be that of the same model without them (the same arithmetic on the same rows, so
@@ -1281,13 +1299,7 @@ TEST(StaticBodies, JointsBetweenStaticBodiesChangeNothing) {
   for (const auto& [name, settings] : everyFormulation(1e-3, 1e-3, true)) {
     // With the static pair.
     Model model(2);
-    const Shape box = Shape::box(1.0, 0.5);
-    const BodyId s1 = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-3, 0, 0), Eigen::Vector3d::Zero(),
-                               Motion::Static);
-    const BodyId s2 = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-2, 0, 0.2), Eigen::Vector3d::Zero(),
-                               Motion::Static);
-    const ConstraintId pin =
-        model.addConstraint(std::make_unique<RevoluteJoint>(between(model, s1, s2, Eigen::Vector2d(-2.5, 0))));
+    const auto [s1, s2, pin] = addPinnedStaticPair(model, 0.2);
     const ConstraintId weld =
         model.addConstraint(std::make_unique<WeldJoint>(between(model, s1, s2, Eigen::Vector2d(-2.5, 0)), -0.2));
     model.setBreakForce(weld, 1e-6);  // no rows, no force: must never break
@@ -1323,13 +1335,7 @@ TEST(StaticBodies, JointsBetweenStaticBodiesChangeNothing) {
 // of the λ vector.
 TEST(StaticBodies, LambdaOfAJointWithoutRowsIsEmpty) {
   Model model(2);
-  const Shape box = Shape::box(1.0, 0.5);
-  const BodyId s1 = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-3, 0, 0), Eigen::Vector3d::Zero(),
-                             Motion::Static);
-  const BodyId s2 = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-2, 0, 0), Eigen::Vector3d::Zero(),
-                             Motion::Static);
-  const ConstraintId pin =
-      model.addConstraint(std::make_unique<RevoluteJoint>(between(model, s1, s2, Eigen::Vector2d(-2.5, 0))));
+  const ConstraintId pin = addPinnedStaticPair(model, 0.0).pin;
   const BodyId rod = addRigid(model, 1.0, 1.0 / 12, Shape::box(1.0, 0.05), Eigen::Vector3d(0.5, 0, 0));
   model.addConstraint(std::make_unique<RevoluteJoint>(toWorld(model, rod, Eigen::Vector2d::Zero())));
   addGravity(model);
