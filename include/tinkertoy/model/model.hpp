@@ -120,6 +120,8 @@ class Model {
   [[nodiscard]] const Constraint& constraint(ConstraintId id) const {
     return *constraints_[indexOf(id)];
   }
+  // The name it was added with (may be empty).
+  [[nodiscard]] const std::string& name(ConstraintId id) const { return constraintNames_[indexOf(id)]; }
   // The name if it has one, else "<type> constraint #<dense index>".
   [[nodiscard]] std::string describe(ConstraintId id) const;
   // A disabled constraint stays in the model but takes no part in the dynamics (no rows). A

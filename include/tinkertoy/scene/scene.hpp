@@ -1,4 +1,4 @@
-// Scene: a model and its simulation settings, loaded from a JSON scene file.
+// Scene: a model and its simulation settings, loaded from (and written to) a JSON scene file.
 //
 // The format is documented in docs/scene-format.md. Loading validates everything; every
 // error is a SceneError whose path() is the JSON path of the offending value, e.g.
@@ -48,5 +48,13 @@ class SceneError : public std::runtime_error {
 Scene parseScene(std::string_view json, std::string_view source = "<string>");
 // Reads and parses a scene file. A missing or unreadable file is a SceneError too.
 Scene loadScene(const std::filesystem::path& file);
+
+// The scene as scene JSON, with the model's current state as its initial state: parsing the
+// result gives the same model in the same state (docs/scene-format.md, "Writing scenes").
+// Throws std::invalid_argument for what the format cannot express (a custom body, curve or
+// constraint type; a single-point constraint on an off-centre point of a rigid body).
+std::string writeScene(const Scene& scene);
+// writeScene into a file; a file that cannot be written is a SceneError.
+void saveScene(const Scene& scene, const std::filesystem::path& file);
 
 }  // namespace tinkertoy

@@ -1,0 +1,421 @@
+// Scene writing: Model + SimulationSettings → JSON, the inverse of scene_loader.cpp, with the
+// model's current state as the initial state (docs/scene-format.md, "Writing scenes").
+//
+// The format describes an initial pose, so a few things are re-expressed for a model written
+// mid-run, so that loading the file gives the same model in the same state:
+//
+//   anchors         world points of the joint's sites at the current pose
+//   joint limits    the loader measures a joint coordinate from its value at load, so a
+//                   revolute's or prismatic's limits shift by the coordinate's current value
+//   driven paths    the file starts at t = 0, so a path's phase advances by speed · t
+//
+// Mouse springs (interactive drags) and disabled (broken) constraints are left out.
+#include <Eigen/Geometry>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "tinkertoy/constraints/angle_joint.hpp"
+#include "tinkertoy/constraints/distance_constraint.hpp"
+#include "tinkertoy/constraints/driven_point_constraint.hpp"
+#include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/constraints/mouse_joint.hpp"
+#include "tinkertoy/constraints/point_on_circle_constraint.hpp"
+#include "tinkertoy/constraints/point_on_line_constraint.hpp"
+#include "tinkertoy/constraints/point_on_plane_constraint.hpp"
+#include "tinkertoy/constraints/prismatic_joint.hpp"
+#include "tinkertoy/constraints/pulley_joint.hpp"
+#include "tinkertoy/constraints/revolute_joint.hpp"
+#include "tinkertoy/constraints/weld_joint.hpp"
+#include "tinkertoy/curves/ellipse_curve.hpp"
+#include "tinkertoy/curves/helix_curve.hpp"
+#include "tinkertoy/curves/line_curve.hpp"
+#include "tinkertoy/curves/spline_curve.hpp"
+#include "tinkertoy/forces/constant_force.hpp"
+#include "tinkertoy/forces/drag.hpp"
+#include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/forces/spring.hpp"
+#include "tinkertoy/model/bead.hpp"
+#include "tinkertoy/model/chain.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json numbers(const Eigen::VectorXd& x) {
+  Json out = Json::array();
+  for (Eigen::Index i = 0; i < x.size(); ++i) out.push_back(x[i]);
+  return out;
+}
+
+Json numbers(const std::vector<double>& x) { return Json(x); }
+
+// A limit, or nothing for an infinite one.
+void putLimit(Json& out, const char* key, double value) {
+  if (std::isfinite(value)) out[key] = value;
+}
+
+class Writer {
+ public:
+  explicit Writer(const Scene& scene) : scene_(scene), model_(scene.model) { nameBodies(); }
+
+  Json write() {
+    Json out;
+    out["name"] = scene_.name;
+    out["dimension"] = model_.dimension();
+    out["gravity"] = numbers(gravity());
+    out["settings"] = settings();
+    Json particles = Json::array(), bodies = Json::array();
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
+      const BodyId id = model_.bodyAt(i);
+      (model_.isParticle(id) ? particles : bodies).push_back(body(id));
+    }
+    out["particles"] = particles;
+    out["bodies"] = bodies;
+    Json forces = Json::array();
+    for (std::size_t i = 0; i < model_.forceCount(); ++i) {
+      if (Json f = force(model_.force(model_.forceAt(i))); !f.is_null()) forces.push_back(std::move(f));
+    }
+    out["forces"] = forces;
+    Json constraints = Json::array();
+    for (std::size_t i = 0; i < model_.constraintCount(); ++i) {
+      const ConstraintId id = model_.constraintAt(i);
+      if (model_.isEnabled(id)) constraints.push_back(constraint(id));
+    }
+    out["constraints"] = constraints;
+    return out;
+  }
+
+ private:
+  // Every body gets an id: its name, or a fresh "body<n>" that no other body has.
+  void nameBodies() {
+    std::set<std::string> taken;
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) taken.insert(model_.name(model_.bodyAt(i)));
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
+      std::string name = model_.name(model_.bodyAt(i));
+      if (name.empty()) {
+        do {
+          name = "body" + std::to_string(next++);
+        } while (taken.contains(name));
+        taken.insert(name);
+      }
+      ids_.push_back(std::move(name));
+    }
+  }
+
+  [[nodiscard]] const std::string& id(BodyId body) const { return ids_[model_.indexOf(body)]; }
+
+  Eigen::VectorXd gravity() const {
+    Eigen::VectorXd g = Eigen::VectorXd::Zero(model_.dimension());
+    for (std::size_t i = 0; i < model_.forceCount(); ++i) {
+      if (const auto* gravity = dynamic_cast<const Gravity*>(&model_.force(model_.forceAt(i)))) g += gravity->acceleration();
+    }
+    return g;
+  }
+
+  Json settings() const {
+    const SimulationSettings& s = scene_.settings;
+    Json out;
+    out["dt"] = s.dt;
+    out["duration"] = scene_.duration;
+    out["formulation"] = formulationName(s.formulation);
+    out["integrator"] = integratorName(s.integrator);
+    out["solver"] = solverName(s.solver.kind);
+    out["ks"] = s.ks;
+    out["kd"] = s.kd;
+    out["tolerance"] = s.solver.tolerance;
+    out["max_iterations"] = s.solver.maxIterations;
+    out["regularization"] = s.solver.regularization;
+    out["project"] = s.projection.enabled;
+    out["iterations"] = s.velocity.iterations;
+    out["substeps"] = s.velocity.substeps;
+    out["warm_start"] = s.velocity.warmStart;
+    out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
+    return out;
+  }
+
+  Json curve(const Curve& c) const {
+    Json out;
+    out["type"] = c.type();
+    const bool spatial = model_.dimension() == 3;
+    if (const auto* e = dynamic_cast<const EllipseCurve*>(&c)) {
+      out["center"] = numbers(e->center());
+      if (c.type() == "circle") {
+        out["radius"] = e->semiAxisA();
+      } else {
+        out["semi_axes"] = {e->semiAxisA(), e->semiAxisB()};
+      }
+      if (spatial) out["normal"] = numbers(e->normal());
+    } else if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
+      out["point"] = numbers(line->origin());
+      out["direction"] = numbers(line->direction());
+    } else if (const auto* spline = dynamic_cast<const SplineCurve*>(&c)) {
+      Json points = Json::array();
+      for (const Eigen::VectorXd& p : spline->points()) points.push_back(numbers(p));
+      out["points"] = points;
+      out["closed"] = spline->closed();
+    } else if (const auto* helix = dynamic_cast<const HelixCurve*>(&c)) {
+      out["center"] = numbers(helix->center());
+      out["radius"] = helix->radius();
+      out["pitch"] = helix->pitch();
+      out["axis"] = numbers(helix->axis());
+    } else {
+      throw std::invalid_argument("a " + std::string(c.type()) + " curve cannot be written to a scene");
+    }
+    return out;
+  }
+
+  Json body(BodyId b) const {
+    const Body& body = model_.body(b);
+    const Eigen::VectorXd q = model_.coordinates(b), v = model_.velocities(b);
+    Json out;
+    out["id"] = id(b);
+    if (model_.isParticle(b)) {
+      out["mass"] = body.totalMass();
+      out["position"] = numbers(q);
+      out["velocity"] = numbers(v);
+    } else if (const auto* bead = dynamic_cast<const Bead*>(&body)) {
+      out["type"] = "bead";
+      out["mass"] = bead->mass();
+      out["curve"] = curve(bead->curve());
+      out["u"] = q[0];
+      out["u_dot"] = v[0];
+    } else if (const auto* chain = dynamic_cast<const Chain*>(&body)) {
+      out["type"] = "chain";
+      out["pivot"] = numbers(chain->pivot());
+      out["lengths"] = numbers(chain->lengths());
+      out["masses"] = numbers(chain->masses());
+      out["angles"] = numbers(q);
+      out["angular_velocities"] = numbers(v);
+    } else if (const auto* rigid = dynamic_cast<const RigidBody*>(&body)) {
+      out["type"] = "rigid";
+      out["mass"] = rigid->mass();
+      out["inertia"] = rigid->inertia();
+      out["position"] = {q[0], q[1]};
+      out["angle"] = q[2];
+      out["velocity"] = {v[0], v[1]};
+      out["angular_velocity"] = v[2];
+      out["shape"] = shape(rigid->shape());
+      if (rigid->motion() == RigidBody::Motion::Static) out["static"] = true;
+      if (rigid->motion() == RigidBody::Motion::Kinematic) out["kinematic"] = true;
+    } else {
+      throw std::invalid_argument("a " + std::string(body.type()) + " body cannot be written to a scene");
+    }
+    return out;
+  }
+
+  static Json shape(const Shape& s) {
+    Json out;
+    out["type"] = s.name();
+    switch (s.type()) {
+      case Shape::Type::Circle:
+        out["radius"] = s.radius();
+        break;
+      case Shape::Type::Box:
+        out["size"] = {s.size().x(), s.size().y()};
+        break;
+      case Shape::Type::Polygon: {
+        Json vertices = Json::array();
+        for (const Eigen::Vector2d& p : s.vertices()) vertices.push_back({p.x(), p.y()});
+        out["vertices"] = vertices;
+        break;
+      }
+    }
+    return out;
+  }
+
+  // A point as the scene names it: a body's id, or {"body": id, "point": i} for a chain. An
+  // off-centre site of a rigid body is named by its body; the caller gives its anchor.
+  Json point(const BodyPoint& p) const {
+    if (dynamic_cast<const Chain*>(&model_.body(p.body))) return {{"body", id(p.body)}, {"point", p.site.index}};
+    return id(p.body);
+  }
+
+  [[nodiscard]] bool needsAnchor(const BodyPoint& p) const { return model_.body(p.body).hasFrame(); }
+
+  // The world position of a point at the current pose, as a scene vector.
+  Json at(const BodyPoint& p) const { return numbers(model_.position(p)); }
+
+  // "a"/"b" of a two-ended constraint or force, with "anchor_a"/"anchor_b" for rigid bodies.
+  void putEnd(Json& out, const char* key, const char* anchorKey, const BodyPoint& p) const {
+    out[key] = point(p);
+    if (needsAnchor(p)) out[anchorKey] = at(p);
+  }
+
+  // A single-point constraint's "particle": only a body's own point can be named that way.
+  Json onlyPoint(const BodyPoint& p, std::string_view type) const {
+    if (needsAnchor(p) && p.site.local != Eigen::Vector2d::Zero()) {
+      throw std::invalid_argument("a " + std::string(type) + " constraint on an off-centre point of " +
+                                  model_.describe(p.body) + " cannot be written to a scene");
+    }
+    return point(p);
+  }
+
+  Json force(const Force& f) const {
+    Json out;
+    if (const auto* spring = dynamic_cast<const Spring*>(&f)) {
+      out["type"] = "spring";
+      const auto ends = spring->points();
+      putEnd(out, "a", "anchor_a", ends[0]);
+      if (spring->anchor()) {
+        out["b"] = numbers(*spring->anchor());
+      } else {
+        putEnd(out, "b", "anchor_b", ends[1]);
+      }
+      out["stiffness"] = spring->settings().stiffness;
+      out["damping"] = spring->settings().damping;
+      out["rest_length"] = spring->settings().rest_length;
+    } else if (const auto* drag = dynamic_cast<const Drag*>(&f)) {
+      out["type"] = "drag";
+      out["coefficient"] = drag->coefficient();
+    } else if (const auto* constant = dynamic_cast<const ConstantForce*>(&f)) {
+      out["type"] = "constant";
+      out["particle"] = onlyPoint(constant->points()[0], "constant force");
+      out["force"] = numbers(constant->force());
+    }  // gravity goes to the top level; mouse springs are interactive and not written
+    return out;
+  }
+
+  // The joint's anchor (a's site at the current pose) and "b" (null for the ground).
+  void putJointEnds(Json& out, const JointConnection& c) const {
+    out["a"] = point(c.a);
+    if (c.b) {
+      out["b"] = point(*c.b);
+    } else {
+      out["b"] = nullptr;
+    }
+    out["anchor"] = at(c.a);
+  }
+
+  // A joint coordinate's limits and motor, the limits measured from the coordinate's current
+  // value s (which the loader takes as zero).
+  static void putCoordinate(Json& out, const JointLimits& limits, const std::optional<JointMotor>& motor, double s) {
+    putLimit(out, "lower", limits.lower - s);
+    putLimit(out, "upper", limits.upper - s);
+    if (motor) {
+      out["motor_speed"] = motor->speed;
+      out["max_motor_force"] = motor->maxForce;
+    }
+  }
+
+  [[nodiscard]] double frameAngle(const std::optional<BodyPoint>& p) const {
+    return p && model_.body(p->body).hasFrame() ? model_.coordinates(p->body)[2] : 0.0;
+  }
+
+  Json constraint(ConstraintId id) const {
+    const Constraint& c = model_.constraint(id);
+    Json out;
+    out["type"] = c.type();
+    const std::string& name = model_.name(id);
+    if (!name.empty() && name.rfind("constraints[", 0) != 0) out["id"] = name;
+    if (const auto* rod = dynamic_cast<const DistanceConstraint*>(&c)) {
+      const auto ends = rod->points();
+      putEnd(out, "a", "anchor_a", ends[0]);
+      if (rod->anchor()) {
+        out["b"] = numbers(*rod->anchor());
+      } else {
+        putEnd(out, "b", "anchor_b", ends[1]);
+      }
+      const DistanceSettings& s = rod->settings();
+      if (s.length) out["length"] = *s.length;
+      if (s.minLength > 0.0) out["min_length"] = s.minLength;
+      putLimit(out, "max_length", s.maxLength);
+      if (s.spring) {
+        out["frequency"] = s.spring->frequency;
+        out["damping_ratio"] = s.spring->dampingRatio;
+      }
+    } else if (const auto* circle = dynamic_cast<const PointOnCircleConstraint*>(&c)) {
+      out["particle"] = onlyPoint(c.points()[0], c.type());
+      out["center"] = numbers(circle->center());
+      out["radius"] = circle->radius();
+    } else if (const auto* nail = dynamic_cast<const FixedPointConstraint*>(&c)) {
+      out["particle"] = onlyPoint(c.points()[0], c.type());
+      out["point"] = numbers(nail->location());
+    } else if (const auto* line = dynamic_cast<const PointOnLineConstraint*>(&c)) {
+      out["particle"] = onlyPoint(c.points()[0], c.type());
+      out["point"] = numbers(line->origin());
+      out["direction"] = numbers(line->direction());
+    } else if (const auto* plane = dynamic_cast<const PointOnPlaneConstraint*>(&c)) {
+      out["particle"] = onlyPoint(c.points()[0], c.type());
+      out["point"] = numbers(plane->origin());
+      out["normal"] = numbers(plane->normal());
+    } else if (const auto* driven = dynamic_cast<const DrivenPointConstraint*>(&c)) {
+      const auto* path = dynamic_cast<const CurvePath*>(&driven->path());
+      if (!path) throw std::invalid_argument(model_.describe(id) + ": only a curve path can be written to a scene");
+      out["particle"] = onlyPoint(c.points()[0], c.type());
+      Json p = curve(path->curve());
+      p["speed"] = path->speed();
+      p["phase"] = path->phase() + path->speed() * model_.time();
+      out["path"] = p;
+    } else if (const auto* revolute = dynamic_cast<const RevoluteJoint*>(&c)) {
+      putJointEnds(out, revolute->connection());
+      const JointConnection& link = revolute->connection();
+      putCoordinate(out, revolute->limits(), revolute->motor(),
+                    frameAngle(link.a) - frameAngle(link.b) - revolute->referenceAngle());
+    } else if (const auto* weld = dynamic_cast<const WeldJoint*>(&c)) {
+      putJointEnds(out, weld->connection());
+    } else if (const auto* prismatic = dynamic_cast<const PrismaticJoint*>(&c)) {
+      const JointConnection& link = prismatic->connection();
+      putJointEnds(out, link);
+      const Eigen::Vector2d axis = Eigen::Rotation2Dd(frameAngle(link.b)) * prismatic->axis().normalized();
+      out["axis"] = {axis.x(), axis.y()};
+      const Eigen::VectorXd b = link.b ? model_.position(*link.b) : Eigen::VectorXd(link.ground);
+      const Eigen::VectorXd d = model_.position(link.a) - b;
+      putCoordinate(out, prismatic->limits(), prismatic->motor(), axis.dot(Eigen::Vector2d(d[0], d[1])));
+    } else if (const auto* angle = dynamic_cast<const AngleJoint*>(&c)) {
+      const JointConnection& link = angle->connection();
+      out["a"] = point(link.a);
+      if (link.b) {
+        out["b"] = point(*link.b);
+      } else {
+        out["b"] = nullptr;
+      }
+      out["ratio"] = angle->ratio();
+    } else if (const auto* pulley = dynamic_cast<const PulleyJoint*>(&c)) {
+      const auto ends = pulley->points();
+      putEnd(out, "a", "anchor_a", ends[0]);
+      putEnd(out, "b", "anchor_b", ends[1]);
+      out["ground_a"] = {pulley->groundA().x(), pulley->groundA().y()};
+      out["ground_b"] = {pulley->groundB().x(), pulley->groundB().y()};
+      out["ratio"] = pulley->ratio();
+      out["length"] = pulley->length();
+    } else if (const auto* mouse = dynamic_cast<const MouseJoint*>(&c)) {
+      out["a"] = point(mouse->points()[0]);
+      out["anchor"] = at(mouse->points()[0]);
+      out["target"] = {mouse->target().x(), mouse->target().y()};
+      out["frequency"] = mouse->spring().frequency;
+      out["damping_ratio"] = mouse->spring().dampingRatio;
+      out["max_force"] = mouse->maxForce();
+      return out;  // a mouse joint has no break force
+    } else {
+      throw std::invalid_argument(model_.describe(id) + ": a " + std::string(c.type()) +
+                                  " constraint cannot be written to a scene");
+    }
+    if (std::isfinite(model_.breakForce(id))) out["break_force"] = model_.breakForce(id);
+    return out;
+  }
+
+  const Scene& scene_;
+  const Model& model_;
+  std::vector<std::string> ids_;  // per body, by dense index
+};
+
+}  // namespace
+
+std::string writeScene(const Scene& scene) { return Writer(scene).write().dump(2) + "\n"; }
+
+void saveScene(const Scene& scene, const std::filesystem::path& file) {
+  const std::string text = writeScene(scene);
+  std::ofstream out(file);
+  if (!out) throw SceneError("", "cannot open the file for writing", file.string());
+  out << text;
+  if (!out.flush()) throw SceneError("", "cannot write the file", file.string());
+}
+
+}  // namespace tinkertoy
