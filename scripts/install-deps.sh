@@ -11,6 +11,11 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Tinkertoy Studio: window, OpenGL, Dear ImGui (its GLFW and OpenGL3 backends are inside
+  # libimgui), a font, PNG screenshots through cairo
+  libglfw3-dev libgl-dev libimgui-dev libstb-dev libcairo2-dev fonts-dejavu-core
+  # the Studio's end-to-end test runs it on a virtual X server with Mesa's software OpenGL
+  xvfb xauth libgl1-mesa-dri
 )
 
 missing=()

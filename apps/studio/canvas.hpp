@@ -1,0 +1,44 @@
+// Canvas: the Studio's picture of the model, drawn from a Sketch with ImGui's draw lists, and
+// the reverse question: which item is under the pointer.
+#pragma once
+
+#include <imgui.h>
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "tinkertoy/view/camera.hpp"
+#include "tinkertoy/view/sketch.hpp"
+
+namespace tinkertoy::studio {
+
+// What the pointer is over: a model item and, for a point mass or a rigid body, the body point
+// under it (a rigid body's site in its own frame).
+struct Hit {
+  SketchItem item;
+  std::optional<BodyPoint> point;
+  [[nodiscard]] bool empty() const { return std::holds_alternative<std::monostate>(item); }
+};
+
+Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel);
+
+// The grid (lines every 1, 2 or 5 × 10^k m, at least 40 px apart), the axes, and a scale bar.
+void drawGrid(ImDrawList& draw, const Camera& camera);
+// Recent paths of the points, fading with age.
+void drawTrails(ImDrawList& draw, const Camera& camera, const std::vector<std::vector<std::deque<Eigen::Vector2d>>>& trails);
+// Everything in the sketch, rods coloured by λ (red tension, blue compression), with rings
+// around the selected and the hovered item.
+void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,
+                const SketchItem& hovered);
+// A line the user is drawing (a rod, spring or wire about to be made).
+void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to);
+
+// Pixel radius of a point mass of `mass` kg.
+double dotRadius(double mass);
+// The fill colour of point masses (the end-to-end test looks for it in screenshots).
+constexpr ImU32 kDotColour = IM_COL32(28, 45, 90, 255);
+// The canvas background.
+constexpr ImU32 kBackgroundColour = IM_COL32(247, 247, 242, 255);
+
+}  // namespace tinkertoy::studio

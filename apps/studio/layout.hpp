@@ -1,0 +1,29 @@
+// The Studio window's layout: a tool bar across the top, a side panel on the right, a status
+// bar along the bottom, and the canvas in the rest. Shared with the end-to-end test, which
+// finds particles in a screenshot through the same camera.
+#pragma once
+
+#include <Eigen/Core>
+
+#include "tinkertoy/view/camera.hpp"
+
+namespace tinkertoy::studio::layout {
+
+constexpr double kToolbarHeight = 44.0;  // px
+constexpr double kStatusHeight = 28.0;   // px
+constexpr double kPanelWidth = 380.0;    // px
+constexpr double kNewCanvasScale = 100.0;  // px per metre
+
+// `camera` fitted to the canvas of a window of `window` pixels (its centre and scale kept).
+inline Camera onCanvas(Camera camera, const Eigen::Vector2d& window) {
+  camera.offset = {0.0, kToolbarHeight};
+  camera.viewport = {std::max(window.x() - kPanelWidth, 1.0), std::max(window.y() - kToolbarHeight - kStatusHeight, 1.0)};
+  return camera;
+}
+
+// An empty canvas shows the origin at the canvas centre, at 100 px per metre.
+inline Camera newCanvasCamera(const Eigen::Vector2d& window) {
+  return onCanvas({.center = Eigen::Vector2d::Zero(), .scale = kNewCanvasScale}, window);
+}
+
+}  // namespace tinkertoy::studio::layout

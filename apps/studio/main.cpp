@@ -1,0 +1,243 @@
+// tinkertoy-studio: build models by clicking, drag them with the mouse (docs/studio.md).
+//
+//   tinkertoy-studio [SCENE.json] [--script FILE.json] [--frames N] [--screenshot FILE.png]
+//                    [--dump-scene FILE.json] [--size WxH]
+//
+// With --script or --frames the Studio runs on a fixed frame clock of 1/60 s, so a replay is
+// the same every time, and exits after the script's last event (or after N frames).
+// Exit codes: 0 done, 1 no window (no display, no OpenGL), 2 bad input (a flag, the script,
+// an unwritable output path).
+#define GL_SILENCE_DEPRECATION
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <regex>
+
+#include "input_script.hpp"
+#include "layout.hpp"
+#include "screenshot.hpp"
+#include "studio.hpp"
+
+namespace {
+
+using tinkertoy::studio::InputScript;
+using tinkertoy::studio::ScriptEvent;
+using tinkertoy::studio::Studio;
+
+constexpr double kScriptFrame = 1.0 / 60.0;  // s per frame under --script and --frames
+constexpr int kBadInput = 2;
+constexpr int kNoWindow = 1;
+
+struct Options {
+  std::optional<std::filesystem::path> scene, script, screenshot, dump;
+  int frames = 0;
+  std::string size = "1280x800";
+  int width = 1280, height = 800;
+};
+
+// Fails unless `file` can be created: its directory exists.
+void requireWritable(const std::optional<std::filesystem::path>& file, const char* flag) {
+  if (!file) return;
+  const std::filesystem::path directory = file->parent_path().empty() ? "." : file->parent_path();
+  if (!std::filesystem::is_directory(directory)) {
+    throw CLI::ValidationError(flag, file->string() + ": the directory " + directory.string() + " does not exist");
+  }
+}
+
+// Loads DejaVu Sans with the Greek letters and math signs the panels use, or keeps ImGui's font.
+void loadFont() {
+  const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (!std::filesystem::exists(kFont)) return;
+  ImGuiIO& io = ImGui::GetIO();
+  static ImVector<ImWchar> ranges;
+  ImFontGlyphRangesBuilder builder;
+  builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+  static const ImWchar kSigns[] = {0x0370, 0x03FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};  // Greek, signs
+  builder.AddRanges(kSigns);
+  builder.BuildRanges(&ranges);
+  io.Fonts->AddFontFromFileTTF(kFont, 16.0f, nullptr, ranges.Data);
+}
+
+// Replays script events into ImGui's IO (after the backend wrote the real input).
+class Replay {
+ public:
+  explicit Replay(InputScript script) : script_(std::move(script)) {}
+
+  void apply(double time, Studio& studio) {
+    ImGuiIO& io = ImGui::GetIO();
+    // A click and a key last one frame.
+    if (releaseClick_) mouseDown_[0] = false, releaseClick_ = false;
+    key_.reset();
+    io.MouseWheel = 0.0f;
+    for (const ScriptEvent& e : script_.take(time)) {
+      switch (e.kind) {
+        case ScriptEvent::Kind::Click:
+        case ScriptEvent::Kind::Move:
+          mouse_ = e.pixels ? e.position : studio.camera().toPixels(e.position);
+          if (e.kind == ScriptEvent::Kind::Click) mouseDown_[0] = releaseClick_ = true;
+          break;
+        case ScriptEvent::Kind::Press:
+        case ScriptEvent::Kind::Release:
+          mouseDown_[e.button] = e.kind == ScriptEvent::Kind::Press;
+          break;
+        case ScriptEvent::Kind::Key:
+          key_ = e;
+          break;
+        case ScriptEvent::Kind::Tool:
+          studio.setTool(*Studio::toolNamed(e.name));
+          break;
+        case ScriptEvent::Kind::Scroll:
+          io.MouseWheel = static_cast<float>(e.amount);
+          break;
+        case ScriptEvent::Kind::Open:
+          studio.open(e.name);
+          break;
+      }
+    }
+    io.MousePos = {static_cast<float>(mouse_.x()), static_cast<float>(mouse_.y())};
+    for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouseDown_[b];
+    for (bool& down : io.KeysDown) down = false;
+    io.KeyCtrl = key_ && key_->ctrl;
+    io.KeyShift = key_ && key_->shift;
+    io.KeyAlt = key_ && key_->alt;
+    if (key_) io.KeysDown[key_->key] = true;
+  }
+  [[nodiscard]] double end() const { return script_.end(); }
+
+ private:
+  InputScript script_;
+  Eigen::Vector2d mouse_ = Eigen::Vector2d::Zero();
+  bool mouseDown_[3] = {false, false, false};
+  bool releaseClick_ = false;
+  std::optional<ScriptEvent> key_;
+};
+
+int runStudio(const Options& options, std::optional<Replay> replay) {
+  glfwSetErrorCallback([](int, const char* description) { std::cerr << "tinkertoy-studio: GLFW: " << description << '\n'; });
+  if (!glfwInit()) {
+    std::cerr << "tinkertoy-studio: cannot open a window (is there a display? Without one, run it under xvfb-run)\n";
+    return kNoWindow;
+  }
+  const bool deterministic = replay || options.frames > 0;
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  if (deterministic) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "Tinkertoy Studio", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    std::cerr << "tinkertoy-studio: cannot create an OpenGL 3 window\n";
+    return kNoWindow;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(deterministic ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
+  ImGui::StyleColorsLight();
+  ImGui::GetStyle().FrameRounding = 3.0f;
+  loadFont();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  int status = 0;
+  {
+    Studio studio(options.scene, {options.width, options.height}, deterministic);
+    const long lastFrame = options.frames > 0 ? options.frames
+                           : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
+                                             : -1;
+    for (long frame = 0;; ++frame) {
+      glfwPollEvents();
+      int width = 0, height = 0;
+      glfwGetFramebufferSize(window, &width, &height);
+      studio.setWindowSize({width, height});
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      if (deterministic) ImGui::GetIO().DeltaTime = static_cast<float>(kScriptFrame);
+      if (replay) replay->apply(static_cast<double>(frame) * kScriptFrame, studio);
+      ImGui::NewFrame();
+      studio.frame(ImGui::GetIO().DeltaTime, deterministic);
+      ImGui::Render();
+      glViewport(0, 0, width, height);
+      glClearColor(0.97f, 0.97f, 0.95f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      const bool last = frame + 1 == lastFrame;
+      if (last && options.screenshot) {
+        try {
+          tinkertoy::studio::saveScreenshot(*options.screenshot, width, height);
+        } catch (const std::exception& e) {
+          std::cerr << "tinkertoy-studio: " << e.what() << '\n';
+          status = kBadInput;
+        }
+      }
+      glfwSwapBuffers(window);
+      if (last) break;
+      if (glfwWindowShouldClose(window)) {
+        if (studio.mayClose()) break;
+        glfwSetWindowShouldClose(window, GLFW_FALSE);
+      }
+    }
+    if (options.dump) {
+      try {
+        studio.dumpScene(*options.dump);
+      } catch (const std::exception& e) {
+        std::cerr << "tinkertoy-studio: " << e.what() << '\n';
+        status = kBadInput;
+      }
+    }
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  CLI::App app{"Tinkertoy Studio: build models by clicking and drag them with the mouse", "tinkertoy-studio"};
+  app.add_option("SCENE", options.scene, "scene file to open (default: an empty canvas)");
+  app.add_option("--script", options.script, "replay the input events in this JSON file (docs/studio.md)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--frames", options.frames, "run this many frames (at 1/60 s each), then exit")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--screenshot", options.screenshot, "save the window as PNG after the script or the frames");
+  app.add_option("--dump-scene", options.dump, "write the model and its state at exit");
+  app.add_option("--size", options.size, "window size in pixels, WxH")->capture_default_str();
+  std::optional<Replay> replay;
+  try {
+    app.parse(argc, argv);
+    std::smatch match;
+    static const std::regex kSize(R"(([0-9]{2,5})x([0-9]{2,5}))");
+    if (!std::regex_match(options.size, match, kSize)) {
+      throw CLI::ValidationError("--size", "must be WxH in pixels, e.g. 1280x800, got '" + options.size + "'");
+    }
+    options.width = std::stoi(match[1]);
+    options.height = std::stoi(match[2]);
+    if (options.width < 400 || options.height < 300) {
+      throw CLI::ValidationError("--size", "must be at least 400x300, got '" + options.size + "'");
+    }
+    requireWritable(options.screenshot, "--screenshot");
+    requireWritable(options.dump, "--dump-scene");
+    if (options.script) replay.emplace(InputScript::load(*options.script));
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kBadInput;
+  } catch (const tinkertoy::studio::ScriptError& e) {
+    std::cerr << "tinkertoy-studio: --script: " << e.what() << '\n';
+    return kBadInput;
+  }
+  return runStudio(options, std::move(replay));
+}

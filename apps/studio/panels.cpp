@@ -1,0 +1,468 @@
+// Studio: the windows — tool bar, inspector, settings, plots, status bar, help, dialogs.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "layout.hpp"
+#include "studio.hpp"
+
+namespace tinkertoy::studio {
+
+namespace {
+
+constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                    ImGuiWindowFlags_NoSavedSettings;
+
+struct ToolInfo {
+  Tool tool;
+  const char* label;
+  const char* key;
+  const char* help;
+};
+
+constexpr ToolInfo kTools[] = {
+    {Tool::Drag, "Drag", "1", "pull a body with the mouse spring while it runs; move it while paused; pan on empty space"},
+    {Tool::Particle, "Particle", "2", "click to add a 1 kg particle"},
+    {Tool::Rod, "Rod", "3", "drag from one particle to another (or to empty space) for a rigid rod"},
+    {Tool::Spring, "Spring", "4", "drag between two points for a damped spring (50 N/m)"},
+    {Tool::Nail, "Nail", "5", "click a particle to nail it where it is (a rigid body: hinge it there)"},
+    {Tool::Wire, "Wire", "6", "drag from a particle to a centre: the particle slides on that circle"},
+    {Tool::Delete, "Delete", "7", "click an item to delete it (a particle takes its rods and springs along)"},
+};
+
+// One line plot of several series over time, with a legend, in a box of the given size.
+struct Series {
+  const char* label;
+  ImU32 colour;
+  std::function<double(const HistorySample&)> value;
+};
+
+void plot(const char* title, const std::deque<HistorySample>& history, const std::vector<Series>& series, bool logScale,
+          const char* unit) {
+  ImGui::TextUnformatted(title);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, 110.0f);
+  const ImVec2 corner = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  ImDrawList& draw = *ImGui::GetWindowDrawList();
+  draw.AddRectFilled(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(255, 255, 255, 255));
+  draw.AddRect(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(160, 160, 160, 255));
+  if (history.size() < 2) return;
+  const auto transform = [&](double v) { return logScale ? std::log10(std::max(std::abs(v), 1e-16)) : v; };
+  double lo = INFINITY, hi = -INFINITY;
+  for (const Series& s : series) {
+    for (const HistorySample& h : history) {
+      const double v = transform(s.value(h));
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+  }
+  if (!std::isfinite(lo)) return;
+  if (hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) lo -= 0.5, hi += 0.5;
+  const double t0 = history.front().time, t1 = std::max(history.back().time, t0 + 1e-9);
+  const float left = corner.x + 58.0f, right = corner.x + size.x - 6.0f, top = corner.y + 6.0f, bottom = corner.y + size.y - 18.0f;
+  const auto at = [&](double t, double v) {
+    return ImVec2(left + static_cast<float>((t - t0) / (t1 - t0)) * (right - left),
+                  bottom - static_cast<float>((v - lo) / (hi - lo)) * (bottom - top));
+  };
+  for (const Series& s : series) {
+    std::vector<ImVec2> points;
+    for (const HistorySample& h : history) {
+      const double v = transform(s.value(h));
+      if (std::isfinite(v)) points.push_back(at(h.time, v));
+    }
+    draw.AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, ImDrawFlags_None, 1.5f);
+  }
+  char label[48];
+  const ImU32 ink = IM_COL32(60, 60, 60, 255);
+  const auto axisLabel = [&](double v, float y) {
+    if (logScale) {
+      std::snprintf(label, sizeof label, "1e%.0f", v);
+    } else {
+      std::snprintf(label, sizeof label, "%.3g", v);
+    }
+    draw.AddText({corner.x + 4, y - 7}, ink, label);
+  };
+  axisLabel(hi, top + 7);
+  axisLabel(lo, bottom - 7);
+  std::snprintf(label, sizeof label, "%.2f s", t0);
+  draw.AddText({left, bottom + 2}, ink, label);
+  std::snprintf(label, sizeof label, "%.2f s   %s", t1, unit);
+  draw.AddText({right - ImGui::CalcTextSize(label).x, bottom + 2}, ink, label);
+  float x = left + 6;
+  for (const Series& s : series) {
+    draw.AddLine({x, top + 8}, {x + 14, top + 8}, s.colour, 3.0f);
+    draw.AddText({x + 18, top + 1}, ink, s.label);
+    x += 26 + ImGui::CalcTextSize(s.label).x;
+  }
+}
+
+template <class Kind, std::size_t N>
+bool combo(const char* label, Kind& value, const std::pair<Kind, const char*> (&options)[N]) {
+  int current = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (options[i].first == value) current = static_cast<int>(i);
+  }
+  bool changed = false;
+  if (ImGui::BeginCombo(label, options[current].second)) {
+    for (std::size_t i = 0; i < N; ++i) {
+      if (ImGui::Selectable(options[i].second, static_cast<int>(i) == current)) {
+        value = options[i].first;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+// A number field whose edit counts once, when the user is done with it.
+bool numberField(const char* label, double& value) {
+  ImGui::InputDouble(label, &value, 0.0, 0.0, "%.6g");
+  return ImGui::IsItemDeactivatedAfterEdit();
+}
+
+}  // namespace
+
+void Studio::toolbar() {
+  ImGui::SetNextWindowPos({0, 0});
+  ImGui::SetNextWindowSize({static_cast<float>(window_.x()), static_cast<float>(layout::kToolbarHeight)});
+  ImGui::Begin("##toolbar", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  const auto discardThen = [this](std::function<void()> action) {
+    afterDiscard_ = std::move(action);
+    confirmDiscard_ = document_.dirty();
+    if (!confirmDiscard_) afterDiscard_();
+  };
+  if (ImGui::Button("New")) {
+    discardThen([this] {
+      document_.newCanvas();
+      afterLoad();
+      camera_ = layout::newCanvasCamera(window_);
+    });
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Open")) openDialog_ = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Save")) save();
+  ImGui::SameLine();
+  if (ImGui::Button("Save As")) saveDialog_ = true;
+  ImGui::SameLine(0, 18);
+  ImGui::BeginDisabled(!document_.canUndo());
+  if (ImGui::Button("Undo")) undo();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!document_.canRedo());
+  if (ImGui::Button("Redo")) redo();
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, 18);
+  if (ImGui::Button(session_.playing() ? "Pause" : "Play ", {60, 0})) togglePlay();
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) session_.step();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) reset();
+  ImGui::SameLine(0, 18);
+  for (const ToolInfo& t : kTools) {
+    const bool active = tool_ == t.tool;
+    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(t.label)) setTool(t.tool);
+    if (active) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (key %s): %s", t.label, t.key, t.help);
+    ImGui::SameLine();
+  }
+  ImGui::SameLine(0, 18);
+  ImGui::Checkbox("Trails", &showTrails_);
+  ImGui::SameLine();
+  ImGui::Checkbox("Forces", &showForces_);
+  ImGui::SameLine();
+  if (ImGui::Button("Help")) showHelp_ = !showHelp_;
+  ImGui::End();
+}
+
+void Studio::sidePanel() {
+  const float top = static_cast<float>(layout::kToolbarHeight);
+  ImGui::SetNextWindowPos({static_cast<float>(window_.x() - layout::kPanelWidth), top});
+  ImGui::SetNextWindowSize({static_cast<float>(layout::kPanelWidth), static_cast<float>(window_.y()) - top -
+                                                                       static_cast<float>(layout::kStatusHeight)});
+  ImGui::Begin("##panel", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar);
+  ImGui::PushItemWidth(170);
+  if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector();
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) settingsPanel();
+  if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) plots();
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+void Studio::inspector() {
+  if (std::holds_alternative<std::monostate>(selected_)) {
+    ImGui::TextDisabled("Click an item with the Drag tool to inspect it.");
+    return;
+  }
+  const auto pointer = document_.locate(selected_);
+  if (!pointer) {
+    ImGui::TextDisabled("This item is not part of the scene file.");
+    return;
+  }
+  // The item's JSON, refreshed after edits and, while running, a few times a second.
+  const double time = document_.scene().model.time();
+  if (inspectedRevision_ != document_.revision() || inspected_.is_null() ||
+      (time != inspectedTime_ && (!session_.playing() || std::abs(time - inspectedTime_) > 0.1))) {
+    inspected_ = document_.json()[*pointer];
+    inspectedTime_ = time;
+    inspectedRevision_ = document_.revision();
+  }
+  ImGui::TextDisabled("%s", pointer->to_string().c_str());
+  const Json item = inspected_;
+  for (const auto& [key, value] : item.items()) {
+    const std::string& name = key;
+    const auto change = [&](Json replacement) {
+      edit([&](Json& scene) { scene[*pointer][name] = std::move(replacement); });
+    };
+    if (value.is_number()) {
+      double v = value.get<double>();
+      if (numberField(name.c_str(), v)) change(v);
+    } else if (value.is_boolean()) {
+      bool v = value.get<bool>();
+      if (ImGui::Checkbox(name.c_str(), &v)) change(v);
+    } else if (value.is_array() && !value.empty() && value.size() <= 3 &&
+               std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_number(); })) {
+      double v[3] = {0, 0, 0};
+      for (std::size_t i = 0; i < value.size(); ++i) v[i] = value[i].get<double>();
+      ImGui::InputScalarN(name.c_str(), ImGuiDataType_Double, v, static_cast<int>(value.size()), nullptr, nullptr, "%.6g");
+      if (ImGui::IsItemDeactivatedAfterEdit()) change(Json(std::vector<double>(v, v + value.size())));
+    } else if (value.is_string()) {
+      ImGui::Text("%s: %s", name.c_str(), value.get<std::string>().c_str());
+    } else if (value.is_null()) {
+      ImGui::Text("%s: the world", name.c_str());
+    } else {
+      ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
+    }
+  }
+  if (const auto* constraint = std::get_if<ConstraintId>(&selected_)) {
+    const std::span<const double> lambda = session_.simulator().lambda(*constraint);
+    if (!lambda.empty()) ImGui::Text("λ[0] = %.6g (< 0: tension)", lambda[0]);
+  }
+  if (ImGui::Button("Delete")) remove(selected_);
+}
+
+void Studio::settingsPanel() {
+  SimulationSettings s = document_.scene().settings;
+  bool changed = false;
+  changed |= combo("formulation", s.formulation,
+                   {{FormulationKind::Acceleration, "acceleration (Witkin)"}, {FormulationKind::Velocity, "velocity (impulses)"}});
+  if (s.formulation == FormulationKind::Acceleration) {
+    changed |= combo("integrator", s.integrator,
+                     {{IntegratorKind::ExplicitEuler, "euler"}, {IntegratorKind::SymplecticEuler, "symplectic-euler"},
+                      {IntegratorKind::Midpoint, "midpoint"}, {IntegratorKind::RungeKutta4, "rk4"}});
+    changed |= combo("solver", s.solver.kind, {{SolverKind::ConjugateGradient, "cg"}, {SolverKind::SparseLdlt, "ldlt"}});
+    changed |= numberField("ks (1/s²)", s.ks);
+    changed |= numberField("kd (1/s)", s.kd);
+    changed |= ImGui::Checkbox("project onto C = 0", &s.projection.enabled);
+    if (s.solver.kind == SolverKind::ConjugateGradient) {
+      changed |= ImGui::InputInt("CG iterations (0: n)", &s.solver.maxIterations) && ImGui::IsItemDeactivatedAfterEdit();
+    }
+  } else {
+    changed |= combo("solver", s.solver.kind,
+                     {{SolverKind::SequentialImpulses, "sequential"}, {SolverKind::SparseLdlt, "ldlt"},
+                      {SolverKind::ConjugateGradient, "cg"}});
+    ImGui::InputInt("iterations", &s.velocity.iterations);
+    changed |= ImGui::IsItemDeactivatedAfterEdit();
+    ImGui::InputInt("substeps", &s.velocity.substeps);
+    changed |= ImGui::IsItemDeactivatedAfterEdit();
+    changed |= ImGui::Checkbox("warm start", &s.velocity.warmStart);
+    changed |= combo("drift", s.velocity.positionCorrection,
+                     {{PositionCorrection::None, "none"}, {PositionCorrection::Baumgarte, "baumgarte"},
+                      {PositionCorrection::Projection, "projection"}});
+  }
+  changed |= numberField("dt (s)", s.dt);
+  if (changed) {
+    try {
+      s.validate();
+      document_.setSettings(s);
+      session_.sync();
+    } catch (const std::exception& e) {
+      report(e.what(), true);
+    }
+  }
+  float scale = static_cast<float>(session_.timeScale);
+  if (ImGui::SliderFloat("time scale", &scale, 0.05f, 4.0f, "%.2f×", ImGuiSliderFlags_Logarithmic)) {
+    session_.timeScale = scale;
+  }
+  // Gravity is part of the model (a force), so changing it is an edit.
+  const Json gravity = document_.json()["gravity"];
+  double g[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < gravity.size() && i < 3; ++i) g[i] = gravity[i].get<double>();
+  ImGui::InputScalarN("gravity (m/s²)", ImGuiDataType_Double, g, static_cast<int>(gravity.size()), nullptr, nullptr, "%.4g");
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    edit([&](Json& scene) { scene["gravity"] = std::vector<double>(g, g + gravity.size()); });
+  }
+}
+
+void Studio::plots() {
+  const auto& history = session_.history();
+  plot("Energy", history,
+       {{"kinetic", IM_COL32(31, 119, 180, 255), [](const HistorySample& h) { return h.kinetic; }},
+        {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
+        {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
+       false, "J");
+  const double e0 = history.empty() ? 0.0 : history.front().total;
+  plot("Drift of the total energy, E(t) − E(t0)", history,
+       {{"E − E0", IM_COL32(214, 39, 40, 255), [e0](const HistorySample& h) { return h.total - e0; }}}, false, "J");
+  plot("Constraint error ‖C‖∞ (log scale)", history,
+       {{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}}, true, "m");
+}
+
+void Studio::statusBar() {
+  ImGui::SetNextWindowPos({0, static_cast<float>(window_.y() - layout::kStatusHeight)});
+  ImGui::SetNextWindowSize({static_cast<float>(window_.x()), static_cast<float>(layout::kStatusHeight)});
+  ImGui::Begin("##status", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  const StepDiagnostics& d = session_.simulator().diagnostics();
+  const Scene& scene = document_.scene();
+  const char* tool = "";
+  for (const ToolInfo& t : kTools) {
+    if (t.tool == tool_) tool = t.label;
+  }
+  ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s  |  %s: %ld iterations, residual %.1e  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
+              "tool: %s  |  %s%s",
+              scene.model.time(), session_.playing() ? "running" : "paused", session_.stepsPerSecond(),
+              std::string(solverName(scene.settings.solver.kind)).c_str(), d.solverIterations, d.solverResidual,
+              d.constraintError, d.totalEnergy(), tool,
+              document_.file() ? document_.file()->filename().string().c_str() : "untitled", document_.dirty() ? " *" : "");
+  ImGui::End();
+}
+
+void Studio::helpOverlay() {
+  if (!showHelp_) return;
+  ImGui::SetNextWindowPos({static_cast<float>(window_.x() - layout::kPanelWidth) / 2, static_cast<float>(window_.y()) / 2},
+                          ImGuiCond_Always, {0.5f, 0.5f});
+  ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::BeginTable("keys", 2)) {
+    const auto row = [](const char* key, const char* what) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(key);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(what);
+    };
+    row("Space", "play / pause");
+    row("S", "one step");
+    row("R", "reset to the state after the last edit");
+    row("1 … 7", "tools: drag, particle, rod, spring, nail, wire, delete");
+    row("Delete", "delete the selected item");
+    row("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z also redoes)");
+    row("Ctrl+S / Ctrl+O / Ctrl+N", "save / open / new canvas");
+    row("F", "frame the model");
+    row("T / C", "trails / constraint-force arrows");
+    row("H or F1", "this help");
+    row("Esc", "cancel the gesture, clear the selection");
+    row("wheel", "zoom about the pointer");
+    row("right or middle drag", "pan (left drag on empty space too, with the Drag tool)");
+    ImGui::EndTable();
+  }
+  ImGui::Separator();
+  for (const ToolInfo& t : kTools) ImGui::BulletText("%s (%s): %s", t.label, t.key, t.help);
+  ImGui::End();
+}
+
+void Studio::messageBanner() {
+  if (message_.empty()) return;
+  ImGui::SetNextWindowPos({10, static_cast<float>(layout::kToolbarHeight) + 8});
+  ImGui::SetNextWindowSizeConstraints({200, 0}, {static_cast<float>(window_.x() - layout::kPanelWidth - 20), 400});
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, messageIsError_ ? IM_COL32(255, 225, 225, 240) : IM_COL32(230, 240, 255, 240));
+  ImGui::Begin("##message", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
+  if (messageIsError_) ImGui::TextColored({0.7f, 0.0f, 0.0f, 1.0f}, "Error");
+  ImGui::PushTextWrapPos(static_cast<float>(window_.x() - layout::kPanelWidth - 60));
+  ImGui::TextUnformatted(message_.c_str());
+  ImGui::PopTextWrapPos();
+  if (ImGui::SmallButton("dismiss")) message_.clear();
+  ImGui::End();
+  ImGui::PopStyleColor();
+}
+
+void Studio::fileDialogs() {
+  if (openDialog_) {
+    ImGui::OpenPopup("Open a scene");
+    openDialog_ = false;
+    pathField_.clear();
+  }
+  if (saveDialog_) {
+    ImGui::OpenPopup("Save the scene as");
+    saveDialog_ = false;
+    pathField_ = document_.file() ? document_.file()->string() : "untitled.json";
+  }
+  if (confirmDiscard_) {
+    ImGui::OpenPopup("Unsaved changes");
+    confirmDiscard_ = false;
+  }
+  const auto openPath = [this](const std::filesystem::path& file) {
+    afterDiscard_ = [this, file] { open(file); };
+    if (document_.dirty()) {
+      confirmDiscard_ = true;
+    } else {
+      afterDiscard_();
+    }
+    ImGui::CloseCurrentPopup();
+  };
+  if (ImGui::BeginPopupModal("Open a scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::SetNextItemWidth(420);
+    const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (enter || ImGui::Button("Open")) openPath(pathField_);
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::Separator();
+    ImGui::TextDisabled("Examples (%s)", TINKERTOY_SCENES_DIR);
+    std::vector<std::filesystem::path> examples;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(TINKERTOY_SCENES_DIR, error)) {
+      if (entry.path().extension() == ".json") examples.push_back(entry.path());
+    }
+    std::sort(examples.begin(), examples.end());
+    ImGui::BeginChild("examples", {420, 220}, true);
+    for (const auto& file : examples) {
+      if (ImGui::Selectable(file.filename().string().c_str())) openPath(file);
+    }
+    ImGui::EndChild();
+    if (!recent_.files().empty()) {
+      ImGui::TextDisabled("Recent");
+      for (const auto& file : recent_.files()) {
+        if (ImGui::Selectable(file.string().c_str())) openPath(file);
+      }
+    }
+    ImGui::EndPopup();
+  }
+  if (ImGui::BeginPopupModal("Save the scene as", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::SetNextItemWidth(420);
+    const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (enter || ImGui::Button("Save")) {
+      try {
+        document_.saveAs(pathField_);
+        recent_.add(pathField_);
+        report("saved " + pathField_, false);
+      } catch (const std::exception& e) {
+        report(e.what(), true);
+      }
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+  }
+  if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextUnformatted("The scene has changes that are not saved. Discard them?");
+    if (ImGui::Button("Discard")) {
+      ImGui::CloseCurrentPopup();
+      if (afterDiscard_) afterDiscard_();
+      afterDiscard_ = nullptr;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Keep editing")) {
+      afterDiscard_ = nullptr;
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace tinkertoy::studio

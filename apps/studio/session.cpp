@@ -1,0 +1,147 @@
+// Session: stepping, dragging and recording (session.hpp).
+#include "session.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "tinkertoy/constraints/mouse_joint.hpp"
+#include "tinkertoy/forces/mouse_spring.hpp"
+
+namespace tinkertoy::studio {
+
+namespace {
+
+constexpr std::size_t kHistoryLength = 3600;  // samples: a minute at 60 frames per second
+constexpr std::size_t kTrailLength = 240;     // positions per point
+constexpr double kDragFrequency = 4.0;        // Hz, of the dragged body on the mouse spring
+constexpr double kDragDampingRatio = 0.7;
+constexpr double kDragMaxAcceleration = 100.0;  // m/s², limits a mouse joint's force to 100 m_body
+
+}  // namespace
+
+Session::Session(Document& document) : document_(document) { sync(); }
+
+void Session::sync() {
+  if (simulator_ && revision_ == document_.revision()) return;
+  drag_ = std::monostate{};  // a new scene has no drag in it
+  revision_ = document_.revision();
+  Scene& scene = document_.scene();
+  simulator_ = std::make_unique<Simulator>(scene.model, scene.settings);
+  carry_ = 0.0;
+  if (!history_.empty() && scene.model.time() < history_.back().time) history_.clear();
+  trails_.assign(scene.model.bodyCount(), {});
+  record();
+}
+
+void Session::setPlaying(bool playing) {
+  playing_ = playing;
+  carry_ = 0.0;
+  if (playing) error_.clear();
+}
+
+void Session::countStep() {
+  const auto now = std::chrono::steady_clock::now();
+  stepTimes_.push_back(now);
+  while (!stepTimes_.empty() && now - stepTimes_.front() > std::chrono::seconds(1)) stepTimes_.pop_front();
+  stepsPerSecond_ = static_cast<double>(stepTimes_.size());
+}
+
+void Session::step() {
+  sync();
+  try {
+    simulator_->step();
+    countStep();
+  } catch (const SimulationError& e) {
+    error_ = e.what();
+    playing_ = false;
+  }
+  record();
+}
+
+void Session::advance(double frameSeconds, bool deterministic) {
+  sync();
+  if (!playing_) {
+    stepsPerSecond_ = 0.0;
+    stepTimes_.clear();
+    return;
+  }
+  const double dt = document_.scene().settings.dt;
+  carry_ += frameSeconds * timeScale;
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget = std::chrono::duration<double>(0.8 * frameSeconds);
+  try {
+    while (carry_ >= dt) {
+      simulator_->step();
+      carry_ -= dt;
+      countStep();
+      if (!deterministic && std::chrono::steady_clock::now() - start > budget) {
+        carry_ = 0.0;  // slower than real time: drop what is owed rather than fall behind
+        break;
+      }
+    }
+  } catch (const SimulationError& e) {
+    error_ = e.what();
+    playing_ = false;
+  }
+  record();
+}
+
+void Session::record() {
+  const Model& model = document_.scene().model;
+  const StepDiagnostics& d = simulator_->diagnostics();
+  history_.push_back({model.time(), d.kineticEnergy, d.potentialEnergy, d.totalEnergy(), d.constraintError});
+  if (history_.size() > kHistoryLength) history_.pop_front();
+  for (std::size_t i = 0; i < model.bodyCount() && i < trails_.size(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    const int points = model.body(id).pointCount();
+    trails_[i].resize(static_cast<std::size_t>(points));
+    for (int k = 0; k < points; ++k) {
+      const Eigen::VectorXd x = model.position({id, k});
+      auto& trail = trails_[i][static_cast<std::size_t>(k)];
+      trail.emplace_back(x[0], x[1]);
+      if (trail.size() > kTrailLength) trail.pop_front();
+    }
+  }
+}
+
+void Session::beginDrag(const BodyPoint& point, const Eigen::Vector2d& target) {
+  sync();
+  endDrag();
+  Model& model = document_.scene().model;
+  const double mass = model.mass(point.body);
+  const bool joint = model.dimension() == 2 && document_.scene().settings.formulation == FormulationKind::Velocity;
+  if (joint) {
+    drag_ = model.addConstraint(std::make_unique<MouseJoint>(point, target, JointSpring{kDragFrequency, kDragDampingRatio},
+                                                             kDragMaxAcceleration * mass),
+                                "mouse drag");
+  } else {
+    const double omega = 2.0 * std::numbers::pi * kDragFrequency;
+    Eigen::VectorXd at = model.position(point);
+    at.head<2>() = target;
+    drag_ = model.addForce(
+        std::make_unique<MouseSpring>(point, at, mass * omega * omega, 2.0 * kDragDampingRatio * mass * omega));
+  }
+}
+
+void Session::moveDrag(const Eigen::Vector2d& target) {
+  Model& model = document_.scene().model;
+  if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
+    auto& spring = dynamic_cast<MouseSpring&>(model.force(*force));
+    Eigen::VectorXd at = spring.target();
+    at.head<2>() = target;
+    spring.setTarget(at);
+  } else if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
+    dynamic_cast<MouseJoint&>(model.constraint(*constraint)).setTarget(target);
+  }
+}
+
+void Session::endDrag() {
+  Model& model = document_.scene().model;
+  if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) model.removeForce(*force);
+  if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
+    model.removeConstraint(*constraint);
+  }
+  drag_ = std::monostate{};
+}
+
+}  // namespace tinkertoy::studio

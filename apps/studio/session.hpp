@@ -1,0 +1,80 @@
+// Session: the Studio's running simulation of the document's scene — play, pause, single
+// steps, time scale, the mouse drag, and what the panels show over time (energy and ‖C‖∞
+// history, trails, steps per second, the last blow-up).
+//
+// The simulator is rebuilt whenever the document's scene is replaced or its settings change,
+// so edits and settings take effect live; the model keeps its state across the rebuild.
+#pragma once
+
+#include <Eigen/Core>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "document.hpp"
+#include "tinkertoy/dynamics/simulator.hpp"
+
+namespace tinkertoy::studio {
+
+struct HistorySample {
+  double time = 0.0;
+  double kinetic = 0.0, potential = 0.0, total = 0.0;  // J
+  double constraintError = 0.0;                        // ‖C‖∞
+};
+
+class Session {
+ public:
+  explicit Session(Document& document);
+
+  // Rebuilds the simulator if the document changed since the last call.
+  void sync();
+
+  [[nodiscard]] bool playing() const { return playing_; }
+  void setPlaying(bool playing);
+  // Advances by frameSeconds × timeScale of simulated time, in whole steps of dt (the rest
+  // carries over to the next frame). Unless `deterministic`, stops early when a frame's
+  // stepping takes longer than a frame should, so the window stays responsive.
+  void advance(double frameSeconds, bool deterministic);
+  // One step of dt, paused or not.
+  void step();
+  double timeScale = 1.0;
+
+  // Pulling a body point toward the pointer while the simulation runs: a mouse joint at the
+  // velocity level in 2D, else a mouse spring. Both are tuned to the dragged body's mass.
+  void beginDrag(const BodyPoint& point, const Eigen::Vector2d& target);
+  void moveDrag(const Eigen::Vector2d& target);
+  void endDrag();
+  [[nodiscard]] bool dragging() const { return !std::holds_alternative<std::monostate>(drag_); }
+
+  [[nodiscard]] Simulator& simulator() { return *simulator_; }
+  [[nodiscard]] const std::deque<HistorySample>& history() const { return history_; }
+  // Recent positions of each body's points (rigid bodies: their origin), by body dense index.
+  [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector2d>>>& trails() const { return trails_; }
+  // Steps per second of wall time, over the last second.
+  [[nodiscard]] double stepsPerSecond() const { return stepsPerSecond_; }
+  // The message of the last blow-up (the simulation paused, keeping the last good state).
+  [[nodiscard]] const std::string& error() const { return error_; }
+  void clearError() { error_.clear(); }
+
+ private:
+  void record();
+  void countStep();
+
+  Document& document_;
+  std::uint64_t revision_ = 0;
+  std::unique_ptr<Simulator> simulator_;
+  bool playing_ = false;
+  double carry_ = 0.0;  // simulated time owed to the next frame, s
+  std::variant<std::monostate, ForceId, ConstraintId> drag_;
+  std::deque<HistorySample> history_;
+  std::vector<std::vector<std::deque<Eigen::Vector2d>>> trails_;
+  std::string error_;
+  std::deque<std::chrono::steady_clock::time_point> stepTimes_;
+  double stepsPerSecond_ = 0.0;
+};
+
+}  // namespace tinkertoy::studio

@@ -1,0 +1,442 @@
+// Studio: tools, gestures and shortcuts (studio.hpp). The windows are in panels.cpp.
+#include "studio.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "layout.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
+
+namespace tinkertoy::studio {
+
+namespace {
+
+constexpr double kNewParticleMass = 1.0;    // kg
+constexpr double kNewSpringStiffness = 50;  // N/m
+constexpr double kNewSpringDamping = 1.0;   // N·s/m
+constexpr double kMessageSeconds = 8.0;
+
+Json vector2(const Eigen::Vector2d& p) { return Json::array({p.x(), p.y()}); }
+
+// How the scene format names a body point (scene-format.md, "Points"): a chain's mass as
+// {"body", "point"}, anything else by its body's id.
+Json pointReference(const Model& model, const BodyPoint& p) {
+  if (model.body(p.body).pointCount() > 1) return {{"body", model.name(p.body)}, {"point", p.site.index}};
+  return model.name(p.body);
+}
+
+bool hasFrame(const Model& model, const BodyPoint& p) { return model.body(p.body).hasFrame(); }
+
+Eigen::Vector2d worldOf(const Model& model, const BodyPoint& p) {
+  const Eigen::VectorXd x = model.position(p);
+  return {x[0], x[1]};
+}
+
+}  // namespace
+
+std::optional<Tool> Studio::toolNamed(const std::string& name) {
+  static const std::pair<const char*, Tool> kNames[] = {{"drag", Tool::Drag}, {"particle", Tool::Particle},
+                                                        {"rod", Tool::Rod},   {"spring", Tool::Spring},
+                                                        {"nail", Tool::Nail}, {"wire", Tool::Wire},
+                                                        {"delete", Tool::Delete}};
+  for (const auto& [n, tool] : kNames) {
+    if (name == n) return tool;
+  }
+  return std::nullopt;
+}
+
+Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted)
+    : session_(document_), recent_(!scripted), window_(window) {
+  camera_ = layout::newCanvasCamera(window);
+  if (scene) open(*scene);
+}
+
+void Studio::setWindowSize(const Eigen::Vector2d& window) {
+  window_ = window;
+  camera_ = layout::onCanvas(camera_, window);
+}
+
+void Studio::setTool(Tool tool) {
+  tool_ = tool;
+  gesture_ = {};
+}
+
+void Studio::report(const std::string& message, bool error) {
+  message_ = message;
+  messageIsError_ = error;
+  messageAge_ = 0.0;
+  if (error) std::cerr << "tinkertoy-studio: " << message << '\n';
+}
+
+void Studio::open(const std::filesystem::path& file) {
+  session_.endDrag();
+  try {
+    document_.open(file);
+  } catch (const std::exception& e) {
+    report(std::string("cannot open the scene: ") + e.what(), true);
+    return;
+  }
+  recent_.add(file);
+  afterLoad();
+  frameModel();
+  report("opened " + file.string(), false);
+}
+
+void Studio::afterLoad() {
+  session_.setPlaying(false);
+  session_.sync();
+  selected_ = hovered_ = std::monostate{};
+  gesture_ = {};
+}
+
+void Studio::frameModel() {
+  const Bounds bounds = sketch(document_.scene().model).bounds();
+  if (bounds.empty()) {
+    camera_ = layout::newCanvasCamera(window_);
+    return;
+  }
+  camera_ = layout::onCanvas(Camera::frame(bounds, layout::onCanvas(camera_, window_).viewport, 0.12), window_);
+}
+
+void Studio::dumpScene(const std::filesystem::path& file) {
+  session_.endDrag();
+  saveScene(document_.scene(), file);
+}
+
+bool Studio::mayClose() {
+  if (!document_.dirty() || closeConfirmed_) return true;
+  confirmDiscard_ = true;
+  afterDiscard_ = [this] { closeConfirmed_ = true; };
+  return false;
+}
+
+bool Studio::edit(const std::function<void(Json&)>& change) {
+  session_.endDrag();
+  const auto selection = document_.locate(selected_);  // edits add and change, so it stays put
+  try {
+    document_.edit(change);
+  } catch (const std::exception& e) {
+    report(e.what(), true);
+    return false;
+  }
+  session_.sync();
+  selected_ = selection ? document_.find(*selection) : SketchItem{};
+  return true;
+}
+
+void Studio::togglePlay() { session_.setPlaying(!session_.playing()); }
+
+void Studio::reset() {
+  session_.endDrag();
+  document_.reset();
+  session_.setPlaying(false);
+  session_.sync();
+}
+
+void Studio::undo() {
+  if (!document_.canUndo()) return;
+  session_.endDrag();
+  document_.undo();
+  afterLoad();
+}
+
+void Studio::redo() {
+  if (!document_.canRedo()) return;
+  session_.endDrag();
+  document_.redo();
+  afterLoad();
+}
+
+void Studio::save() {
+  if (!document_.file()) {
+    saveDialog_ = true;
+    return;
+  }
+  try {
+    document_.save();
+    recent_.add(*document_.file());
+    report("saved " + document_.file()->string(), false);
+  } catch (const std::exception& e) {
+    report(e.what(), true);
+  }
+}
+
+void Studio::frame(double frameSeconds, bool deterministic) {
+  messageAge_ += frameSeconds;
+  if (!messageIsError_ && messageAge_ > kMessageSeconds) message_.clear();
+  shortcuts();
+  canvasInput();
+  session_.advance(frameSeconds, deterministic);
+  if (!session_.error().empty()) {
+    report("the simulation stopped: " + session_.error() + " (the last good state is kept)", true);
+    session_.clearError();
+  }
+  sketch_ = sketch(document_.scene().model, &session_.simulator(), {.constraintForces = showForces_});
+
+  ImDrawList& draw = *ImGui::GetBackgroundDrawList();
+  drawGrid(draw, camera_);
+  if (showTrails_) drawTrails(draw, camera_, session_.trails());
+  drawSketch(draw, camera_, sketch_, selected_, hovered_);
+  if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire) {
+    drawPreview(draw, camera_, gesture_.startWorld, pointer_);
+  }
+  toolbar();
+  sidePanel();
+  statusBar();
+  messageBanner();
+  helpOverlay();
+  fileDialogs();
+}
+
+void Studio::shortcuts() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+  if (io.KeyCtrl) {
+    if (pressed(GLFW_KEY_S)) save();
+    if (pressed(GLFW_KEY_Z)) io.KeyShift ? redo() : undo();
+    if (pressed(GLFW_KEY_Y)) redo();
+    if (pressed(GLFW_KEY_O)) openDialog_ = true;
+    if (pressed(GLFW_KEY_N)) {
+      confirmDiscard_ = document_.dirty();
+      afterDiscard_ = [this] {
+        document_.newCanvas();
+        afterLoad();
+        camera_ = layout::newCanvasCamera(window_);
+      };
+      if (!confirmDiscard_) afterDiscard_();
+    }
+    return;
+  }
+  if (pressed(GLFW_KEY_SPACE)) togglePlay();
+  if (pressed(GLFW_KEY_S)) session_.step();
+  if (pressed(GLFW_KEY_R)) reset();
+  if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) showHelp_ = !showHelp_;
+  if (pressed(GLFW_KEY_F)) frameModel();
+  if (pressed(GLFW_KEY_T)) showTrails_ = !showTrails_;
+  if (pressed(GLFW_KEY_C)) showForces_ = !showForces_;
+  if (pressed(GLFW_KEY_ESCAPE)) {
+    gesture_ = {};
+    selected_ = std::monostate{};
+  }
+  if ((pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_BACKSPACE)) && !std::holds_alternative<std::monostate>(selected_)) {
+    remove(selected_);
+  }
+  constexpr Tool kByNumber[] = {Tool::Drag, Tool::Particle, Tool::Rod, Tool::Spring, Tool::Nail, Tool::Wire, Tool::Delete};
+  for (int k = 0; k < 7; ++k) {
+    if (pressed(GLFW_KEY_1 + k)) setTool(kByNumber[k]);
+  }
+}
+
+void Studio::canvasInput() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const Eigen::Vector2d pixel(io.MousePos.x, io.MousePos.y);
+  const Eigen::Vector2d corner = camera_.offset, far = camera_.offset + camera_.viewport;
+  const bool onCanvas = !io.WantCaptureMouse && (pixel.array() >= corner.array()).all() && (pixel.array() < far.array()).all();
+  pointer_ = camera_.toWorld(pixel);
+  hovered_ = onCanvas ? pick(sketch_, camera_, pixel).item : SketchItem{};
+
+  if (onCanvas && io.MouseWheel != 0.0f) camera_.zoomAbout(pixel, std::pow(1.2, io.MouseWheel));
+  if (onCanvas && (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle))) {
+    gesture_ = {.kind = Gesture::Kind::Pan, .lastPixel = pixel};
+  }
+  if (onCanvas && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    // Input is against what was drawn last frame, where the user saw it.
+    sketch_ = sketch(document_.scene().model);
+    beginGesture(pick(sketch_, camera_, pixel), pointer_);
+    gesture_.lastPixel = pixel;
+  }
+  const bool held = ImGui::IsMouseDown(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+                    ImGui::IsMouseDown(ImGuiMouseButton_Middle);
+  if (gesture_.kind != Gesture::Kind::None) {
+    if (held) {
+      updateGesture(pointer_, pixel);
+    } else {
+      endGesture(pointer_, pixel);
+    }
+  }
+}
+
+void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
+  gesture_ = {.start = hit, .startWorld = world};
+  Model& model = document_.scene().model;
+  if (hit.point && !hasFrame(model, *hit.point)) gesture_.startWorld = worldOf(model, *hit.point);
+  switch (tool_) {
+    case Tool::Drag:
+      selected_ = hit.item;
+      if (!hit.point) {
+        if (hit.empty()) gesture_.kind = Gesture::Kind::Pan;
+      } else if (session_.playing()) {
+        session_.beginDrag(*hit.point, world);
+        gesture_.kind = Gesture::Kind::Drag;
+      } else if (model.isParticle(hit.point->body) || hasFrame(model, *hit.point)) {
+        gesture_.kind = Gesture::Kind::Move;
+        gesture_.before = document_.text();
+        const Eigen::VectorXd q = model.coordinates(hit.point->body);
+        gesture_.grabOffset = Eigen::Vector2d(q[0], q[1]) - world;
+      } else {
+        report("a " + std::string(model.body(hit.point->body).type()) +
+                   " moves only along its own coordinates; press Space and drag it while it runs",
+               false);
+      }
+      break;
+    case Tool::Particle:
+      if (hit.point) {
+        selected_ = hit.item;
+      } else {
+        const std::string id = document_.freshBodyId("p");
+        if (edit([&](Json& scene) {
+              scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vector2(world)}});
+            })) {
+          selected_ = document_.scene().model.findBody(id).value();
+        }
+      }
+      break;
+    case Tool::Rod:
+    case Tool::Spring:
+      gesture_.kind = Gesture::Kind::Connect;
+      break;
+    case Tool::Nail:
+      if (hit.point) nail(hit);
+      break;
+    case Tool::Wire:
+      if (hit.point) gesture_.kind = Gesture::Kind::Wire;
+      break;
+    case Tool::Delete:
+      if (!hit.empty()) remove(hit.item);
+      break;
+  }
+}
+
+void Studio::updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel) {
+  Model& model = document_.scene().model;
+  switch (gesture_.kind) {
+    case Gesture::Kind::Pan: {
+      const Eigen::Vector2d d = (pixel - gesture_.lastPixel) / camera_.scale;
+      camera_.center -= Eigen::Vector2d(d.x(), -d.y());
+      break;
+    }
+    case Gesture::Kind::Drag:
+      session_.moveDrag(world);
+      break;
+    case Gesture::Kind::Move: {
+      const BodyId body = gesture_.start.point->body;
+      if (!model.contains(body)) break;
+      Eigen::VectorXd q = model.coordinates(body);
+      q.head<2>() = world + gesture_.grabOffset;
+      model.setCoordinates(body, q);
+      session_.simulator().refreshDiagnostics();
+      break;
+    }
+    default:
+      break;
+  }
+  gesture_.lastPixel = pixel;
+}
+
+void Studio::endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel) {
+  const Gesture g = gesture_;
+  gesture_ = {};
+  switch (g.kind) {
+    case Gesture::Kind::Drag:
+      session_.endDrag();
+      break;
+    case Gesture::Kind::Move:
+      if (document_.text() != g.before) document_.recordChange(g.before);
+      session_.sync();
+      break;
+    case Gesture::Kind::Connect:
+      connect(g.start, g.startWorld, pick(sketch(document_.scene().model), camera_, pixel), world);
+      break;
+    case Gesture::Kind::Wire:
+      wire(g.start, world);
+      break;
+    default:
+      break;
+  }
+}
+
+void Studio::connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hit& to, const Eigen::Vector2d& toWorld) {
+  if ((from.point && to.point && *from.point == *to.point) || (toWorld - fromWorld).norm() * camera_.scale < 4.0) {
+    return;  // a click, not a drag
+  }
+  const Model& model = document_.scene().model;
+  // An end on nothing gets a new particle there.
+  std::string newFrom, newTo;
+  if (!from.point) newFrom = document_.freshBodyId("p");
+  if (!to.point) newTo = document_.freshBodyId("p", {newFrom});
+  const auto end = [&](Json& connection, const char* key, const char* anchorKey, const Hit& hit,
+                       const std::string& fresh, const Eigen::Vector2d& at) {
+    if (!hit.point) {
+      connection[key] = fresh;
+      return;
+    }
+    connection[key] = pointReference(model, *hit.point);
+    if (hasFrame(model, *hit.point)) connection[anchorKey] = vector2(at);
+  };
+  const bool rod = tool_ == Tool::Rod;
+  edit([&](Json& scene) {
+    if (!newFrom.empty()) scene["particles"].push_back({{"id", newFrom}, {"mass", kNewParticleMass}, {"position", vector2(fromWorld)}});
+    if (!newTo.empty()) scene["particles"].push_back({{"id", newTo}, {"mass", kNewParticleMass}, {"position", vector2(toWorld)}});
+    Json connection{{"type", rod ? "distance" : "spring"}};
+    end(connection, "a", "anchor_a", from, newFrom, fromWorld);
+    end(connection, "b", "anchor_b", to, newTo, toWorld);
+    if (rod) {
+      scene["constraints"].push_back(connection);
+    } else {
+      connection["stiffness"] = kNewSpringStiffness;
+      connection["damping"] = kNewSpringDamping;
+      scene["forces"].push_back(connection);
+    }
+  });
+}
+
+void Studio::nail(const Hit& hit) {
+  const Model& model = document_.scene().model;
+  edit([&](Json& scene) {
+    if (hasFrame(model, *hit.point)) {
+      // A rigid body is nailed where it was clicked: a hinge to the world.
+      scene["constraints"].push_back({{"type", "revolute"},
+                                      {"a", pointReference(model, *hit.point)},
+                                      {"b", nullptr},
+                                      {"anchor", vector2(worldOf(model, *hit.point))}});
+    } else {
+      scene["constraints"].push_back({{"type", "fixed"}, {"particle", pointReference(model, *hit.point)}});
+    }
+  });
+}
+
+void Studio::wire(const Hit& hit, const Eigen::Vector2d& center) {
+  const Model& model = document_.scene().model;
+  if (hasFrame(model, *hit.point)) {
+    report("a wire holds a point mass; join rigid bodies with joints (see docs/scene-format.md)", true);
+    return;
+  }
+  edit([&](Json& scene) {
+    scene["constraints"].push_back(
+        {{"type", "circle"}, {"particle", pointReference(model, *hit.point)}, {"center", vector2(center)}});
+  });
+}
+
+void Studio::remove(const SketchItem& item) {
+  Model& model = document_.scene().model;
+  session_.endDrag();
+  std::string before = document_.text();
+  if (const auto* body = std::get_if<BodyId>(&item); body && model.contains(*body)) {
+    model.removeBody(*body);
+  } else if (const auto* constraint = std::get_if<ConstraintId>(&item); constraint && model.contains(*constraint)) {
+    model.removeConstraint(*constraint);
+  } else if (const auto* force = std::get_if<ForceId>(&item); force && model.contains(*force)) {
+    model.removeForce(*force);
+  } else {
+    return;
+  }
+  document_.recordChange(std::move(before));
+  selected_ = hovered_ = std::monostate{};
+  session_.sync();
+}
+
+}  // namespace tinkertoy::studio

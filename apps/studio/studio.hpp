@@ -1,0 +1,111 @@
+// Studio: the Tinkertoy Studio application — building tools, the mouse drag, panels and
+// shortcuts over a Document (the scene and its edits), a Session (the running simulation)
+// and the Canvas (the picture). It reads input only through ImGui's IO, so a script can feed
+// it the same way a user does.
+//
+//   studio.frame(1.0 / 60, deterministic);   // between ImGui::NewFrame() and ImGui::Render()
+#pragma once
+
+#include <Eigen/Core>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "canvas.hpp"
+#include "document.hpp"
+#include "recent_files.hpp"
+#include "session.hpp"
+#include "tinkertoy/view/camera.hpp"
+
+namespace tinkertoy::studio {
+
+enum class Tool { Drag, Particle, Rod, Spring, Nail, Wire, Delete };
+
+class Studio {
+ public:
+  // Opens `scene`, or an empty canvas; a scene that fails to load leaves the empty canvas and
+  // an error message. `scripted`: a replay, which keeps the recent-files list in memory.
+  Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted);
+
+  // One frame: input, simulation (frameSeconds of it, times the time scale) and all drawing.
+  void frame(double frameSeconds, bool deterministic);
+  void setWindowSize(const Eigen::Vector2d& window);
+
+  void setTool(Tool tool);
+  static std::optional<Tool> toolNamed(const std::string& name);
+  // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
+  void open(const std::filesystem::path& file);
+  // Writes the live model in its current state (an end drag is let go first).
+  void dumpScene(const std::filesystem::path& file);
+  [[nodiscard]] const Camera& camera() const { return camera_; }
+  // Whether the window may close now; with unsaved changes, asks first and says no.
+  bool mayClose();
+
+ private:
+  // --- input on the canvas (studio.cpp)
+  void shortcuts();
+  void canvasInput();
+  void beginGesture(const Hit& hit, const Eigen::Vector2d& world);
+  void updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
+  void endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
+  void connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hit& to, const Eigen::Vector2d& toWorld);
+  void nail(const Hit& hit);
+  void wire(const Hit& hit, const Eigen::Vector2d& center);
+  void remove(const SketchItem& item);
+  // Runs an edit of the document; a loader error is shown and changes nothing.
+  bool edit(const std::function<void(Json&)>& change);
+  void afterLoad();
+  void frameModel();
+  void report(const std::string& message, bool error);
+  void togglePlay();
+  void reset();
+  void undo();
+  void redo();
+  void save();
+
+  // --- windows (panels.cpp)
+  void toolbar();
+  void sidePanel();
+  void inspector();
+  void settingsPanel();
+  void plots();
+  void statusBar();
+  void helpOverlay();
+  void messageBanner();
+  void fileDialogs();
+
+  struct Gesture {
+    enum class Kind { None, Pan, Move, Drag, Connect, Wire };
+    Kind kind = Kind::None;
+    Hit start;
+    Eigen::Vector2d startWorld = Eigen::Vector2d::Zero();
+    Eigen::Vector2d lastPixel = Eigen::Vector2d::Zero();
+    Eigen::Vector2d grabOffset = Eigen::Vector2d::Zero();
+    std::string before;  // the scene text before a move, for undo
+  };
+
+  Document document_;
+  Session session_;
+  RecentFiles recent_;
+  Camera camera_;
+  Eigen::Vector2d window_;
+  Tool tool_ = Tool::Drag;
+  Gesture gesture_;
+  SketchItem selected_, hovered_;
+  Sketch sketch_;
+  Eigen::Vector2d pointer_ = Eigen::Vector2d::Zero();  // world
+  std::string message_;
+  bool messageIsError_ = false;
+  double messageAge_ = 0.0;  // s
+
+  bool showTrails_ = false, showForces_ = false, showHelp_ = false;
+  bool openDialog_ = false, saveDialog_ = false, confirmDiscard_ = false;
+  std::function<void()> afterDiscard_;  // what to do once unsaved changes may go
+  bool closeConfirmed_ = false;
+  std::string pathField_;
+  Json inspected_;  // the selected item's JSON, refreshed while it can change
+  double inspectedTime_ = -1.0;
+  std::uint64_t inspectedRevision_ = 0;
+};
+
+}  // namespace tinkertoy::studio

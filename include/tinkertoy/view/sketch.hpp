@@ -1,0 +1,120 @@
+// Sketch: what a picture of a model shows, as plain primitives in world coordinates (metres; a
+// 3D model is seen along −z). It knows the model's kinds of bodies, constraints and forces and
+// turns each into dots, links, springs, curves, pins, shapes and arrows; a drawing backend (the
+// Studio's ImGui canvas, a cairo renderer) maps them to pixels and picks colours by kind.
+// Nothing here depends on a graphics library, and every primitive names the model item it
+// shows, so a click can be traced back to it.
+//
+//   tinkertoy::Sketch picture = tinkertoy::sketch(model, &simulator, {.constraintForces = true});
+//   for (const auto& rod : picture.links) draw(rod.a, rod.b, colourFor(rod.lambda));
+#pragma once
+
+#include <Eigen/Core>
+#include <variant>
+#include <vector>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/model/model.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
+#include "tinkertoy/view/bounds.hpp"
+
+namespace tinkertoy {
+
+// The model item a primitive shows (nothing for decorations such as a chain's pivot).
+using SketchItem = std::variant<std::monostate, BodyId, ConstraintId, ForceId>;
+
+// A point mass: a particle, a bead, a chain's mass.
+struct SketchDot {
+  Eigen::Vector2d at;
+  BodyPoint point;
+  double mass = 0.0;  // kg
+};
+
+// A straight connection between two points.
+struct SketchLink {
+  enum class Kind {
+    Rod,     // a rigid distance constraint
+    Rope,    // a distance constraint with only a maximum (or minimum) length
+    Soft,    // a distance constraint with a spring (frequency, damping ratio)
+    Link,    // a chain's link (its length is built in)
+    Pulley,  // a pulley's rope, from a body to its ground point
+    Mouse,   // the pull of a mouse drag, from the body to the pointer
+  };
+  Eigen::Vector2d a, b;
+  Kind kind = Kind::Rod;
+  // The rod's λ (N; < 0 is tension) from the simulator's last solve, or for a mouse pull the
+  // force's magnitude; NaN when unknown.
+  double value = std::numeric_limits<double>::quiet_NaN();
+  SketchItem item;
+};
+
+// A spring force, drawn as a zigzag.
+struct SketchSpring {
+  Eigen::Vector2d a, b;
+  double restLength = 0.0;  // m
+  SketchItem item;
+};
+
+// A wire, a bead's curve or a driven point's path, as a polyline.
+struct SketchCurve {
+  std::vector<Eigen::Vector2d> points;
+  bool closed = false;
+  SketchItem item;
+};
+
+// An infinite straight wire (point on a line, a bead on a line).
+struct SketchLine {
+  Eigen::Vector2d point, direction;  // direction: unit
+  SketchItem item;
+};
+
+// A point where something is held: nails, joints, pivots.
+struct SketchPin {
+  enum class Kind { Nail, Hinge, Weld, Slider, Pivot, Driver, Pulley };
+  Eigen::Vector2d at;
+  Kind kind = Kind::Nail;
+  SketchItem item;
+  Eigen::Vector2d direction = Eigen::Vector2d::UnitX();  // a slider's axis
+};
+
+// A rigid body's outline at its pose.
+struct SketchShape {
+  Shape::Type type = Shape::Type::Circle;
+  std::vector<Eigen::Vector2d> outline;  // box and polygon corners, counter-clockwise
+  Eigen::Vector2d center;                // the body's origin
+  double radius = 0.0;                   // circle
+  double angle = 0.0;                    // rad, for a circle's orientation mark
+  RigidBody::Motion motion = RigidBody::Motion::Dynamic;
+  BodyId body;
+};
+
+// A force on a body, in newtons, applied at `at`.
+struct SketchArrow {
+  Eigen::Vector2d at, force;
+  BodyId body;
+};
+
+struct Sketch {
+  std::vector<SketchShape> shapes;
+  std::vector<SketchCurve> curves;
+  std::vector<SketchLine> lines;
+  std::vector<SketchSpring> springs;
+  std::vector<SketchLink> links;
+  std::vector<SketchPin> pins;
+  std::vector<SketchDot> dots;
+  std::vector<SketchArrow> arrows;  // constraint forces, with SketchOptions::constraintForces
+
+  // What the picture covers (infinite lines left out); empty for an empty model.
+  [[nodiscard]] Bounds bounds() const;
+};
+
+struct SketchOptions {
+  bool constraintForces = false;  // arrows of Q̂ = Jᵀλ on particles and rigid bodies
+  int curveSegments = 160;        // per closed curve or per turn
+};
+
+// The model at its current state. With a simulator, rods carry λ and constraint forces can be
+// drawn (both from its last step); without one they are unknown.
+Sketch sketch(const Model& model, Simulator* simulator = nullptr, const SketchOptions& options = {});
+
+}  // namespace tinkertoy

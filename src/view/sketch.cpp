@@ -1,0 +1,260 @@
+// Sketch: the model's items as drawing primitives (include/tinkertoy/view/sketch.hpp).
+#include "tinkertoy/view/sketch.hpp"
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <numbers>
+
+#include "tinkertoy/constraints/distance_constraint.hpp"
+#include "tinkertoy/constraints/driven_point_constraint.hpp"
+#include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/constraints/mouse_joint.hpp"
+#include "tinkertoy/constraints/point_on_circle_constraint.hpp"
+#include "tinkertoy/constraints/point_on_line_constraint.hpp"
+#include "tinkertoy/constraints/prismatic_joint.hpp"
+#include "tinkertoy/constraints/pulley_joint.hpp"
+#include "tinkertoy/constraints/revolute_joint.hpp"
+#include "tinkertoy/constraints/weld_joint.hpp"
+#include "tinkertoy/curves/ellipse_curve.hpp"
+#include "tinkertoy/curves/helix_curve.hpp"
+#include "tinkertoy/curves/line_curve.hpp"
+#include "tinkertoy/curves/spline_curve.hpp"
+#include "tinkertoy/forces/mouse_spring.hpp"
+#include "tinkertoy/forces/spring.hpp"
+#include "tinkertoy/model/bead.hpp"
+#include "tinkertoy/model/chain.hpp"
+
+namespace tinkertoy {
+
+namespace {
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// The picture plane: x and y of a 2D or 3D point.
+Eigen::Vector2d flat(const Eigen::VectorXd& x) { return {x[0], x[1]}; }
+Eigen::Vector2d flat(const Eigen::Vector3d& x) { return {x[0], x[1]}; }
+
+class Sketcher {
+ public:
+  Sketcher(const Model& model, Simulator* simulator, const SketchOptions& options)
+      : model_(model), simulator_(simulator), options_(options) {}
+
+  Sketch run() {
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) body(model_.bodyAt(i));
+    for (std::size_t i = 0; i < model_.constraintCount(); ++i) {
+      const ConstraintId id = model_.constraintAt(i);
+      if (model_.isEnabled(id)) constraint(id);
+    }
+    for (std::size_t i = 0; i < model_.forceCount(); ++i) force(model_.forceAt(i));
+    if (options_.constraintForces && simulator_) constraintForces();
+    return std::move(out_);
+  }
+
+ private:
+  Eigen::Vector2d at(const BodyPoint& p) const { return flat(model_.position(p)); }
+
+  // A curve around parameter u (the bead's or driven point's place on it): a closed curve
+  // whole, an open spline end to end, a helix two turns either way, a line as a line.
+  void curve(const Curve& c, double u, SketchItem item) {
+    if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
+      out_.lines.push_back({flat(line->origin()), flat(line->direction()).normalized(), item});
+      return;
+    }
+    double from = u - 1.0, to = u + 1.0;
+    bool closed = false;
+    int segments = options_.curveSegments;
+    if (dynamic_cast<const EllipseCurve*>(&c)) {
+      from = 0.0, to = kTwoPi, closed = true;
+    } else if (const auto* spline = dynamic_cast<const SplineCurve*>(&c)) {
+      from = 0.0, to = spline->length(), closed = spline->closed();
+      segments *= static_cast<int>(spline->points().size());
+    } else if (dynamic_cast<const HelixCurve*>(&c)) {
+      from = u - 2.0 * kTwoPi, to = u + 2.0 * kTwoPi;
+      segments *= 4;
+    }
+    SketchCurve drawn{.closed = closed, .item = item};
+    const int last = closed ? segments - 1 : segments;
+    for (int k = 0; k <= last; ++k) drawn.points.push_back(flat(c.evaluate(from + (to - from) * k / segments).position));
+    out_.curves.push_back(std::move(drawn));
+  }
+
+  void body(BodyId id) {
+    const Body& b = model_.body(id);
+    if (const auto* rigid = dynamic_cast<const RigidBody*>(&b)) {
+      rigidShape(id, *rigid);
+      return;
+    }
+    if (const auto* chain = dynamic_cast<const Chain*>(&b)) {
+      Eigen::Vector2d previous = flat(chain->pivot());
+      out_.pins.push_back({.at = previous, .kind = SketchPin::Kind::Pivot, .item = id});
+      for (int k = 0; k < b.pointCount(); ++k) {
+        const Eigen::Vector2d next = at({id, k});
+        out_.links.push_back({.a = previous, .b = next, .kind = SketchLink::Kind::Link, .item = id});
+        previous = next;
+      }
+    }
+    if (const auto* bead = dynamic_cast<const Bead*>(&b)) curve(bead->curve(), model_.coordinates(id)[0], id);
+    for (int k = 0; k < b.pointCount(); ++k) out_.dots.push_back({at({id, k}), {id, k}, b.pointMass(k)});
+  }
+
+  void rigidShape(BodyId id, const RigidBody& rigid) {
+    const Eigen::VectorXd q = model_.coordinates(id);
+    const Eigen::Vector2d center(q[0], q[1]);
+    const Eigen::Rotation2Dd rotation(q[2]);
+    SketchShape shape{.type = rigid.shape().type(), .center = center, .angle = q[2], .motion = rigid.motion(), .body = id};
+    switch (shape.type) {
+      case Shape::Type::Circle:
+        shape.radius = rigid.shape().radius();
+        break;
+      case Shape::Type::Box: {
+        const Eigen::Vector2d h = 0.5 * rigid.shape().size();
+        for (const Eigen::Vector2d& corner : {Eigen::Vector2d(-h.x(), -h.y()), Eigen::Vector2d(h.x(), -h.y()),
+                                              Eigen::Vector2d(h.x(), h.y()), Eigen::Vector2d(-h.x(), h.y())}) {
+          shape.outline.push_back(center + rotation * corner);
+        }
+        break;
+      }
+      case Shape::Type::Polygon:
+        for (const Eigen::Vector2d& v : rigid.shape().vertices()) shape.outline.push_back(center + rotation * v);
+        break;
+    }
+    out_.shapes.push_back(std::move(shape));
+  }
+
+  double lambda(ConstraintId id) const {
+    if (!simulator_) return std::numeric_limits<double>::quiet_NaN();
+    const std::span<const double> l = simulator_->lambda(id);
+    return l.empty() ? std::numeric_limits<double>::quiet_NaN() : l[0];
+  }
+
+  void constraint(ConstraintId id) {
+    const Constraint& c = model_.constraint(id);
+    if (const auto* rod = dynamic_cast<const DistanceConstraint*>(&c)) {
+      const auto ends = rod->points();
+      const DistanceSettings& s = rod->settings();
+      SketchLink link{.a = at(ends[0]), .kind = SketchLink::Kind::Rod, .value = lambda(id), .item = id};
+      if (s.spring) {
+        link.kind = SketchLink::Kind::Soft;
+      } else if (!s.length) {
+        link.kind = SketchLink::Kind::Rope;
+      }
+      if (rod->anchor()) {
+        link.b = flat(*rod->anchor());
+        out_.pins.push_back({.at = link.b, .kind = SketchPin::Kind::Nail, .item = id});
+      } else {
+        link.b = at(ends[1]);
+      }
+      out_.links.push_back(link);
+    } else if (const auto* nail = dynamic_cast<const FixedPointConstraint*>(&c)) {
+      out_.pins.push_back({.at = flat(nail->location()), .kind = SketchPin::Kind::Nail, .item = id});
+    } else if (const auto* wire = dynamic_cast<const PointOnCircleConstraint*>(&c)) {
+      const Eigen::Vector2d center = flat(wire->center());
+      SketchCurve circle{.closed = true, .item = id};
+      for (int k = 0; k < options_.curveSegments; ++k) {
+        const double u = kTwoPi * k / options_.curveSegments;
+        circle.points.push_back(center + wire->radius() * Eigen::Vector2d(std::cos(u), std::sin(u)));
+      }
+      out_.curves.push_back(std::move(circle));
+    } else if (const auto* line = dynamic_cast<const PointOnLineConstraint*>(&c)) {
+      out_.lines.push_back({flat(line->origin()), flat(line->direction()).normalized(), id});
+    } else if (const auto* driven = dynamic_cast<const DrivenPointConstraint*>(&c)) {
+      if (const auto* path = dynamic_cast<const CurvePath*>(&driven->path())) {
+        curve(path->curve(), path->phase() + path->speed() * model_.time(), id);
+      }
+      out_.pins.push_back({.at = at(c.points()[0]), .kind = SketchPin::Kind::Driver, .item = id});
+    } else if (const auto* joint = dynamic_cast<const Joint*>(&c)) {
+      this->joint(id, *joint);
+    } else if (const auto* pulley = dynamic_cast<const PulleyJoint*>(&c)) {
+      const auto ends = pulley->points();
+      for (const auto& [end, ground] : {std::pair{ends[0], pulley->groundA()}, std::pair{ends[1], pulley->groundB()}}) {
+        out_.links.push_back({.a = at(end), .b = ground, .kind = SketchLink::Kind::Pulley, .item = id});
+        out_.pins.push_back({.at = ground, .kind = SketchPin::Kind::Pulley, .item = id});
+      }
+    } else if (const auto* mouse = dynamic_cast<const MouseJoint*>(&c)) {
+      const double force = simulator_ ? simulator_->reaction(id).force.norm() : std::numeric_limits<double>::quiet_NaN();
+      out_.links.push_back(
+          {.a = at(c.points()[0]), .b = mouse->target(), .kind = SketchLink::Kind::Mouse, .value = force, .item = id});
+    }
+  }
+
+  // Revolute, weld and prismatic joints are pins at body a's anchor; an angle joint has no
+  // place of its own and is not drawn.
+  void joint(ConstraintId id, const Joint& joint) {
+    const Eigen::Vector2d anchor = at(joint.connection().a);
+    if (dynamic_cast<const RevoluteJoint*>(&joint)) {
+      out_.pins.push_back({.at = anchor, .kind = SketchPin::Kind::Hinge, .item = id});
+    } else if (dynamic_cast<const WeldJoint*>(&joint)) {
+      out_.pins.push_back({.at = anchor, .kind = SketchPin::Kind::Weld, .item = id});
+    } else if (const auto* prismatic = dynamic_cast<const PrismaticJoint*>(&joint)) {
+      const std::optional<BodyPoint>& b = joint.connection().b;
+      const double angle = b && model_.body(b->body).hasFrame() ? model_.coordinates(b->body)[2] : 0.0;
+      out_.pins.push_back({.at = anchor,
+                           .kind = SketchPin::Kind::Slider,
+                           .item = id,
+                           .direction = Eigen::Rotation2Dd(angle) * prismatic->axis().normalized()});
+    }
+  }
+
+  void force(ForceId id) {
+    const Force& f = model_.force(id);
+    if (const auto* spring = dynamic_cast<const Spring*>(&f)) {
+      const auto ends = spring->points();
+      const Eigen::Vector2d b = spring->anchor() ? flat(*spring->anchor()) : at(ends[1]);
+      out_.springs.push_back({at(ends[0]), b, spring->settings().rest_length, id});
+    } else if (const auto* mouse = dynamic_cast<const MouseSpring*>(&f)) {
+      out_.links.push_back({.a = at(mouse->points()[0]),
+                            .b = flat(mouse->target()),
+                            .kind = SketchLink::Kind::Mouse,
+                            .value = mouse->currentForce(model_).norm(),
+                            .item = id});
+    }
+  }
+
+  // Q̂ = Jᵀλ on each particle and each rigid body (its x, y components, at its origin).
+  void constraintForces() {
+    const Eigen::VectorXd& Q = simulator_->constraintForce();
+    if (Q.size() != model_.q().size()) return;  // before the first step
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
+      const BodyId id = model_.bodyAt(i);
+      const Body& b = model_.body(id);
+      if (!model_.isParticle(id) && !dynamic_cast<const RigidBody*>(&b)) continue;
+      const auto offset = static_cast<Eigen::Index>(model_.offsetOf(id));
+      out_.arrows.push_back({at(id), Eigen::Vector2d(Q[offset], Q[offset + 1]), id});
+    }
+  }
+
+  const Model& model_;
+  Simulator* simulator_;
+  const SketchOptions& options_;
+  Sketch out_;
+};
+
+}  // namespace
+
+Bounds Sketch::bounds() const {
+  Bounds b;
+  for (const SketchShape& s : shapes) {
+    b.add(s.center, s.radius);
+    for (const Eigen::Vector2d& p : s.outline) b.add(p);
+  }
+  for (const SketchCurve& c : curves) {
+    for (const Eigen::Vector2d& p : c.points) b.add(p);
+  }
+  for (const SketchSpring& s : springs) {
+    b.add(s.a);
+    b.add(s.b);
+  }
+  for (const SketchLink& l : links) {
+    b.add(l.a);
+    b.add(l.b);
+  }
+  for (const SketchPin& p : pins) b.add(p.at);
+  for (const SketchDot& d : dots) b.add(d.at);
+  return b;
+}
+
+Sketch sketch(const Model& model, Simulator* simulator, const SketchOptions& options) {
+  return Sketcher(model, simulator, options).run();
+}
+
+}  // namespace tinkertoy
