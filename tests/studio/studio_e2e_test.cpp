@@ -1,0 +1,187 @@
+// Tinkertoy Studio end to end, on a virtual X server: a script builds a double pendulum by
+// clicking (three particles, two rods, a nail), runs it and pulls the last particle sideways
+// with the mouse; the dumped scene and the screenshot must show exactly that. Bad input must
+// give a message, not a crash.
+#include <cairo.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <set>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "layout.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kWidth = 1280, kHeight = 800;
+
+struct StudioRun {
+  int status = -1;
+  std::string errors;  // stderr
+};
+
+// A directory of this process's files, removed at exit.
+const fs::path& scratchDirectory() {
+  struct Directory {
+    fs::path path = fs::temp_directory_path() / ("tinkertoy-studio-test-" + std::to_string(::getpid()));
+    Directory() { fs::create_directories(path); }
+    ~Directory() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  };
+  static const Directory directory;
+  return directory.path;
+}
+
+fs::path scratch(const std::string& name) { return scratchDirectory() / name; }
+
+// Runs the Studio under xvfb-run with `arguments`; its recent-files list goes to a scratch
+// config directory.
+StudioRun studio(const std::string& arguments) {
+  const fs::path errors = scratch("stderr.txt");
+  const std::string command = "XDG_CONFIG_HOME=" + scratch("config").string() + " " + TINKERTOY_XVFB_RUN +
+                              " -a -s '-screen 0 1400x1000x24' " + TINKERTOY_STUDIO + " --size " + std::to_string(kWidth) +
+                              "x" + std::to_string(kHeight) + " " + arguments + " 2> " + errors.string();
+  const int status = std::system(command.c_str());
+  std::ifstream in(errors);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path file = scratch(name);
+  std::ofstream(file) << text;
+  return file;
+}
+
+Eigen::Vector2d at(const Scene& scene, const char* id) {
+  const Eigen::VectorXd x = scene.model.position(*scene.model.findBody(id));
+  return {x[0], x[1]};
+}
+
+// The pulled end starts at (0, -0.5) and is dragged toward (1.2, -0.2).
+const char* kBuildRunAndDrag = R"({"events": [
+  {"t": 0.00, "tool": "particle"},
+  {"t": 0.10, "click": [0, 1.5]},
+  {"t": 0.20, "click": [0, 0.5]},
+  {"t": 0.30, "click": [0, -0.5]},
+  {"t": 0.40, "tool": "rod"},
+  {"t": 0.50, "mouse": [0, 1.5]},
+  {"t": 0.55, "press": "left"},
+  {"t": 0.65, "mouse": [0, 0.5]},
+  {"t": 0.75, "release": "left"},
+  {"t": 0.85, "press": "left"},
+  {"t": 0.95, "mouse": [0, -0.5]},
+  {"t": 1.05, "release": "left"},
+  {"t": 1.20, "tool": "nail"},
+  {"t": 1.30, "click": [0, 1.5]},
+  {"t": 1.40, "tool": "drag"},
+  {"t": 1.50, "key": "space"},
+  {"t": 2.00, "mouse": [0, -0.5]},
+  {"t": 2.05, "press": "left"},
+  {"t": 2.20, "mouse": [0.4, -0.4]},
+  {"t": 2.40, "mouse": [0.8, -0.3]},
+  {"t": 2.60, "mouse": [1.2, -0.2]},
+  {"t": 3.60, "mouse": [1.2, -0.2]}
+]})";
+
+TEST(Studio, BuildsRunsAndDragsADoublePendulum) {
+  const fs::path script = write("build.json", kBuildRunAndDrag);
+  const fs::path dump = scratch("dump.json"), shot = scratch("shot.png");
+  fs::remove(dump);
+  fs::remove(shot);
+  const StudioRun run = studio("--script " + script.string() + " --screenshot " + shot.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+
+  const Scene scene = loadScene(dump);
+  ASSERT_EQ(scene.model.bodyCount(), 3u);
+  ASSERT_EQ(scene.model.constraintCount(), 3u);  // two rods and a nail
+  EXPECT_EQ(scene.model.forceCount(), 1u);       // gravity; the drag is not part of the model
+  const Eigen::Vector2d a = at(scene, "p1"), b = at(scene, "p2"), c = at(scene, "p3");
+  // The state at exit: the nail held, the rods exact, and the end pulled toward +x.
+  EXPECT_LT((a - Eigen::Vector2d(0, 1.5)).norm(), 1e-6);
+  EXPECT_LT(std::abs((a - b).norm() - 1.0), 1e-6);
+  EXPECT_LT(std::abs((b - c).norm() - 1.0), 1e-6);
+  EXPECT_GT(c.x(), 0.3) << "the dragged particle is at " << c.transpose();
+  EXPECT_GT(c.y(), -0.5) << "dragging up and right lifts it";
+
+  // The screenshot: the window's size, not blank, and a particle's fill colour at each particle.
+  cairo_surface_t* image = cairo_image_surface_create_from_png(shot.c_str());
+  ASSERT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
+  ASSERT_EQ(cairo_image_surface_get_width(image), kWidth);
+  ASSERT_EQ(cairo_image_surface_get_height(image), kHeight);
+  const unsigned char* pixels = cairo_image_surface_get_data(image);
+  const int stride = cairo_image_surface_get_stride(image);
+  const auto rgb = [&](int x, int y) {
+    const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x);
+    return Eigen::Vector3i((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff);
+  };
+  std::set<std::uint32_t> colours;
+  for (int y = 0; y < kHeight; y += 4) {
+    for (int x = 0; x < kWidth; x += 4) colours.insert(*reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x) & 0xffffff);
+  }
+  EXPECT_GT(colours.size(), 20u) << "the screenshot looks blank";
+  const Camera camera = studio::layout::newCanvasCamera({kWidth, kHeight});
+  const Eigen::Vector3i dot(28, 45, 90);
+  for (const char* id : {"p1", "p2", "p3"}) {
+    const Eigen::Vector2d p = camera.toPixels(at(scene, id));
+    const int x = static_cast<int>(std::lround(p.x())), y = static_cast<int>(std::lround(p.y()));
+    ASSERT_TRUE(x >= 0 && x < kWidth && y >= 0 && y < kHeight) << id;
+    EXPECT_LE((rgb(x, y) - dot).cwiseAbs().maxCoeff(), 12) << id << " at pixel " << x << ", " << y << " is "
+                                                          << rgb(x, y).transpose();
+    // ... and not the background a particle's width away from it.
+    EXPECT_GT((rgb(x + 14, y + 14) - dot).cwiseAbs().maxCoeff(), 40) << id;
+  }
+  cairo_surface_destroy(image);
+}
+
+TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
+  const fs::path bad = write("bad.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
+  const fs::path dump = scratch("empty.json");
+  const StudioRun run = studio(bad.string() + " --frames 3 --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_NE(run.errors.find("cannot open the scene"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("particles[0].mass"), std::string::npos) << run.errors;
+  EXPECT_EQ(loadScene(dump).model.bodyCount(), 0u);
+}
+
+TEST(Studio, OpeningAMalformedSceneKeepsTheModel) {
+  const fs::path bad = write("broken.json", R"({"particles": [)");
+  const fs::path script = write("open.json", R"({"events": [{"t": 0.1, "open": ")" + bad.string() + R"("}]})");
+  const fs::path dump = scratch("kept.json");
+  const StudioRun run = studio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
+                         " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_NE(run.errors.find("malformed JSON"), std::string::npos) << run.errors;
+  EXPECT_EQ(loadScene(dump).model.bodyCount(), loadScene(fs::path(TINKERTOY_SOURCE_DIR) / "scenes/pendulum.json").model.bodyCount());
+}
+
+TEST(Studio, RejectsBadFlagsAndScripts) {
+  StudioRun run = studio("--frames 0");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.errors.find("--frames"), std::string::npos) << run.errors;
+  run = studio("--size 10x10 --frames 1");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.errors.find("--size"), std::string::npos) << run.errors;
+  run = studio("--frames 1 --screenshot /no/such/dir/x.png");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.errors.find("/no/such/dir"), std::string::npos) << run.errors;
+  const fs::path script = write("bad-script.json", R"({"events": [{"t": 0, "tool": "hammer"}]})");
+  run = studio("--script " + script.string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.errors.find("events[0].tool"), std::string::npos) << run.errors;
+}
+
+}  // namespace
+}  // namespace tinkertoy
