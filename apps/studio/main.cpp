@@ -73,9 +73,9 @@ class Replay {
 
   void apply(double time, Studio& studio) {
     ImGuiIO& io = ImGui::GetIO();
-    // A click and a key last one frame.
+    // A click and the keys last one frame.
     if (releaseClick_) mouseDown_[0] = false, releaseClick_ = false;
-    key_.reset();
+    keys_.clear();
     io.MouseWheel = 0.0f;
     for (const ScriptEvent& e : script_.take(time)) {
       switch (e.kind) {
@@ -89,7 +89,7 @@ class Replay {
           mouseDown_[e.button] = e.kind == ScriptEvent::Kind::Press;
           break;
         case ScriptEvent::Kind::Key:
-          key_ = e;
+          keys_.push_back(e);
           break;
         case ScriptEvent::Kind::Tool:
           studio.setTool(*Studio::toolNamed(e.name));
@@ -105,10 +105,13 @@ class Replay {
     io.MousePos = {static_cast<float>(mouse_.x()), static_cast<float>(mouse_.y())};
     for (int b = 0; b < 3; ++b) io.MouseDown[b] = mouseDown_[b];
     for (bool& down : io.KeysDown) down = false;
-    io.KeyCtrl = key_ && key_->ctrl;
-    io.KeyShift = key_ && key_->shift;
-    io.KeyAlt = key_ && key_->alt;
-    if (key_) io.KeysDown[key_->key] = true;
+    io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+    for (const ScriptEvent& key : keys_) {
+      io.KeysDown[key.key] = true;
+      io.KeyCtrl = io.KeyCtrl || key.ctrl;
+      io.KeyShift = io.KeyShift || key.shift;
+      io.KeyAlt = io.KeyAlt || key.alt;
+    }
   }
   [[nodiscard]] double end() const { return script_.end(); }
 
@@ -117,7 +120,7 @@ class Replay {
   Eigen::Vector2d mouse_ = Eigen::Vector2d::Zero();
   bool mouseDown_[3] = {false, false, false};
   bool releaseClick_ = false;
-  std::optional<ScriptEvent> key_;
+  std::vector<ScriptEvent> keys_;  // pressed this frame
 };
 
 int runStudio(const Options& options, std::optional<Replay> replay) {

@@ -44,6 +44,10 @@ struct Series {
 void plot(const char* title, const std::deque<HistorySample>& history, const std::vector<Series>& series, bool logScale,
           const char* unit) {
   ImGui::TextUnformatted(title);
+  for (const Series& s : series) {  // the legend, on the title's line
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "— %s", s.label);
+  }
   const ImVec2 size(ImGui::GetContentRegionAvail().x, 110.0f);
   const ImVec2 corner = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
@@ -91,12 +95,6 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   draw.AddText({left, bottom + 2}, ink, label);
   std::snprintf(label, sizeof label, "%.2f s   %s", t1, unit);
   draw.AddText({right - ImGui::CalcTextSize(label).x, bottom + 2}, ink, label);
-  float x = left + 6;
-  for (const Series& s : series) {
-    draw.AddLine({x, top + 8}, {x + 14, top + 8}, s.colour, 3.0f);
-    draw.AddText({x + 18, top + 1}, ink, s.label);
-    x += 26 + ImGui::CalcTextSize(s.label).x;
-  }
 }
 
 template <class Kind, std::size_t N>
@@ -301,15 +299,15 @@ void Studio::settingsPanel() {
 
 void Studio::plots() {
   const auto& history = session_.history();
-  plot("Energy", history,
+  plot("Energy:", history,
        {{"kinetic", IM_COL32(31, 119, 180, 255), [](const HistorySample& h) { return h.kinetic; }},
         {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
         {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
        false, "J");
   const double e0 = history.empty() ? 0.0 : history.front().total;
-  plot("Drift of the total energy, E(t) − E(t0)", history,
+  plot("Drift:", history,
        {{"E − E0", IM_COL32(214, 39, 40, 255), [e0](const HistorySample& h) { return h.total - e0; }}}, false, "J");
-  plot("Constraint error ‖C‖∞ (log scale)", history,
+  plot("Constraint error (log scale):", history,
        {{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}}, true, "m");
 }
 

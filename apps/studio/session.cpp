@@ -27,10 +27,23 @@ void Session::sync() {
   revision_ = document_.revision();
   Scene& scene = document_.scene();
   simulator_ = std::make_unique<Simulator>(scene.model, scene.settings);
+  try {
+    simulator_->refreshDiagnostics();  // energy and ‖C‖ of the state as it is, for the plots
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
   carry_ = 0.0;
-  if (!history_.empty() && scene.model.time() < history_.back().time) history_.clear();
   trails_.assign(scene.model.bodyCount(), {});
   record();
+}
+
+void Session::restart() {
+  // A drag in a scene that has since been replaced went with it; one in this scene must go.
+  if (revision_ == document_.revision()) endDrag();
+  playing_ = false;
+  history_.clear();
+  simulator_.reset();
+  sync();
 }
 
 void Session::setPlaying(bool playing) {
@@ -51,7 +64,7 @@ void Session::step() {
   try {
     simulator_->step();
     countStep();
-  } catch (const SimulationError& e) {
+  } catch (const std::exception& e) {  // a blow-up, or settings the model cannot run with
     error_ = e.what();
     playing_ = false;
   }
@@ -79,7 +92,7 @@ void Session::advance(double frameSeconds, bool deterministic) {
         break;
       }
     }
-  } catch (const SimulationError& e) {
+  } catch (const std::exception& e) {
     error_ = e.what();
     playing_ = false;
   }

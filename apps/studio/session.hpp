@@ -32,6 +32,8 @@ class Session {
 
   // Rebuilds the simulator if the document changed since the last call.
   void sync();
+  // Paused, with the history and trails forgotten: for a scene just opened, reset or undone.
+  void restart();
 
   [[nodiscard]] bool playing() const { return playing_; }
   void setPlaying(bool playing);

@@ -86,14 +86,21 @@ void Studio::open(const std::filesystem::path& file) {
 }
 
 void Studio::afterLoad() {
-  session_.setPlaying(false);
-  session_.sync();
+  session_.restart();
   selected_ = hovered_ = std::monostate{};
   gesture_ = {};
 }
 
 void Studio::frameModel() {
-  const Bounds bounds = sketch(document_.scene().model).bounds();
+  const Sketch picture = sketch(document_.scene().model);
+  Bounds bounds = picture.bounds();
+  // A model hanging from nails swings about them: show the whole circle it can sweep.
+  for (const SketchPin& pin : picture.pins) {
+    if (pin.kind != SketchPin::Kind::Nail && pin.kind != SketchPin::Kind::Pivot) continue;
+    double reach = 0.0;
+    for (const SketchDot& dot : picture.dots) reach = std::max(reach, (dot.at - pin.at).norm());
+    bounds.add(pin.at, reach);
+  }
   if (bounds.empty()) {
     camera_ = layout::newCanvasCamera(window_);
     return;
@@ -132,8 +139,7 @@ void Studio::togglePlay() { session_.setPlaying(!session_.playing()); }
 void Studio::reset() {
   session_.endDrag();
   document_.reset();
-  session_.setPlaying(false);
-  session_.sync();
+  session_.restart();
 }
 
 void Studio::undo() {
