@@ -325,7 +325,7 @@ void Studio::statusBar() {
               "tool: %s  |  %s%s",
               scene.model.time(), session_.playing() ? "running" : "paused", session_.stepsPerSecond(),
               std::string(solverName(scene.settings.solver.kind)).c_str(), d.solverIterations, d.solverResidual,
-              d.constraintError, d.totalEnergy(), tool,
+              d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total, tool,
               document_.file() ? document_.file()->filename().string().c_str() : "untitled", document_.dirty() ? " *" : "");
   ImGui::End();
 }

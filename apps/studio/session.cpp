@@ -102,8 +102,18 @@ void Session::advance(double frameSeconds, bool deterministic) {
 void Session::record() {
   const Model& model = document_.scene().model;
   const StepDiagnostics& d = simulator_->diagnostics();
-  history_.push_back({model.time(), d.kineticEnergy, d.potentialEnergy, d.totalEnergy(), d.constraintError});
-  if (history_.size() > kHistoryLength) history_.pop_front();
+  // The plots show the model's own energy: the mouse spring's is the user's input, not the model's.
+  double potential = d.potentialEnergy;
+  if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
+    potential -= model.force(*force).potentialEnergy(model, {model.time(), model.q(), model.v()});
+  }
+  const HistorySample sample{model.time(), d.kineticEnergy, potential, d.kineticEnergy + potential, d.constraintError};
+  if (!history_.empty() && history_.back().time == sample.time) {
+    history_.back() = sample;  // paused (or edited) at the same time: the latest state counts
+  } else {
+    history_.push_back(sample);
+    if (history_.size() > kHistoryLength) history_.pop_front();
+  }
   for (std::size_t i = 0; i < model.bodyCount() && i < trails_.size(); ++i) {
     const BodyId id = model.bodyAt(i);
     const int points = model.body(id).pointCount();

@@ -20,6 +20,7 @@
 
 namespace tinkertoy::studio {
 
+// The model's energy (a mouse spring's left out: the mouse does work on the model) and ‖C‖∞.
 struct HistorySample {
   double time = 0.0;
   double kinetic = 0.0, potential = 0.0, total = 0.0;  // J
