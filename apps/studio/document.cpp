@@ -108,7 +108,8 @@ void Document::undo() {
   redo_.push_back(writeScene(scene_));
   std::string text = std::move(undo_.back());
   undo_.pop_back();
-  load(parseScene(text, "<undo>"), std::move(text));
+  Scene scene = parseScene(text, "<undo>");  // before the text moves on
+  load(std::move(scene), std::move(text));
   dirty_ = true;
 }
 
@@ -117,7 +118,8 @@ void Document::redo() {
   undo_.push_back(writeScene(scene_));
   std::string text = std::move(redo_.back());
   redo_.pop_back();
-  load(parseScene(text, "<redo>"), std::move(text));
+  Scene scene = parseScene(text, "<redo>");  // before the text moves on
+  load(std::move(scene), std::move(text));
   dirty_ = true;
 }
 
