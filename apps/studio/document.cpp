@@ -103,22 +103,16 @@ void Document::setSettings(const SimulationSettings& settings) {
   dirty_ = true;
 }
 
-void Document::undo() {
-  if (undo_.empty()) return;
-  redo_.push_back(writeScene(scene_));
-  std::string text = std::move(undo_.back());
-  undo_.pop_back();
-  Scene scene = parseScene(text, "<undo>");  // before the text moves on
-  load(std::move(scene), std::move(text));
-  dirty_ = true;
-}
+void Document::undo() { travel(undo_, redo_, "<undo>"); }
 
-void Document::redo() {
-  if (redo_.empty()) return;
-  undo_.push_back(writeScene(scene_));
-  std::string text = std::move(redo_.back());
-  redo_.pop_back();
-  Scene scene = parseScene(text, "<redo>");  // before the text moves on
+void Document::redo() { travel(redo_, undo_, "<redo>"); }
+
+void Document::travel(std::vector<std::string>& from, std::vector<std::string>& to, std::string_view source) {
+  if (from.empty()) return;
+  to.push_back(writeScene(scene_));
+  std::string text = std::move(from.back());
+  from.pop_back();
+  Scene scene = parseScene(text, source);  // before the text moves on
   load(std::move(scene), std::move(text));
   dirty_ = true;
 }

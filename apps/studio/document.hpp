@@ -77,6 +77,8 @@ class Document {
  private:
   void load(Scene scene, std::string text);
   void pushUndo(std::string before);
+  // Undo (from undo_ to redo_) or redo (the other way): the current scene goes on `to`.
+  void travel(std::vector<std::string>& from, std::vector<std::string>& to, std::string_view source);
 
   Scene scene_;
   std::string design_;  // scene text Reset returns to

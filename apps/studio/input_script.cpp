@@ -4,7 +4,6 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
-#include <array>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,8 +14,6 @@ namespace tinkertoy::studio {
 namespace {
 
 using Json = nlohmann::json;
-
-const std::array<std::string, 7> kTools{"drag", "particle", "rod", "spring", "nail", "wire", "delete"};
 
 Eigen::Vector2d point(const Json& value, const std::string& where) {
   if (!value.is_array() || value.size() != 2 || !value[0].is_number() || !value[1].is_number()) {
@@ -78,21 +75,20 @@ ScriptEvent event(const Json& e, const std::string& where) {
     if (!code) throw ScriptError(at + ": unknown key '" + value.get<std::string>() + "'");
     out.key = *code;
   } else if (action == "tool") {
-    if (!value.is_string() || !isToolName(value.get<std::string>())) {
-      throw ScriptError(at + ": must be one of drag, particle, rod, spring, nail, wire, delete");
-    }
+    const std::optional<Tool> tool = value.is_string() ? toolNamed(value.get<std::string>()) : std::nullopt;
+    if (!tool) throw ScriptError(at + ": must be one of drag, particle, rod, spring, nail, wire, delete");
     out.kind = ScriptEvent::Kind::Tool;
-    out.name = value.get<std::string>();
+    out.tool = *tool;
   } else if (action == "scroll") {
     if (!value.is_number()) throw ScriptError(at + ": must be a number of wheel notches");
     out.kind = ScriptEvent::Kind::Scroll;
     out.amount = value.get<double>();
-  } else if (action == "open") {
-    if (!value.is_string()) throw ScriptError(at + ": must be a file path");
-    out.kind = ScriptEvent::Kind::Open;
+  } else if (action == "open" || action == "text") {
+    if (!value.is_string()) throw ScriptError(at + (action == "open" ? ": must be a file path" : ": must be a string"));
+    out.kind = action == "open" ? ScriptEvent::Kind::Open : ScriptEvent::Kind::Text;
     out.name = value.get<std::string>();
   } else {
-    throw ScriptError(at + ": unknown action (click, mouse, mouse_px, press, release, key, tool, scroll, open)");
+    throw ScriptError(at + ": unknown action (click, mouse, mouse_px, press, release, key, tool, scroll, open, text)");
   }
   return out;
 }
@@ -145,7 +141,5 @@ std::optional<int> keyCode(const std::string& name) {
   if (auto k = kNamed.find(name); k != kNamed.end()) return k->second;
   return std::nullopt;
 }
-
-bool isToolName(const std::string& name) { return std::find(kTools.begin(), kTools.end(), name) != kTools.end(); }
 
 }  // namespace tinkertoy::studio

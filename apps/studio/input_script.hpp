@@ -12,6 +12,7 @@
 //     {"t": 1.0, "key": "space"},               a key with modifiers: "ctrl+z", "shift+f1"
 //     {"t": 1.1, "scroll": 2},                  wheel notches, + zooms in
 //     {"t": 1.2, "open": "scenes/rope.json"}    as if typed into the Open dialog
+//     {"t": 1.3, "text": "2.5"}                 typed characters, into the field in focus
 //   ]}
 //
 // Every problem is reported as "<file>: events[3].key: unknown key 'hyper'".
@@ -24,10 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "tool.hpp"
+
 namespace tinkertoy::studio {
 
 struct ScriptEvent {
-  enum class Kind { Click, Move, Press, Release, Key, Tool, Scroll, Open };
+  enum class Kind { Click, Move, Press, Release, Key, Tool, Scroll, Open, Text };
   double time = 0.0;
   Kind kind = Kind::Move;
   Eigen::Vector2d position = Eigen::Vector2d::Zero();
@@ -35,7 +38,8 @@ struct ScriptEvent {
   int button = 0;       // 0 left, 1 right, 2 middle
   int key = 0;          // GLFW key code
   bool ctrl = false, shift = false, alt = false;
-  std::string name;  // the tool, or the file to open
+  Tool tool = Tool::Drag;
+  std::string name;  // the file to open, or the text typed
   double amount = 0.0;
 };
 
@@ -61,7 +65,5 @@ class InputScript {
 
 // The GLFW key code of a key name ("a", "space", "delete", "f1", ...), if there is one.
 std::optional<int> keyCode(const std::string& name);
-// The tool names a script may select: "drag", "particle", "rod", "spring", "nail", "wire", "delete".
-bool isToolName(const std::string& name);
 
 }  // namespace tinkertoy::studio

@@ -92,13 +92,16 @@ class Replay {
           keys_.push_back(e);
           break;
         case ScriptEvent::Kind::Tool:
-          studio.setTool(*Studio::toolNamed(e.name));
+          studio.setTool(e.tool);
           break;
         case ScriptEvent::Kind::Scroll:
           io.MouseWheel = static_cast<float>(e.amount);
           break;
         case ScriptEvent::Kind::Open:
           studio.open(e.name);
+          break;
+        case ScriptEvent::Kind::Text:
+          io.AddInputCharactersUTF8(e.name.c_str());
           break;
       }
     }

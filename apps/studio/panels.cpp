@@ -128,18 +128,7 @@ void Studio::toolbar() {
   ImGui::SetNextWindowPos({0, 0});
   ImGui::SetNextWindowSize({static_cast<float>(window_.x()), static_cast<float>(layout::kToolbarHeight)});
   ImGui::Begin("##toolbar", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  const auto discardThen = [this](std::function<void()> action) {
-    afterDiscard_ = std::move(action);
-    confirmDiscard_ = document_.dirty();
-    if (!confirmDiscard_) afterDiscard_();
-  };
-  if (ImGui::Button("New")) {
-    discardThen([this] {
-      document_.newCanvas();
-      afterLoad();
-      camera_ = layout::newCanvasCamera(window_);
-    });
-  }
+  if (ImGui::Button("New")) whenDiscardable([this] { newCanvas(); });
   ImGui::SameLine();
   if (ImGui::Button("Open")) openDialog_ = true;
   ImGui::SameLine();
@@ -258,7 +247,8 @@ void Studio::settingsPanel() {
     changed |= numberField("kd (1/s)", s.kd);
     changed |= ImGui::Checkbox("project onto C = 0", &s.projection.enabled);
     if (s.solver.kind == SolverKind::ConjugateGradient) {
-      changed |= ImGui::InputInt("CG iterations (0: n)", &s.solver.maxIterations) && ImGui::IsItemDeactivatedAfterEdit();
+      ImGui::InputInt("CG iterations (0: n)", &s.solver.maxIterations);
+      changed |= ImGui::IsItemDeactivatedAfterEdit();
     }
   } else {
     changed |= combo("solver", s.solver.kind,
@@ -395,13 +385,8 @@ void Studio::fileDialogs() {
     confirmDiscard_ = false;
   }
   const auto openPath = [this](const std::filesystem::path& file) {
-    afterDiscard_ = [this, file] { open(file); };
-    if (document_.dirty()) {
-      confirmDiscard_ = true;
-    } else {
-      afterDiscard_();
-    }
     ImGui::CloseCurrentPopup();
+    whenDiscardable([this, file] { open(file); });
   };
   if (ImGui::BeginPopupModal("Open a scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::SetNextItemWidth(420);

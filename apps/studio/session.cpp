@@ -59,15 +59,21 @@ void Session::countStep() {
   stepsPerSecond_ = static_cast<double>(stepTimes_.size());
 }
 
-void Session::step() {
-  sync();
+bool Session::tryStep() {
   try {
     simulator_->step();
-    countStep();
   } catch (const std::exception& e) {  // a blow-up, or settings the model cannot run with
     error_ = e.what();
     playing_ = false;
+    return false;
   }
+  countStep();
+  return true;
+}
+
+void Session::step() {
+  sync();
+  tryStep();
   record();
 }
 
@@ -82,19 +88,12 @@ void Session::advance(double frameSeconds, bool deterministic) {
   carry_ += frameSeconds * timeScale;
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::duration<double>(0.8 * frameSeconds);
-  try {
-    while (carry_ >= dt) {
-      simulator_->step();
-      carry_ -= dt;
-      countStep();
-      if (!deterministic && std::chrono::steady_clock::now() - start > budget) {
-        carry_ = 0.0;  // slower than real time: drop what is owed rather than fall behind
-        break;
-      }
+  while (carry_ >= dt && tryStep()) {
+    carry_ -= dt;
+    if (!deterministic && std::chrono::steady_clock::now() - start > budget) {
+      carry_ = 0.0;  // slower than real time: drop what is owed rather than fall behind
+      break;
     }
-  } catch (const std::exception& e) {
-    error_ = e.what();
-    playing_ = false;
   }
   record();
 }

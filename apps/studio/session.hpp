@@ -66,6 +66,8 @@ class Session {
  private:
   void record();
   void countStep();
+  // One step; a failure pauses and keeps its message. False if it failed.
+  bool tryStep();
 
   Document& document_;
   std::uint64_t revision_ = 0;

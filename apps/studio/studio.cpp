@@ -37,17 +37,6 @@ Eigen::Vector2d worldOf(const Model& model, const BodyPoint& p) {
 
 }  // namespace
 
-std::optional<Tool> Studio::toolNamed(const std::string& name) {
-  static const std::pair<const char*, Tool> kNames[] = {{"drag", Tool::Drag}, {"particle", Tool::Particle},
-                                                        {"rod", Tool::Rod},   {"spring", Tool::Spring},
-                                                        {"nail", Tool::Nail}, {"wire", Tool::Wire},
-                                                        {"delete", Tool::Delete}};
-  for (const auto& [n, tool] : kNames) {
-    if (name == n) return tool;
-  }
-  return std::nullopt;
-}
-
 Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted)
     : session_(document_), recent_(!scripted), window_(window) {
   camera_ = layout::newCanvasCamera(window);
@@ -83,6 +72,19 @@ void Studio::open(const std::filesystem::path& file) {
   afterLoad();
   frameModel();
   report("opened " + file.string(), false);
+}
+
+void Studio::newCanvas() {
+  session_.endDrag();
+  document_.newCanvas();
+  afterLoad();
+  camera_ = layout::newCanvasCamera(window_);
+}
+
+void Studio::whenDiscardable(std::function<void()> action) {
+  afterDiscard_ = std::move(action);
+  confirmDiscard_ = document_.dirty();  // ask first; the dialog runs the action on "Discard"
+  if (!confirmDiscard_) afterDiscard_();
 }
 
 void Studio::afterLoad() {
@@ -206,15 +208,7 @@ void Studio::shortcuts() {
     if (pressed(GLFW_KEY_Z)) io.KeyShift ? redo() : undo();
     if (pressed(GLFW_KEY_Y)) redo();
     if (pressed(GLFW_KEY_O)) openDialog_ = true;
-    if (pressed(GLFW_KEY_N)) {
-      confirmDiscard_ = document_.dirty();
-      afterDiscard_ = [this] {
-        document_.newCanvas();
-        afterLoad();
-        camera_ = layout::newCanvasCamera(window_);
-      };
-      if (!confirmDiscard_) afterDiscard_();
-    }
+    if (pressed(GLFW_KEY_N)) whenDiscardable([this] { newCanvas(); });
     return;
   }
   if (pressed(GLFW_KEY_SPACE)) togglePlay();

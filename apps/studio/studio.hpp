@@ -8,6 +8,7 @@
 
 #include <Eigen/Core>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -15,11 +16,10 @@
 #include "document.hpp"
 #include "recent_files.hpp"
 #include "session.hpp"
+#include "tool.hpp"
 #include "tinkertoy/view/camera.hpp"
 
 namespace tinkertoy::studio {
-
-enum class Tool { Drag, Particle, Rod, Spring, Nail, Wire, Delete };
 
 class Studio {
  public:
@@ -32,7 +32,6 @@ class Studio {
   void setWindowSize(const Eigen::Vector2d& window);
 
   void setTool(Tool tool);
-  static std::optional<Tool> toolNamed(const std::string& name);
   // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
   void open(const std::filesystem::path& file);
   // Writes the live model in its current state (an end drag is let go first).
@@ -55,6 +54,9 @@ class Studio {
   // Runs an edit of the document; a loader error is shown and changes nothing.
   bool edit(const std::function<void(Json&)>& change);
   void afterLoad();
+  void newCanvas();
+  // Runs `action` now, or after the user agrees to discard unsaved changes.
+  void whenDiscardable(std::function<void()> action);
   void frameModel();
   void report(const std::string& message, bool error);
   void togglePlay();
