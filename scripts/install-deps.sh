@@ -16,6 +16,11 @@ packages=(
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libcairo2-dev fonts-dejavu-core
   # the Studio's end-to-end test runs it on a virtual X server with Mesa's software OpenGL
   xvfb xauth libgl1-mesa-dri
+  # `tinkertoy render` draws with cairo (above) and encodes MP4 and GIF with the ffmpeg program
+  # (ffprobe, which the tests use to count frames, comes with it); `tinkertoy plot` drives gnuplot
+  ffmpeg gnuplot-nox
+  # the rendering tests parse SVG output with libxml2
+  libxml2-dev
 )
 
 missing=()

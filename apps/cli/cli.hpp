@@ -15,7 +15,8 @@ namespace tinkertoy::cli {
 
 enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3 };
 
-// args excludes the program name.
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// args excludes the program name. Long commands draw a progress bar on `err` when
+// `errIsTerminal` (and --quiet is not given).
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal = false);
 
 }  // namespace tinkertoy::cli

@@ -10,6 +10,7 @@
 
 #include "cli.hpp"
 #include "model_contents.hpp"
+#include "progress_bar.hpp"
 #include "trajectory_writer.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -17,34 +18,6 @@
 namespace tinkertoy::cli {
 
 namespace {
-
-void applyOverrides(const RunOptions& o, Scene& scene) {
-  SimulationSettings& s = scene.settings;
-  if (o.duration) scene.duration = *o.duration;
-  if (o.dt) s.dt = *o.dt;
-  if (o.integrator) s.integrator = *o.integrator;
-  if (o.solver) s.solver.kind = *o.solver;
-  if (o.ks) s.ks = *o.ks;
-  if (o.kd) s.kd = *o.kd;
-  if (o.tolerance) s.solver.tolerance = *o.tolerance;
-  if (o.maxIterations) s.solver.maxIterations = *o.maxIterations;
-  if (o.regularization) s.solver.regularization = *o.regularization;
-  if (o.project) s.projection.enabled = true;
-  if (o.formulation) s.formulation = *o.formulation;
-  if (o.iterations) s.velocity.iterations = *o.iterations;
-  if (o.substeps) s.velocity.substeps = *o.substeps;
-  if (o.positionCorrection) s.velocity.positionCorrection = *o.positionCorrection;
-}
-
-// The integrator the run used: the velocity level always steps with symplectic Euler.
-std::string_view integratorOf(const SimulationSettings& s) {
-  return integratorName(s.formulation == FormulationKind::Velocity ? IntegratorKind::SymplecticEuler : s.integrator);
-}
-
-// Steps needed to cover `duration` with steps of dt (a partial last step counts as one).
-std::uint64_t stepCount(double duration, double dt) {
-  return static_cast<std::uint64_t>(std::ceil(duration / dt - 1e-9));
-}
 
 struct Report {
   const Scene& scene;
@@ -143,29 +116,13 @@ void printSummary(std::ostream& out, const Report& r) {
   }
 }
 
-// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
-// feedback or projection pulls it back, so say so up front.
-void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
-  constexpr double kTolerance = 1e-6;
-  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
-  if (s.projection.enabled || (s.ks > 0.0 && s.kd > 0.0)) return;
-  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
-      << ", |dC/dt| = " << initial.velocityError
-      << "); without ks/kd feedback or --project the error stays\n";
-}
-
 }  // namespace
 
 int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  std::optional<Scene> loaded;
-  try {
-    loaded.emplace(loadScene(options.scene));
-    applyOverrides(options, *loaded);
-  } catch (const SceneError& e) {
-    err << "error: " << e.what() << "\n";
-    return kBadInput;
-  }
-  Scene& scene = *loaded;
+  const std::unique_ptr<SceneRun> run = startSceneRun(options.scene, options.simulation, err);
+  if (!run) return kBadInput;
+  Scene& scene = run->scene;
+  Simulator& simulator = run->simulator;
 
   // Open every output before simulating, so a bad path fails fast and costs nothing.
   std::unique_ptr<TrajectoryWriter> trajectory;
@@ -184,18 +141,10 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
   }
 
-  std::optional<Simulator> built;
-  try {
-    built.emplace(scene.model, scene.settings);
-  } catch (const std::invalid_argument& e) {  // settings that do not fit together, or the model
-    err << "error: " << e.what() << "\n";
-    return kBadInput;
-  }
-  Simulator& simulator = *built;
-  warnIfIllegal(simulator.diagnostics(), scene.settings, err);
   RunStatistics stats(simulator.diagnostics());
   if (trajectory) trajectory->write(scene.model, simulator.diagnostics());
-  const std::uint64_t steps = stepCount(scene.duration, scene.settings.dt);
+  const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
+  ProgressBar progress(err, options.progress, "simulating", steps);
   const auto start = std::chrono::steady_clock::now();
   try {
     for (std::uint64_t i = 1; i <= steps; ++i) {
@@ -204,8 +153,10 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
       if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
         trajectory->write(scene.model, simulator.diagnostics());
       }
+      progress.update(i, scene.model.time());
     }
   } catch (const SimulationError& e) {
+    progress.finish();
     err << "error: " << e.what() << "\n";
     if (trajectory) {
       trajectory->flush();
@@ -217,6 +168,7 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
     return kBlowUp;
   }
+  progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const Report report{scene, options.scene, stats, wall, simulator.breaks()};

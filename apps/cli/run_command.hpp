@@ -6,20 +6,14 @@
 #include <ostream>
 #include <string>
 
-#include "tinkertoy/dynamics/simulation_settings.hpp"
+#include "scene_run.hpp"
 
 namespace tinkertoy::cli {
 
-// Command-line overrides; an empty optional keeps the scene's setting.
 struct RunOptions {
   std::string scene;
-  std::optional<double> duration, dt, ks, kd, tolerance, regularization;
-  std::optional<int> maxIterations, iterations, substeps;
-  std::optional<FormulationKind> formulation;
-  std::optional<IntegratorKind> integrator;
-  std::optional<SolverKind> solver;
-  std::optional<PositionCorrection> positionCorrection;
-  bool project = false;
+  SimulationFlags simulation;
+  bool progress = false;   // draw a progress bar on stderr
   std::string trajectory;  // CSV path, empty for none
   long every = 1;          // record every N-th step
   std::string summary;     // JSON path, empty for none

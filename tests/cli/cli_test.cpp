@@ -21,9 +21,10 @@ struct Result {
   std::string out, err;
 };
 
-Result tinkertoy(std::vector<std::string> args) {
+// errIsTerminal: run as if stderr were a terminal (progress bars are drawn).
+Result tinkertoy(std::vector<std::string> args, bool errIsTerminal = false) {
   std::ostringstream out, err;
-  const int code = run(args, out, err);
+  const int code = run(args, out, err, errIsTerminal);
   return {code, out.str(), err.str()};
 }
 
@@ -286,6 +287,23 @@ TEST_F(Cli, HelpExitsWithZero) {
   const Result r = tinkertoy({"run", "--help"});
   EXPECT_EQ(r.code, kSuccess);
   EXPECT_NE(r.out.find("--integrator"), std::string::npos);
+}
+
+// The bar appears only on a terminal, reaches 100 %, is erased before the summary, and
+// --quiet turns it off.
+TEST_F(Cli, RunShowsProgressOnlyOnATerminal) {
+  const std::vector<std::string> args = {"run", kScenes + "pendulum.json", "--duration", "0.5"};
+  const Result terminal = tinkertoy(args, true);
+  ASSERT_EQ(terminal.code, kSuccess) << terminal.err;
+  EXPECT_NE(terminal.err.find("simulating ["), std::string::npos) << terminal.err;
+  EXPECT_NE(terminal.err.find("100%  t = 0.50 s"), std::string::npos) << terminal.err;
+  EXPECT_NE(terminal.err.find("steps/s  ETA"), std::string::npos) << terminal.err;
+  EXPECT_EQ(terminal.err.substr(terminal.err.size() - 4), "\r\033[K") << "the bar is erased at the end";
+
+  EXPECT_EQ(tinkertoy(args).err, "");
+  std::vector<std::string> quiet = args;
+  quiet.push_back("--quiet");
+  EXPECT_EQ(tinkertoy(quiet, true).err, "");
 }
 
 // A very stiff spring under explicit Euler grows without bound: exit 3, the message names

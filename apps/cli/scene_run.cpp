@@ -1,0 +1,105 @@
+// The shared simulation flags and the scene they prepare (scene_run.hpp).
+#include "scene_run.hpp"
+
+#include <cmath>
+
+#include "flag_checks.hpp"
+
+namespace tinkertoy::cli {
+
+namespace {
+
+template <class T>
+CLI::Option* addOptional(CLI::App& app, const std::string& name, std::optional<T>& target, const std::string& help) {
+  return app.add_option_function<T>(name, [&target](const T& value) { target = value; }, help);
+}
+
+void applyFlags(const SimulationFlags& f, Scene& scene) {
+  SimulationSettings& s = scene.settings;
+  if (f.duration) scene.duration = *f.duration;
+  if (f.dt) s.dt = *f.dt;
+  if (f.integrator) s.integrator = *f.integrator;
+  if (f.solver) s.solver.kind = *f.solver;
+  if (f.ks) s.ks = *f.ks;
+  if (f.kd) s.kd = *f.kd;
+  if (f.tolerance) s.solver.tolerance = *f.tolerance;
+  if (f.maxIterations) s.solver.maxIterations = *f.maxIterations;
+  if (f.regularization) s.solver.regularization = *f.regularization;
+  if (f.project) s.projection.enabled = true;
+  if (f.formulation) s.formulation = *f.formulation;
+  if (f.iterations) s.velocity.iterations = *f.iterations;
+  if (f.substeps) s.velocity.substeps = *f.substeps;
+  if (f.positionCorrection) s.velocity.positionCorrection = *f.positionCorrection;
+}
+
+// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
+// feedback or projection pulls it back, so say so up front.
+void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
+  constexpr double kTolerance = 1e-6;
+  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
+  if (s.projection.enabled || (s.ks > 0.0 && s.kd > 0.0)) return;
+  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
+      << ", |dC/dt| = " << initial.velocityError
+      << "); without ks/kd feedback or --project the error stays\n";
+}
+
+}  // namespace
+
+void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
+  addOptional(app, "--duration", f.duration, "Simulated time in seconds")->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--dt", f.dt, "Step size in seconds")->check(finiteNumber(Sign::Positive));
+  addOptional(app, "--ks", f.ks, "Feedback gain on C (1/s²)")->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--kd", f.kd, "Feedback gain on Ċ (1/s)")->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--tolerance", f.tolerance, "CG relative residual target")->check(finiteNumber(Sign::Positive));
+  addOptional(app, "--max-iterations", f.maxIterations, "CG iteration cap (0: 2m + 100)")->check(integerAtLeast(0));
+  addOptional(app, "--regularization", f.regularization, "LDLT diagonal regularization, relative")
+      ->check(finiteNumber(Sign::NonNegative));
+  app.add_option_function<std::string>(
+         "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
+         "euler | symplectic-euler | midpoint | rk4")
+      ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4"}));
+  app.add_option_function<std::string>(
+         "--solver", [&f](const std::string& name) { f.solver = parseSolver(name); },
+         "cg | ldlt | sequential (sequential: velocity formulation only)")
+      ->check(CLI::IsMember({"cg", "ldlt", "sequential"}));
+  app.add_option_function<std::string>(
+         "--formulation", [&f](const std::string& name) { f.formulation = parseFormulation(name); },
+         "acceleration (Witkin) | velocity (impulses, seed 004)")
+      ->check(CLI::IsMember({"acceleration", "velocity"}));
+  addOptional(app, "--iterations", f.iterations, "Sequential-impulse passes per substep (velocity)")
+      ->check(integerAtLeast(1));
+  addOptional(app, "--substeps", f.substeps, "Substeps per step (velocity)")->check(integerAtLeast(1));
+  app.add_option_function<std::string>(
+         "--position-correction",
+         [&f](const std::string& name) { f.positionCorrection = parsePositionCorrection(name); },
+         "none | baumgarte | projection (velocity)")
+      ->check(CLI::IsMember({"none", "baumgarte", "projection"}));
+  app.add_flag("--project", f.project, "Project positions and velocities back onto C = 0, Ċ = 0 after every step");
+}
+
+std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err) {
+  std::unique_ptr<SceneRun> run;
+  try {
+    Scene scene = loadScene(path);
+    applyFlags(flags, scene);
+    run = std::make_unique<SceneRun>(std::move(scene));
+  } catch (const SceneError& e) {
+    err << "error: " << e.what() << "\n";
+    return nullptr;
+  } catch (const std::invalid_argument& e) {  // settings that do not fit together, or the model
+    err << "error: " << e.what() << "\n";
+    return nullptr;
+  }
+  warnIfIllegal(run->simulator.diagnostics(), run->scene.settings, err);
+  return run;
+}
+
+std::uint64_t stepsToReach(double time, double dt) {
+  return static_cast<std::uint64_t>(std::ceil(time / dt - 1e-9));
+}
+
+std::string_view integratorOf(const SimulationSettings& s) {
+  return integratorName(s.formulation == FormulationKind::Velocity ? IntegratorKind::SymplecticEuler : s.integrator);
+}
+
+}  // namespace tinkertoy::cli

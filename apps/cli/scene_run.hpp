@@ -1,0 +1,52 @@
+// The simulation flags `run`, `render` and `plot` share, and the scene they prepare: loaded,
+// with the flags applied over its settings, and its simulator built.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy::cli {
+
+// Command-line overrides of a scene's settings; an empty optional keeps the scene's.
+struct SimulationFlags {
+  std::optional<double> duration, dt, ks, kd, tolerance, regularization;
+  std::optional<int> maxIterations, iterations, substeps;
+  std::optional<FormulationKind> formulation;
+  std::optional<IntegratorKind> integrator;
+  std::optional<SolverKind> solver;
+  std::optional<PositionCorrection> positionCorrection;
+  bool project = false;
+};
+
+// Adds --duration, --dt, --integrator, --solver, --ks, --kd and the other settings flags.
+void addSimulationFlags(CLI::App& command, SimulationFlags& flags);
+
+// A scene and its simulator, ready to step. Not movable: the simulator refers to the model.
+struct SceneRun {
+  explicit SceneRun(Scene loaded) : scene(std::move(loaded)), simulator(scene.model, scene.settings) {}
+  SceneRun(const SceneRun&) = delete;
+  SceneRun& operator=(const SceneRun&) = delete;
+
+  Scene scene;
+  Simulator simulator;
+};
+
+// Loads `path`, applies `flags` and builds the simulator. On a bad scene, or settings that do
+// not fit the model, prints "error: …" to `err` and returns null. Warns on `err` when the
+// initial state violates its constraints and nothing will pull it back.
+std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err);
+
+// Steps of dt needed to reach `time` (a partial last step counts as one).
+std::uint64_t stepsToReach(double time, double dt);
+
+// The integrator a run uses: the velocity level always steps with symplectic Euler.
+std::string_view integratorOf(const SimulationSettings& settings);
+
+}  // namespace tinkertoy::cli
