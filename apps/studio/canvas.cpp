@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "tinkertoy/view/strokes.hpp"
+#include "tinkertoy/view/style.hpp"
+
 namespace tinkertoy::studio {
 
 namespace {
@@ -18,38 +21,14 @@ ImVec2 px(const Camera& camera, const Eigen::Vector2d& world) {
 Eigen::Vector2d vec(const ImVec2& p) { return {p.x, p.y}; }
 ImVec2 im(const Eigen::Vector2d& p) { return {static_cast<float>(p.x()), static_cast<float>(p.y())}; }
 
-ImU32 mix(ImU32 a, ImU32 b, double t) {
-  const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
-  const auto f = static_cast<float>(std::clamp(t, 0.0, 1.0));
-  return ImGui::ColorConvertFloat4ToU32({x.x + (y.x - x.x) * f, x.y + (y.y - x.y) * f, x.z + (y.z - x.z) * f,
-                                         x.w + (y.w - x.w) * f});
-}
+ImU32 im(Colour c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
-constexpr ImU32 kInk = IM_COL32(40, 44, 52, 255);
-constexpr ImU32 kWire = IM_COL32(110, 120, 140, 255);
-constexpr ImU32 kTension = IM_COL32(214, 39, 40, 255);
-constexpr ImU32 kCompression = IM_COL32(31, 119, 180, 255);
-constexpr ImU32 kRope = IM_COL32(140, 100, 60, 255);
-constexpr ImU32 kSoft = IM_COL32(148, 103, 189, 255);
-constexpr ImU32 kSpring = IM_COL32(60, 130, 90, 255);
-constexpr ImU32 kMouse = IM_COL32(255, 127, 14, 255);
-constexpr ImU32 kForce = IM_COL32(44, 160, 44, 255);
+// The Studio's own marks; everything else is coloured by the shared style (view/style.hpp).
 constexpr ImU32 kSelected = IM_COL32(255, 170, 0, 255);
 constexpr ImU32 kHovered = IM_COL32(255, 200, 90, 160);
 constexpr ImU32 kGrid = IM_COL32(222, 222, 214, 255);
 constexpr ImU32 kAxis = IM_COL32(180, 180, 170, 255);
-
-ImU32 shapeFill(RigidBody::Motion motion) {
-  switch (motion) {
-    case RigidBody::Motion::Static:
-      return IM_COL32(160, 160, 160, 200);
-    case RigidBody::Motion::Kinematic:
-      return IM_COL32(140, 200, 140, 170);
-    case RigidBody::Motion::Dynamic:
-      break;
-  }
-  return IM_COL32(130, 170, 220, 170);
-}
+const ImU32 kInk = im(colours::kInk);
 
 // Distance from p to the segment ab, in pixels.
 double segmentDistance(const Eigen::Vector2d& p, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
@@ -70,53 +49,25 @@ bool insidePolygon(const std::vector<Eigen::Vector2d>& polygon, const Eigen::Vec
   return inside;
 }
 
-// An infinite line as a segment longer than the view.
-std::pair<Eigen::Vector2d, Eigen::Vector2d> visibleSpan(const Camera& camera, const SketchLine& line) {
-  const Bounds view = camera.visible();
-  const double reach = (line.point - view.center()).norm() + view.size().norm();
-  return {line.point - reach * line.direction, line.point + reach * line.direction};
-}
-
 void ring(ImDrawList& draw, ImVec2 at, double radius, ImU32 colour) {
   draw.AddCircle(at, static_cast<float>(radius), colour, 0, 3.0f);
 }
 
-void zigzag(ImDrawList& draw, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
-  const Eigen::Vector2d p = vec(a), q = vec(b);
-  const double length = (q - p).norm();
-  if (length < 1e-6) return;
-  const Eigen::Vector2d along = (q - p) / length, across(-along.y(), along.x());
-  constexpr int kTurns = 12;
-  const double lead = std::min(8.0, 0.15 * length), amplitude = 6.0;
-  std::vector<ImVec2> points{a, im(p + lead * along)};
-  for (int k = 1; k < kTurns; ++k) {
-    const double s = lead + (length - 2 * lead) * k / kTurns;
-    points.push_back(im(p + s * along + ((k % 2) ? amplitude : -amplitude) * across));
-  }
-  points.push_back(im(q - lead * along));
-  points.push_back(b);
-  draw.AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, thickness);
+void polyline(ImDrawList& draw, const std::vector<Eigen::Vector2d>& points, ImU32 colour, float thickness) {
+  std::vector<ImVec2> converted;
+  for (const Eigen::Vector2d& p : points) converted.push_back(im(p));
+  draw.AddPolyline(converted.data(), static_cast<int>(converted.size()), colour, 0, thickness);
 }
 
 void dashed(ImDrawList& draw, ImVec2 a, ImVec2 b, ImU32 colour, float thickness) {
-  const Eigen::Vector2d p = vec(a), q = vec(b);
-  const double length = (q - p).norm();
-  constexpr double kDash = 8.0;
-  for (double s = 0.0; s < length; s += 2 * kDash) {
-    draw.AddLine(im(p + (q - p) * (s / length)), im(p + (q - p) * (std::min(s + kDash, length) / length)), colour,
-                 thickness);
-  }
+  for (const auto& [from, to] : dashes(vec(a), vec(b), 8.0)) draw.AddLine(im(from), im(to), colour, thickness);
 }
 
 void arrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour) {
-  const Eigen::Vector2d a = vec(from), b = vec(to);
-  const double length = (b - a).norm();
-  if (length < 2.0) return;
-  const Eigen::Vector2d along = (b - a) / length, across(-along.y(), along.x());
-  const double head = std::min(10.0, 0.4 * length);
+  if ((vec(to) - vec(from)).norm() < 2.0) return;
+  const auto [tip, left, right] = arrowHead(vec(from), vec(to), 10.0);
   draw.AddLine(from, to, colour, 2.5f);
-  draw.AddTriangleFilled(to, im(b - head * along + 0.5 * head * across), im(b - head * along - 0.5 * head * across),
-                         colour);
+  draw.AddTriangleFilled(im(tip), im(left), im(right), colour);
 }
 
 void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
@@ -124,7 +75,7 @@ void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
   switch (p.kind) {
     case SketchPin::Kind::Nail:
     case SketchPin::Kind::Pivot:
-      draw.AddTriangleFilled({at.x, at.y}, {at.x - 8, at.y + 12}, {at.x + 8, at.y + 12}, IM_COL32(90, 90, 90, 255));
+      draw.AddTriangleFilled({at.x, at.y}, {at.x - 8, at.y + 12}, {at.x + 8, at.y + 12}, im(colours::kPin));
       draw.AddLine({at.x - 12, at.y + 12}, {at.x + 12, at.y + 12}, kInk, 2.0f);
       draw.AddCircleFilled(at, 3.0f, kInk);
       break;
@@ -137,12 +88,12 @@ void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
       break;
     case SketchPin::Kind::Slider: {
       const Eigen::Vector2d d(p.direction.x(), -p.direction.y());
-      draw.AddLine(im(vec(at) - 24.0 * d), im(vec(at) + 24.0 * d), kWire, 2.0f);
+      draw.AddLine(im(vec(at) - 24.0 * d), im(vec(at) + 24.0 * d), im(colours::kWire), 2.0f);
       draw.AddCircleFilled(at, 4.0f, kInk);
       break;
     }
     case SketchPin::Kind::Driver:
-      draw.AddCircle(at, 8.0f, kMouse, 0, 2.5f);
+      draw.AddCircle(at, 8.0f, im(colours::kMouse), 0, 2.5f);
       break;
     case SketchPin::Kind::Pulley:
       draw.AddCircle(at, 7.0f, kInk, 0, 2.0f);
@@ -152,8 +103,6 @@ void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
 }
 
 }  // namespace
-
-double dotRadius(double mass) { return 6.0 * std::clamp(std::cbrt(mass), 0.7, 1.8); }
 
 Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel) {
   // Point masses first (the nearest within reach), then pins, connections, wires, shapes.
@@ -183,7 +132,7 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
     }
   }
   for (const SketchLine& l : sketch.lines) {
-    const auto [a, b] = visibleSpan(camera, l);
+    const auto [a, b] = spanAcross(l, camera.visible());
     if (segmentDistance(pixel, camera.toPixels(a), camera.toPixels(b)) <= kReach) return {l.item, {}};
   }
   const Eigen::Vector2d world = camera.toWorld(pixel);
@@ -197,17 +146,8 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
 
 void drawGrid(ImDrawList& draw, const Camera& camera) {
   const ImVec2 corner = im(camera.offset), far = im(camera.offset + camera.viewport);
-  draw.AddRectFilled(corner, far, kBackgroundColour);
-  // The step: 1, 2 or 5 × 10^k m, the smallest at least 40 px.
-  const double raw = 40.0 / camera.scale;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = decade;
-  for (const double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * decade >= raw) {
-      step = m * decade;
-      break;
-    }
-  }
+  draw.AddRectFilled(corner, far, im(colours::kBackground));
+  const double step = roundStep(40.0 / camera.scale);  // m, at least 40 px
   const Bounds view = camera.visible();
   for (double x = std::floor(view.min.x() / step) * step; x <= view.max.x(); x += step) {
     const bool axis = std::abs(x) < 0.5 * step;
@@ -233,7 +173,7 @@ void drawTrails(ImDrawList& draw, const Camera& camera, const std::vector<std::v
     for (const auto& trail : body) {
       for (std::size_t i = 1; i < trail.size(); ++i) {
         const double age = 1.0 - static_cast<double>(i) / static_cast<double>(trail.size());
-        draw.AddLine(px(camera, trail[i - 1]), px(camera, trail[i]), mix(IM_COL32(31, 119, 180, 200), IM_COL32(31, 119, 180, 0), age),
+        draw.AddLine(px(camera, trail[i - 1]), px(camera, trail[i]), im(mix(colours::kTrail, {colours::kTrail.r, colours::kTrail.g, colours::kTrail.b, 0}, age)),
                      2.0f);
       }
     }
@@ -249,7 +189,7 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
     return std::nullopt;
   };
   for (const SketchShape& s : sketch.shapes) {
-    const ImU32 fill = shapeFill(s.motion);
+    const ImU32 fill = im(shapeFill(s.motion));
     if (s.type == Shape::Type::Circle) {
       const ImVec2 c = px(camera, s.center);
       const auto r = static_cast<float>(s.radius * camera.scale);
@@ -268,15 +208,16 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
   for (const SketchCurve& c : sketch.curves) {
     std::vector<ImVec2> points;
     for (const Eigen::Vector2d& p : c.points) points.push_back(px(camera, p));
-    draw.AddPolyline(points.data(), static_cast<int>(points.size()), highlight(c.item).value_or(kWire),
+    draw.AddPolyline(points.data(), static_cast<int>(points.size()), highlight(c.item).value_or(im(colours::kWire)),
                      c.closed ? ImDrawFlags_Closed : ImDrawFlags_None, 2.0f);
   }
   for (const SketchLine& l : sketch.lines) {
-    const auto [a, b] = visibleSpan(camera, l);
-    draw.AddLine(px(camera, a), px(camera, b), highlight(l.item).value_or(kWire), 2.0f);
+    const auto [a, b] = spanAcross(l, camera.visible());
+    draw.AddLine(px(camera, a), px(camera, b), highlight(l.item).value_or(im(colours::kWire)), 2.0f);
   }
   for (const SketchSpring& s : sketch.springs) {
-    zigzag(draw, px(camera, s.a), px(camera, s.b), highlight(s.item).value_or(kSpring), 2.0f);
+    polyline(draw, zigzag(camera.toPixels(s.a), camera.toPixels(s.b), 6.0), highlight(s.item).value_or(im(colours::kSpring)),
+             2.0f);
   }
   double maxLambda = 0.0;
   for (const SketchLink& l : sketch.links) {
@@ -286,19 +227,14 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
     const ImVec2 a = px(camera, l.a), b = px(camera, l.b);
     if (auto h = highlight(l.item)) draw.AddLine(a, b, *h, 9.0f);
     switch (l.kind) {
-      case SketchLink::Kind::Rod: {
-        ImU32 colour = kInk;
-        if (std::isfinite(l.value) && maxLambda > 0.0) {
-          colour = mix(kInk, l.value < 0 ? kTension : kCompression, std::abs(l.value) / maxLambda);
-        }
-        draw.AddLine(a, b, colour, 4.0f);
+      case SketchLink::Kind::Rod:
+        draw.AddLine(a, b, im(rodColour(l.value, maxLambda)), 4.0f);
         break;
-      }
       case SketchLink::Kind::Rope:
-        draw.AddLine(a, b, kRope, 2.0f);
+        draw.AddLine(a, b, im(colours::kRope), 2.0f);
         break;
       case SketchLink::Kind::Soft:
-        dashed(draw, a, b, kSoft, 3.0f);
+        dashed(draw, a, b, im(colours::kSoft), 3.0f);
         break;
       case SketchLink::Kind::Link:
         draw.AddLine(a, b, kInk, 4.0f);
@@ -307,12 +243,12 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
         draw.AddLine(a, b, kInk, 1.5f);
         break;
       case SketchLink::Kind::Mouse: {
-        dashed(draw, a, b, kMouse, 2.5f);
-        draw.AddCircle(b, 5.0f, kMouse, 0, 2.0f);
+        dashed(draw, a, b, im(colours::kMouse), 2.5f);
+        draw.AddCircle(b, 5.0f, im(colours::kMouse), 0, 2.0f);
         if (std::isfinite(l.value)) {
           char label[32];
           std::snprintf(label, sizeof label, "%.3g N", l.value);
-          draw.AddText({b.x + 10, b.y - 8}, kMouse, label);
+          draw.AddText({b.x + 10, b.y - 8}, im(colours::kMouse), label);
         }
         break;
       }
@@ -325,15 +261,16 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
   for (const SketchDot& d : sketch.dots) {
     const ImVec2 at = px(camera, d.at);
     const double r = dotRadius(d.mass);
-    draw.AddCircleFilled(at, static_cast<float>(r), kDotColour, 24);
+    draw.AddCircleFilled(at, static_cast<float>(r), im(colours::kDot), 24);
     if (auto h = highlight(d.point.body)) ring(draw, at, r + 3.0, *h);
   }
   double maxForce = 0.0;
   for (const SketchArrow& a : sketch.arrows) maxForce = std::max(maxForce, a.force.norm());
   for (const SketchArrow& a : sketch.arrows) {
     if (maxForce <= 0.0) break;
-    const Eigen::Vector2d tip = camera.toPixels(a.at) + 80.0 / maxForce * Eigen::Vector2d(a.force.x(), -a.force.y());
-    arrow(draw, px(camera, a.at), im(tip), kForce);
+    const Eigen::Vector2d tip =
+        camera.toPixels(a.at) + kLongestArrow / maxForce * Eigen::Vector2d(a.force.x(), -a.force.y());
+    arrow(draw, px(camera, a.at), im(tip), im(colours::kForce));
   }
 }
 

@@ -34,11 +34,4 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
 // A line the user is drawing (a rod, spring or wire about to be made).
 void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to);
 
-// Pixel radius of a point mass of `mass` kg.
-double dotRadius(double mass);
-// The fill colour of point masses (the end-to-end test looks for it in screenshots).
-constexpr ImU32 kDotColour = IM_COL32(28, 45, 90, 255);
-// The canvas background.
-constexpr ImU32 kBackgroundColour = IM_COL32(247, 247, 242, 255);
-
 }  // namespace tinkertoy::studio

@@ -1,0 +1,48 @@
+// ChildProcess: another program (ffmpeg, gnuplot) started without a shell and fed through a
+// pipe on its standard input. What it prints on stdout and stderr is collected, so an error
+// can quote it, and read while we write, so a chatty program cannot stall the pipe.
+//
+//   ChildProcess gnuplot(findProgram("gnuplot"), {"-"});
+//   gnuplot.write(script);
+//   if (gnuplot.finish() != 0) std::cerr << gnuplot.messages();
+#pragma once
+
+#include <csignal>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <vector>
+
+namespace tinkertoy::cli {
+
+// The path of the executable `name` found on PATH, or "" when there is none.
+std::string findProgram(const std::string& name);
+
+class ChildProcess {
+ public:
+  // Starts `program` (a path) with `args`. Throws std::runtime_error when it cannot start.
+  ChildProcess(const std::string& program, const std::vector<std::string>& args);
+  // A child still running is killed and reaped.
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Writes every byte to the child's input; false when the child stopped reading (it exited).
+  bool write(std::string_view bytes);
+  // Closes the child's input and waits for it: its exit status, or 128 + the signal that
+  // ended it.
+  int finish();
+  // The last 16 KiB the child printed.
+  [[nodiscard]] const std::string& messages() const { return messages_; }
+
+ private:
+  void collect();  // reads whatever the child has printed, without blocking
+
+  pid_t pid_ = -1;
+  int input_ = -1;   // our end of its stdin (non-blocking)
+  int output_ = -1;  // our end of its stdout + stderr (non-blocking)
+  std::string messages_;
+  struct sigaction previousSigpipe_ {};
+};
+
+}  // namespace tinkertoy::cli

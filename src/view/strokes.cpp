@@ -1,0 +1,55 @@
+// Pixel-space geometry of a picture's marks (strokes.hpp).
+#include "tinkertoy/view/strokes.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tinkertoy {
+
+std::vector<Eigen::Vector2d> zigzag(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double amplitude, int turns) {
+  const double length = (b - a).norm();
+  if (length < 1e-9) return {};
+  const Eigen::Vector2d along = (b - a) / length, across(-along.y(), along.x());
+  const double lead = std::min(8.0 / 6.0 * amplitude, 0.15 * length);
+  std::vector<Eigen::Vector2d> points{a, a + lead * along};
+  for (int k = 1; k < turns; ++k) {
+    const double s = lead + (length - 2 * lead) * k / turns;
+    points.push_back(a + s * along + ((k % 2) ? amplitude : -amplitude) * across);
+  }
+  points.push_back(b - lead * along);
+  points.push_back(b);
+  return points;
+}
+
+std::vector<std::array<Eigen::Vector2d, 2>> dashes(const Eigen::Vector2d& a, const Eigen::Vector2d& b, double dash) {
+  const double length = (b - a).norm();
+  std::vector<std::array<Eigen::Vector2d, 2>> result;
+  for (double s = 0.0; s < length; s += 2 * dash) {
+    result.push_back({a + (b - a) * (s / length), a + (b - a) * (std::min(s + dash, length) / length)});
+  }
+  return result;
+}
+
+std::array<Eigen::Vector2d, 3> arrowHead(const Eigen::Vector2d& from, const Eigen::Vector2d& to, double size) {
+  const double length = (to - from).norm();
+  if (length <= 0.0) return {to, to, to};
+  const Eigen::Vector2d along = (to - from) / length, across(-along.y(), along.x());
+  const double head = std::min(size, 0.4 * length);
+  const Eigen::Vector2d back = to - head * along;
+  return {to, back + 0.5 * head * across, back - 0.5 * head * across};
+}
+
+std::array<Eigen::Vector2d, 2> spanAcross(const SketchLine& line, const Bounds& view) {
+  const double reach = (line.point - view.center()).norm() + view.size().norm();
+  return {line.point - reach * line.direction, line.point + reach * line.direction};
+}
+
+double roundStep(double minimum) {
+  const double decade = std::pow(10.0, std::floor(std::log10(minimum)));
+  for (const double m : {1.0, 2.0, 5.0}) {
+    if (m * decade >= minimum) return m * decade;
+  }
+  return 10.0 * decade;
+}
+
+}  // namespace tinkertoy

@@ -1,0 +1,73 @@
+// The shared marks of a picture: a spring's zigzag, dashes, an arrow's head, an infinite
+// line's span, round scale steps, and the style's colour rules.
+#include <gtest/gtest.h>
+
+#include "tinkertoy/view/strokes.hpp"
+#include "tinkertoy/view/style.hpp"
+
+namespace tinkertoy {
+namespace {
+
+TEST(Strokes, ZigzagRunsEndToEndWithinItsAmplitude) {
+  const Eigen::Vector2d a(10, 20), b(110, 20);
+  const std::vector<Eigen::Vector2d> z = zigzag(a, b, 6.0, 12);
+  ASSERT_EQ(z.size(), 15u);  // two ends, two leads, 11 corners
+  EXPECT_EQ(z.front(), a);
+  EXPECT_EQ(z.back(), b);
+  for (const Eigen::Vector2d& p : z) EXPECT_LE(std::abs(p.y() - 20.0), 6.0 + 1e-12);
+  EXPECT_DOUBLE_EQ(std::abs(z[2].y() - 20.0), 6.0);  // the corners reach the amplitude
+  EXPECT_GT(z[2].y() - 20.0, 0.0);
+  EXPECT_LT(z[3].y() - 20.0, 0.0);  // and alternate
+  EXPECT_TRUE(zigzag(a, a, 6.0).empty());
+}
+
+TEST(Strokes, DashesCoverHalfTheLine) {
+  const auto d = dashes({0, 0}, {0, 100}, 10.0);
+  ASSERT_EQ(d.size(), 5u);
+  double inked = 0.0;
+  for (const auto& [from, to] : d) inked += (to - from).norm();
+  EXPECT_DOUBLE_EQ(inked, 50.0);
+  EXPECT_EQ(d.back()[1], Eigen::Vector2d(0, 90));
+}
+
+TEST(Strokes, ArrowHeadPointsAlongTheArrow) {
+  const auto [tip, left, right] = arrowHead({0, 0}, {100, 0}, 10.0);
+  EXPECT_EQ(tip, Eigen::Vector2d(100, 0));
+  EXPECT_TRUE(left.isApprox(Eigen::Vector2d(90, 5)));
+  EXPECT_TRUE(right.isApprox(Eigen::Vector2d(90, -5)));
+  // A short arrow gets a head 0.4 of its length.
+  EXPECT_DOUBLE_EQ(arrowHead({0, 0}, {10, 0}, 10.0)[1].x(), 6.0);
+}
+
+TEST(Strokes, SpanCrossesTheWholeView) {
+  Bounds view;
+  view.add({-2, -1});
+  view.add({2, 1});
+  const SketchLine line{.point = {5, 0}, .direction = {1, 0}};
+  const auto [from, to] = spanAcross(line, view);
+  EXPECT_LT(from.x(), -2.0);
+  EXPECT_GT(to.x(), 2.0);
+}
+
+TEST(Strokes, RoundStepsAreOneTwoOrFiveTimesAPowerOfTen) {
+  EXPECT_DOUBLE_EQ(roundStep(0.4), 0.5);
+  EXPECT_DOUBLE_EQ(roundStep(1.0), 1.0);
+  EXPECT_DOUBLE_EQ(roundStep(1.01), 2.0);
+  EXPECT_DOUBLE_EQ(roundStep(3.0), 5.0);
+  EXPECT_DOUBLE_EQ(roundStep(7.0), 10.0);
+  EXPECT_NEAR(roundStep(0.013), 0.02, 1e-15);
+}
+
+TEST(Style, RodsShadeByTheSignAndSizeOfLambda) {
+  EXPECT_EQ(rodColour(-5.0, 5.0).r, colours::kTension.r);
+  EXPECT_EQ(rodColour(5.0, 5.0).b, colours::kCompression.b);
+  EXPECT_EQ(rodColour(0.0, 5.0).g, colours::kInk.g);
+  EXPECT_EQ(rodColour(std::nan(""), 5.0).r, colours::kInk.r);  // unknown λ
+  const Colour half = rodColour(-2.5, 5.0);
+  EXPECT_EQ(half.r, (colours::kInk.r + colours::kTension.r + 1) / 2);
+  EXPECT_GT(dotRadius(8.0), dotRadius(1.0));
+  EXPECT_DOUBLE_EQ(dotRadius(1e6), dotRadius(100.0));  // clamped
+}
+
+}  // namespace
+}  // namespace tinkertoy
