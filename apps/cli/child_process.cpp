@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 extern char** environ;
@@ -36,12 +37,12 @@ std::string findProgram(const std::string& name) {
   std::string_view rest = path;
   while (true) {
     const std::size_t colon = rest.find(':');
-    std::string dir(rest.substr(0, colon));
-    if (dir.empty()) dir = ".";
-    const std::string candidate = dir + "/" + name;
+    std::filesystem::path candidate(rest.substr(0, colon));
+    if (candidate.empty()) candidate = ".";
+    candidate /= name;
     struct stat info {};
     if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) && ::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
+      return candidate.string();
     }
     if (colon == std::string_view::npos) return {};
     rest.remove_prefix(colon + 1);
@@ -74,7 +75,9 @@ ChildProcess::ChildProcess(const std::string& program, const std::vector<std::st
     closeFd(input_);
     closeFd(output_);
     pid_ = -1;
-    throw std::runtime_error("cannot start " + program + ": " + std::strerror(failed));
+    std::string message = program;
+    message.insert(0, "cannot start ").append(": ").append(std::strerror(failed));
+    throw std::runtime_error(message);
   }
   makeNonBlocking(input_);
   makeNonBlocking(output_);

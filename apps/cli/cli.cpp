@@ -4,6 +4,7 @@
 
 #include "check_command.hpp"
 #include "flag_checks.hpp"
+#include "render_command.hpp"
 #include "run_command.hpp"
 
 namespace tinkertoy::cli {
@@ -24,6 +25,28 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(integerAtLeast(1));
   runApp->add_option("--summary", options.summary, "Write a JSON summary to FILE.json");
 
+  RenderOptions render;
+  bool renderQuiet = false;
+  CLI::App* renderApp = app.add_subcommand(
+      "render", "Simulate a scene and draw it: a still picture (.svg, .png, .pdf) or a video (.mp4, .gif)");
+  renderApp->add_option("scene", render.scene, "Scene file (JSON)")->required();
+  renderApp->add_option("-o,--output", render.output, "Output file: .svg, .png, .pdf, .mp4 or .gif")->required();
+  renderApp->add_option("--fps", render.fps, "Video frames per second of simulated time")->check(integerAtLeast(1));
+  renderApp->add_option_function<std::string>(
+             "--size", [&render](const std::string& text) { render.size = parsePixelSize(text); },
+             "Picture size in pixels, WxH (default 960x720)")
+      ->check(pixelSize());
+  renderApp->add_option_function<double>("--time", [&render](double t) { render.time = t; },
+                                         "Moment a still picture shows, s (default: the end)")
+      ->check(finiteNumber(Sign::NonNegative));
+  renderApp->add_option("--exposures", render.exposures,
+                        "Overlay K states from 0 to --time in a still, the earlier fainter (a strobe)")
+      ->check(integerAtLeast(1));
+  renderApp->add_flag("--trails", render.trails, "Draw each point mass's and rigid body's path");
+  renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
+  renderApp->add_flag("--quiet", renderQuiet, "No progress bar");
+  addSimulationFlags(*renderApp, render.simulation);
+
   std::string checkPath;
   CLI::App* checkApp = app.add_subcommand(
       "check", "Validate a scene and audit every constraint's J and J̇q̇ against finite differences");
@@ -39,6 +62,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (*runApp) {
     options.progress = errIsTerminal && !quiet;
     return runScene(options, out, err);
+  }
+  if (*renderApp) {
+    render.progress = errIsTerminal && !renderQuiet;
+    return renderScene(render, out, err);
   }
   return checkScene(checkPath, out, err);
 }

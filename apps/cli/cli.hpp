@@ -13,7 +13,7 @@
 
 namespace tinkertoy::cli {
 
-enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3 };
+enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3, kOutputFailed = 4 };
 
 // args excludes the program name. Long commands draw a progress bar on `err` when
 // `errIsTerminal` (and --quiet is not given).

@@ -1,7 +1,9 @@
 // Validators for numeric command-line flags (flag_checks.hpp).
 #include "flag_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace tinkertoy::cli {
@@ -42,5 +44,45 @@ CLI::Validator integerAtLeast(long minimum) {
       },
       "INTEGER >= " + std::to_string(minimum));
 }
+
+namespace {
+
+// Width and height of "WxH", or nothing if the text is not two whole numbers joined by x.
+std::optional<PixelSize> readPixelSize(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos || x == 0 || x + 1 == text.size()) return std::nullopt;
+  const auto whole = [](const std::string& part) -> std::optional<long> {
+    if (part.find_first_not_of("-0123456789") != std::string::npos) return std::nullopt;
+    try {
+      std::size_t used = 0;
+      const long value = std::stol(part, &used);
+      return used == part.size() ? std::optional<long>(value) : std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+  };
+  const auto w = whole(text.substr(0, x)), h = whole(text.substr(x + 1));
+  if (!w || !h) return std::nullopt;
+  const auto clampToInt = [](long v) { return static_cast<int>(std::clamp<long>(v, -1, kMaxPixels + 1)); };
+  return PixelSize{clampToInt(*w), clampToInt(*h)};
+}
+
+}  // namespace
+
+CLI::Validator pixelSize() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::optional<PixelSize> size = readPixelSize(text);
+        if (!size) return "expected WIDTHxHEIGHT in pixels, such as 960x720, got '" + text + "'";
+        if (size->width <= 0 || size->height <= 0) return "width and height must be positive, got '" + text + "'";
+        if (size->width > kMaxPixels || size->height > kMaxPixels) {
+          return "width and height must be at most " + std::to_string(kMaxPixels) + ", got '" + text + "'";
+        }
+        return {};
+      },
+      "WxH");
+}
+
+PixelSize parsePixelSize(const std::string& text) { return readPixelSize(text).value(); }
 
 }  // namespace tinkertoy::cli

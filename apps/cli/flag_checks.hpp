@@ -13,4 +13,14 @@ CLI::Validator finiteNumber(Sign sign);
 // A whole number ≥ minimum.
 CLI::Validator integerAtLeast(long minimum);
 
+// A picture's size in pixels, written WxH on the command line.
+struct PixelSize {
+  int width = 0, height = 0;
+};
+inline constexpr int kMaxPixels = 8192;  // per side
+// "WxH" with whole numbers in [1, kMaxPixels].
+CLI::Validator pixelSize();
+// The size in text that pixelSize() accepted.
+PixelSize parsePixelSize(const std::string& text);
+
 }  // namespace tinkertoy::cli

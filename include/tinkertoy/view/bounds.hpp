@@ -23,6 +23,12 @@ struct Bounds {
     add(p - Eigen::Vector2d::Constant(radius));
     add(p + Eigen::Vector2d::Constant(radius));
   }
+  // Another rectangle (nothing when it is empty).
+  void add(const Bounds& other) {
+    if (other.empty()) return;
+    add(other.min);
+    add(other.max);
+  }
   // Widens each side shorter than `side` (and an empty box, about the origin) to `side`.
   void ensureSize(double side) {
     if (empty()) min = max = Eigen::Vector2d::Zero();

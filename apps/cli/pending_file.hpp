@@ -1,0 +1,30 @@
+// PendingFile: an output written under a temporary name beside its final one, and renamed into
+// place by commit(). A command that fails part-way leaves nothing behind, not a half-written
+// picture or video; one that cannot write there fails before doing any work.
+#pragma once
+
+#include <filesystem>
+
+namespace tinkertoy::cli {
+
+class PendingFile {
+ public:
+  // Creates the (empty) temporary file ".<name>.partial" in the target's directory. Throws
+  // std::runtime_error naming the target and the reason when that is not possible.
+  explicit PendingFile(std::filesystem::path target);
+  // Removes the temporary file unless committed.
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  // Where to write the output for now.
+  [[nodiscard]] const std::filesystem::path& path() const { return partial_; }
+  // Moves it to the target, replacing any file there. Throws std::runtime_error on failure.
+  void commit();
+
+ private:
+  std::filesystem::path target_, partial_;
+  bool committed_ = false;
+};
+
+}  // namespace tinkertoy::cli

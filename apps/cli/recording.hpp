@@ -1,0 +1,49 @@
+// Recording: what `tinkertoy render` draws, gathered in one simulation run. The simulation
+// steps at its own dt; a picture (a Sketch) is kept at each requested time, the state at the
+// step nearest to it, so rendering never changes the physics. Trails keep every point mass's
+// and rigid body's path at a fine, fixed interval of simulated time.
+#pragma once
+
+#include <Eigen/Core>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "progress_bar.hpp"
+#include "scene_run.hpp"
+#include "tinkertoy/view/sketch.hpp"
+
+namespace tinkertoy::cli {
+
+struct Frame {
+  double time = 0.0;  // s, the simulated time of the state shown
+  Sketch sketch;
+};
+
+// A point's path: positions at increasing simulated times.
+struct Trail {
+  std::vector<double> times;
+  std::vector<Eigen::Vector2d> points;
+};
+
+struct Recording {
+  std::vector<Frame> frames;
+  std::vector<Trail> trails;  // one per point mass (Sketch::dots), then per rigid body (Sketch::shapes)
+  std::string failure;        // the simulation's error when it blew up before the last frame; else empty
+
+  // Everything any frame or trail covers.
+  [[nodiscard]] Bounds bounds() const;
+};
+
+struct RecordingOptions {
+  bool constraintForces = false;  // sketches carry the constraint-force arrows
+  bool trails = false;
+  double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points
+};
+
+// Steps `run` until `end` (s), keeping a frame at each of `times` (ascending, ≤ end). On a
+// blow-up the recording stops at the last good state and says why in `failure`.
+Recording record(SceneRun& run, std::span<const double> times, double end, const RecordingOptions& options,
+                 ProgressBar& progress);
+
+}  // namespace tinkertoy::cli

@@ -1,0 +1,218 @@
+// `tinkertoy render` (render_command.hpp).
+#include "render_command.hpp"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <cairo.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "cli.hpp"
+#include "output_format.hpp"
+#include "painter.hpp"
+#include "pending_file.hpp"
+#include "progress_bar.hpp"
+#include "recording.hpp"
+#include "video_encoder.hpp"
+
+namespace tinkertoy::cli {
+
+namespace {
+
+using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
+using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
+
+constexpr double kMargin = 0.06;  // of the picture, on every side of the framed scene
+
+// Flags that do not fit the output, or a missing ffmpeg: the reason, or "" when all is well.
+std::string checkOptions(const RenderOptions& o, OutputFormat format, const std::string& ffmpeg) {
+  if (isVideo(format)) {
+    if (o.time) return "--time picks the moment of a still picture (.svg, .png, .pdf); a video shows 0 to --duration";
+    if (o.exposures > 1) return "--exposures overlays states in a still picture (.svg, .png, .pdf), not in a video";
+    if (format == OutputFormat::Mp4 && (o.size.width % 2 != 0 || o.size.height % 2 != 0)) {
+      return "--size: H.264 video needs an even width and height, got " + std::to_string(o.size.width) + "x" +
+             std::to_string(o.size.height);
+    }
+    if (ffmpeg.empty()) {
+      return "-o " + o.output +
+             ": writing video needs the ffmpeg program, which is not on PATH; install the Debian package ffmpeg "
+             "(apt-get install ffmpeg, or scripts/install-deps.sh)";
+    }
+  }
+  return {};
+}
+
+// The simulated times of the pictures: a video's frames at k/fps, or a still's exposures
+// evenly spaced from 0 to its time (one exposure: the time itself).
+std::vector<double> frameTimes(const RenderOptions& o, OutputFormat format, double end) {
+  std::vector<double> times;
+  if (isVideo(format)) {
+    const auto count = std::max<long>(1, std::lround(end * o.fps));
+    for (long k = 0; k < count; ++k) times.push_back(static_cast<double>(k) / o.fps);
+  } else if (o.exposures == 1) {
+    times.push_back(end);
+  } else {
+    for (int j = 0; j < o.exposures; ++j) times.push_back(end * j / (o.exposures - 1));
+  }
+  return times;
+}
+
+std::string timeLabel(double time) {
+  char text[48];
+  std::snprintf(text, sizeof text, "t = %.3f s", time);
+  return text;
+}
+
+// A still: every exposure, the earlier ones fainter, over the trails up to the last.
+void drawStill(cairo_t* cr, const Recording& recording, const Camera& camera, const PaintScale& scale,
+               const std::string& title) {
+  Painter painter(cr, camera, scale);
+  painter.background();
+  const Frame& last = recording.frames.back();
+  painter.trails(recording.trails, last.time, last.sketch);
+  const std::size_t n = recording.frames.size();
+  for (std::size_t j = 0; j < n; ++j) {
+    const double age = n > 1 ? static_cast<double>(n - 1 - j) / static_cast<double>(n - 1) : 0.0;
+    painter.sketch(recording.frames[j].sketch, 1.0 - 0.8 * age);
+  }
+  std::string time = timeLabel(last.time);
+  if (n > 1) {
+    char text[64];
+    std::snprintf(text, sizeof text, "t = %g to %.3g s, %zu exposures", recording.frames.front().time, last.time, n);
+    time = text;
+  }
+  painter.legend(time, title);
+}
+
+// Draws a still into `file`: "" on success, otherwise what went wrong.
+std::string writeStill(OutputFormat format, const std::filesystem::path& file, PixelSize size,
+                       const std::function<void(cairo_t*)>& draw) {
+  const double w = size.width, h = size.height;
+  Surface surface(nullptr, cairo_surface_destroy);
+  if (format == OutputFormat::Png) {
+    surface.reset(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, size.width, size.height));
+  } else if (format == OutputFormat::Svg) {
+    surface.reset(cairo_svg_surface_create(file.c_str(), w, h));
+    cairo_svg_surface_set_document_unit(surface.get(), CAIRO_SVG_UNIT_PX);
+  } else {
+    surface.reset(cairo_pdf_surface_create(file.c_str(), w, h));
+  }
+  {
+    const Context cr(cairo_create(surface.get()), cairo_destroy);
+    draw(cr.get());
+  }
+  cairo_status_t status = CAIRO_STATUS_SUCCESS;
+  if (format == OutputFormat::Png) {
+    status = cairo_surface_write_to_png(surface.get(), file.c_str());
+  } else {
+    cairo_surface_finish(surface.get());
+    status = cairo_surface_status(surface.get());
+  }
+  return status == CAIRO_STATUS_SUCCESS ? std::string() : cairo_status_to_string(status);
+}
+
+// Draws every frame and pipes it to ffmpeg: "" on success, otherwise what went wrong.
+std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std::filesystem::path& file,
+                       const RenderOptions& o, const Recording& recording, const Camera& camera,
+                       const PaintScale& scale, const std::string& title, ProgressBar& progress) {
+  VideoEncoder encoder(ffmpeg, format == OutputFormat::Mp4 ? VideoEncoder::Format::Mp4 : VideoEncoder::Format::Gif,
+                       file, o.size, o.fps);
+  const Surface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.size.width, o.size.height),
+                        cairo_surface_destroy);
+  const Context cr(cairo_create(surface.get()), cairo_destroy);
+  for (std::size_t k = 0; k < recording.frames.size(); ++k) {
+    const Frame& frame = recording.frames[k];
+    Painter painter(cr.get(), camera, scale);
+    painter.background();
+    if (o.trails) painter.trails(recording.trails, frame.time, frame.sketch);
+    painter.sketch(frame.sketch);
+    painter.legend(timeLabel(frame.time), title);
+    if (!encoder.add(surface.get())) break;
+    progress.update(k + 1, frame.time);
+  }
+  progress.finish();
+  return encoder.finish();
+}
+
+}  // namespace
+
+int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
+  const std::optional<OutputFormat> format = outputFormat(o.output);
+  if (!format) {
+    err << "error: -o " << o.output << ": unknown output type '" << std::filesystem::path(o.output).extension().string()
+        << "'; use .svg, .png, .pdf, .mp4 or .gif\n";
+    return kBadInput;
+  }
+  const std::string ffmpeg = isVideo(*format) ? findProgram("ffmpeg") : std::string();
+  if (const std::string problem = checkOptions(o, *format, ffmpeg); !problem.empty()) {
+    err << "error: " << problem << "\n";
+    return kBadInput;
+  }
+  const std::unique_ptr<SceneRun> run = startSceneRun(o.scene, o.simulation, err);
+  if (!run) return kBadInput;
+  std::optional<PendingFile> file;
+  try {
+    file.emplace(o.output);
+  } catch (const std::runtime_error& e) {
+    err << "error: -o: " << e.what() << "\n";
+    return kBadInput;
+  }
+
+  const Scene& scene = run->scene;
+  const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
+  const std::vector<double> times = frameTimes(o, *format, end);
+  ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
+  Recording recording =
+      record(*run, times, end, {.constraintForces = o.forces, .trails = o.trails}, simulating);
+  if (!recording.failure.empty() && !isVideo(*format)) {
+    // A still after a blow-up shows the last good state.
+    recording.frames.push_back({scene.model.time(), sketch(scene.model, &run->simulator, {.constraintForces = o.forces})});
+  }
+
+  const double unit = std::max(1.0, std::min(o.size.width, o.size.height) / 720.0);
+  const Eigen::Vector2d viewport(o.size.width, o.size.height - legendHeight(unit));
+  const Camera camera = Camera::frame(recording.bounds(), viewport, kMargin);
+  const PaintScale scale = measureScale(recording.frames, unit);
+  const std::string title = scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name;
+
+  std::string problem;
+  if (isVideo(*format)) {
+    ProgressBar encoding(err, o.progress, "encoding  ", recording.frames.size(), "frames");
+    problem = writeVideo(ffmpeg, *format, file->path(), o, recording, camera, scale, title, encoding);
+  } else {
+    problem = writeStill(*format, file->path(), o.size,
+                         [&](cairo_t* cr) { drawStill(cr, recording, camera, scale, title); });
+  }
+  if (problem.empty()) {
+    try {
+      file->commit();
+    } catch (const std::runtime_error& e) {
+      problem = e.what();
+    }
+  }
+  if (!problem.empty()) {
+    err << "error: -o " << o.output << ": " << problem << "\n";
+    return kOutputFailed;
+  }
+
+  out << "wrote " << o.output << ": " << o.size.width << "x" << o.size.height;
+  if (isVideo(*format)) {
+    out << ", " << recording.frames.size() << " frames at " << o.fps << " fps";
+  } else {
+    out << ", t = " << recording.frames.back().time << " s";
+    if (recording.frames.size() > 1) out << ", " << recording.frames.size() << " exposures";
+  }
+  out << " (" << readableSize(std::filesystem::file_size(o.output)) << ")\n";
+  if (!recording.failure.empty()) {
+    err << "error: " << recording.failure << "\n";
+    err << o.output << " shows the motion up to t = " << scene.model.time() << " s, the last good state\n";
+    return kBlowUp;
+  }
+  return kSuccess;
+}
+
+}  // namespace tinkertoy::cli

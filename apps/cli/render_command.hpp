@@ -1,0 +1,30 @@
+// `tinkertoy render`: simulate a scene and draw it with cairo, as a still picture (SVG, PNG,
+// PDF: the state at --time, or a strobe of --exposures faded states) or a video (MP4, GIF:
+// frames at --fps, piped to ffmpeg).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "flag_checks.hpp"
+#include "scene_run.hpp"
+
+namespace tinkertoy::cli {
+
+struct RenderOptions {
+  std::string scene;
+  SimulationFlags simulation;
+  std::string output;
+  int fps = 30;
+  PixelSize size{960, 720};
+  std::optional<double> time;  // s, the moment a still shows (default: the end)
+  int exposures = 1;           // states overlaid in a still, evenly spaced from 0 to time
+  bool trails = false;         // each point mass's and rigid body's path
+  bool forces = false;         // constraint-force arrows
+  bool progress = false;       // draw a progress bar on stderr
+};
+
+int renderScene(const RenderOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tinkertoy::cli
