@@ -4,6 +4,7 @@
 
 #include "check_command.hpp"
 #include "flag_checks.hpp"
+#include "plot_command.hpp"
 #include "render_command.hpp"
 #include "run_command.hpp"
 
@@ -47,6 +48,22 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   renderApp->add_flag("--quiet", renderQuiet, "No progress bar");
   addSimulationFlags(*renderApp, render.simulation);
 
+  PlotOptions plot;
+  bool plotQuiet = false;
+  CLI::App* plotApp = app.add_subcommand(
+      "plot", "Plot energies and constraint error against time with gnuplot, from a scene or a trajectory CSV");
+  plotApp->add_option("input", plot.input, "Scene file (JSON), or a trajectory CSV from `run --trajectory`")->required();
+  plotApp->add_option("-o,--output", plot.output, "Output file: .svg, .png or .pdf")->required();
+  plotApp->add_option("--what", plot.what, "Panels, comma-separated: energy, energy-drift, constraint-error, velocity-error")
+      ->delimiter(',')
+      ->check(CLI::IsMember(kPlotPanels));
+  plotApp->add_option_function<std::string>(
+             "--size", [&plot](const std::string& text) { plot.size = parsePixelSize(text); },
+             "Plot size in pixels, WxH (default 900x600)")
+      ->check(pixelSize());
+  plotApp->add_flag("--quiet", plotQuiet, "No progress bar");
+  addSimulationFlags(*plotApp, plot.simulation);
+
   std::string checkPath;
   CLI::App* checkApp = app.add_subcommand(
       "check", "Validate a scene and audit every constraint's J and J̇q̇ against finite differences");
@@ -66,6 +83,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   if (*renderApp) {
     render.progress = errIsTerminal && !renderQuiet;
     return renderScene(render, out, err);
+  }
+  if (*plotApp) {
+    plot.progress = errIsTerminal && !plotQuiet;
+    return plotSeries(plot, out, err);
   }
   return checkScene(checkPath, out, err);
 }

@@ -23,6 +23,12 @@ struct SimulationFlags {
   std::optional<SolverKind> solver;
   std::optional<PositionCorrection> positionCorrection;
   bool project = false;
+
+  // Whether any flag was given.
+  [[nodiscard]] bool any() const {
+    return duration || dt || ks || kd || tolerance || regularization || maxIterations || iterations || substeps ||
+           formulation || integrator || solver || positionCorrection || project;
+  }
 };
 
 // Adds --duration, --dt, --integrator, --solver, --ks, --kd and the other settings flags.

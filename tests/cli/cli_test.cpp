@@ -1,55 +1,11 @@
 // The tinkertoy command line, run in-process: outputs, overrides, exit codes and every
 // bad-input path of the flags.
-#include <gtest/gtest.h>
-
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 
-#include "cli.hpp"
+#include "cli_fixture.hpp"
 
 namespace tinkertoy::cli {
 namespace {
-
-namespace fs = std::filesystem;
-const std::string kScenes = std::string(TINKERTOY_SOURCE_DIR) + "/scenes/";
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-// errIsTerminal: run as if stderr were a terminal (progress bars are drawn).
-Result tinkertoy(std::vector<std::string> args, bool errIsTerminal = false) {
-  std::ostringstream out, err;
-  const int code = run(args, out, err, errIsTerminal);
-  return {code, out.str(), err.str()};
-}
-
-// A scratch directory removed at the end of each test.
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("tinkertoy-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  std::string writeScene(const std::string& name, const std::string& json) const {
-    std::ofstream(file(name)) << json;
-    return file(name);
-  }
-  fs::path dir_;
-};
-
-nlohmann::json readJson(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   const Result r = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "1", "--summary", file("s.json")});

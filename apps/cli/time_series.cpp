@@ -1,0 +1,101 @@
+// Energies and constraint errors over time (time_series.hpp).
+#include "time_series.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tinkertoy::cli {
+
+namespace {
+
+std::vector<std::string> splitCsv(const std::string& line) {
+  std::vector<std::string> cells;
+  std::stringstream stream(line);
+  std::string cell;
+  while (std::getline(stream, cell, ',')) cells.push_back(cell);
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+}  // namespace
+
+void TimeSeries::add(double t, const StepDiagnostics& d) {
+  time.push_back(t);
+  kinetic.push_back(d.kineticEnergy);
+  potential.push_back(d.potentialEnergy);
+  total.push_back(d.totalEnergy());
+  constraintError.push_back(d.constraintError);
+  velocityError.push_back(d.velocityError);
+}
+
+TimeSeries readTrajectory(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw std::runtime_error(file.string() + ": cannot read the file");
+  const auto fail = [&](std::size_t line, const std::string& reason) {
+    std::string message = file.string();
+    message.append(":").append(std::to_string(line)).append(": ").append(reason);
+    throw std::runtime_error(message);
+  };
+  std::string line;
+  if (!std::getline(in, line)) fail(1, "the file is empty; expected a trajectory CSV from `tinkertoy run --trajectory`");
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::vector<std::string> header = splitCsv(line);
+  std::vector<std::size_t> columns;
+  for (const char* name : kSeriesColumns) {
+    const auto found = std::find(header.begin(), header.end(), name);
+    if (found == header.end()) {
+      fail(1, std::string("no column '") + name + "' in the header; expected a trajectory CSV from `tinkertoy run --trajectory`");
+    }
+    columns.push_back(static_cast<std::size_t>(found - header.begin()));
+  }
+  TimeSeries series;
+  std::vector<double>* targets[] = {&series.time,  &series.kinetic,         &series.potential,
+                                    &series.total, &series.constraintError, &series.velocityError};
+  for (std::size_t number = 2; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const std::vector<std::string> cells = splitCsv(line);
+    if (cells.size() != header.size()) {
+      fail(number, "expected " + std::to_string(header.size()) + " values, found " + std::to_string(cells.size()));
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      const std::string& text = cells[columns[k]];
+      char* end = nullptr;
+      errno = 0;
+      const double value = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value)) {
+        fail(number, std::string("column '") + kSeriesColumns[k] + "': expected a finite number, got '" + text + "'");
+      }
+      targets[k]->push_back(value);
+    }
+  }
+  if (series.size() == 0) fail(2, "no rows after the header");
+  return series;
+}
+
+TimeSeries simulateSeries(SceneRun& run, std::size_t maxSamples, ProgressBar& progress, std::string& failure) {
+  Model& model = run.scene.model;
+  Simulator& simulator = run.simulator;
+  const std::uint64_t steps = stepsToReach(run.scene.duration, run.scene.settings.dt);
+  const std::uint64_t every = std::max<std::uint64_t>(1, (steps + maxSamples - 2) / std::max<std::size_t>(1, maxSamples - 1));
+  TimeSeries series;
+  series.add(model.time(), simulator.diagnostics());
+  try {
+    for (std::uint64_t i = 1; i <= steps; ++i) {
+      simulator.step();
+      if (i % every == 0 || i == steps) series.add(model.time(), simulator.diagnostics());
+      progress.update(i, model.time());
+    }
+  } catch (const SimulationError& e) {
+    failure = e.what();
+    if (series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics());
+  }
+  progress.finish();
+  return series;
+}
+
+}  // namespace tinkertoy::cli

@@ -1,0 +1,40 @@
+// TimeSeries: the quantities `tinkertoy plot` draws, sampled over simulated time, from a
+// trajectory CSV (`run --trajectory`) or from simulating a scene.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "progress_bar.hpp"
+#include "scene_run.hpp"
+
+namespace tinkertoy::cli {
+
+struct TimeSeries {
+  std::vector<double> time;             // s
+  std::vector<double> kinetic;          // K, J
+  std::vector<double> potential;        // V, J
+  std::vector<double> total;            // E = K + V, J
+  std::vector<double> constraintError;  // ‖C‖∞
+  std::vector<double> velocityError;    // ‖Ċ‖∞
+
+  [[nodiscard]] std::size_t size() const { return time.size(); }
+  void add(double t, const StepDiagnostics& d);
+};
+
+// The columns a trajectory CSV must have for `plot`.
+inline constexpr const char* kSeriesColumns[] = {"time", "kinetic_energy", "potential_energy", "total_energy",
+                                                 "constraint_error", "velocity_error"};
+
+// Reads a trajectory CSV. Throws std::runtime_error "FILE:LINE: reason" for a missing column, a
+// value that is not a finite number, a ragged row, or a file with no rows.
+TimeSeries readTrajectory(const std::filesystem::path& file);
+
+// Simulates `run` to the scene's duration, keeping the initial state, every k-th step so that
+// there are at most `maxSamples` samples, and the last step. A blow-up ends the series at the
+// last good state and leaves the simulation's message in `failure`.
+TimeSeries simulateSeries(SceneRun& run, std::size_t maxSamples, ProgressBar& progress, std::string& failure);
+
+}  // namespace tinkertoy::cli
