@@ -20,8 +20,13 @@ build: configure
 test: build
 	@ctest --preset $(PRESET)
 
+# The showcase: its summary, a video, a strobe picture of its first 1.2 s and its energy plot.
 demo: build
+	@mkdir -p out
 	@$(BUILD_DIR)/tinkertoy run scenes/showcase.json
+	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.mp4
+	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.png --time 1.2 --exposures 6 --trails
+	@$(BUILD_DIR)/tinkertoy plot scenes/showcase.json -o out/showcase-energy.svg
 
 bench: build
 	@$(BUILD_DIR)/tinkertoy-bench
