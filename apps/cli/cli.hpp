@@ -1,10 +1,13 @@
 // The `tinkertoy` command line, as a function so tests can run it in-process.
 //
 //   tinkertoy run SCENE [--duration S] [--dt H] [--integrator ...] [--solver cg|ldlt] ...
+//   tinkertoy render SCENE -o OUT.{svg,png,pdf,mp4,gif} [--fps N] [--size WxH] [--time T] ...
+//   tinkertoy plot SCENE|TRAJECTORY.csv -o OUT.{svg,png,pdf} [--what energy,...]
 //   tinkertoy check SCENE
 //
 // Exit codes: 0 success, 1 check found a wrong derivative, 2 bad input (the message names
-// the flag or the JSON path), 3 the simulation blew up.
+// the flag or the JSON path), 3 the simulation blew up, 4 an output could not be completed
+// (ffmpeg or gnuplot failed).
 #pragma once
 
 #include <ostream>

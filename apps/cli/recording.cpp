@@ -38,10 +38,11 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
   Recording recording;
   std::size_t next = 0;  // the next frame to keep
   double nextTrailTime = 0.0;
-  // Keeps the frames due at the current state: those whose time is nearer to it than to the next step's.
+  // Keeps the frames due at the current state: a frame shows the first step at or after its
+  // time, where `run --duration time` would stop (the same rounding as stepsToReach).
   const auto sample = [&] {
     const double now = model.time();
-    while (next < times.size() && times[next] <= now + 0.5 * dt) {
+    while (next < times.size() && times[next] <= now + 1e-9 * dt) {
       recording.frames.push_back({now, sketch(model, &simulator, sketchOptions)});
       ++next;
     }

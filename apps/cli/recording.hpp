@@ -1,6 +1,7 @@
 // Recording: what `tinkertoy render` draws, gathered in one simulation run. The simulation
-// steps at its own dt; a picture (a Sketch) is kept at each requested time, the state at the
-// step nearest to it, so rendering never changes the physics. Trails keep every point mass's
+// steps at its own dt; a picture (a Sketch) is kept at each requested time, showing the first
+// step at or after it (the state `run --duration time` ends in), so rendering never changes
+// the physics. Trails keep every point mass's
 // and rigid body's path at a fine, fixed interval of simulated time.
 #pragma once
 

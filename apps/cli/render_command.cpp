@@ -119,8 +119,13 @@ std::string writeStill(OutputFormat format, const std::filesystem::path& file, P
 std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std::filesystem::path& file,
                        const RenderOptions& o, const Recording& recording, const Camera& camera,
                        const PaintScale& scale, const std::string& title, ProgressBar& progress) {
-  VideoEncoder encoder(ffmpeg, format == OutputFormat::Mp4 ? VideoEncoder::Format::Mp4 : VideoEncoder::Format::Gif,
-                       file, o.size, o.fps);
+  std::optional<VideoEncoder> encoder;
+  try {
+    encoder.emplace(ffmpeg, format == OutputFormat::Mp4 ? VideoEncoder::Format::Mp4 : VideoEncoder::Format::Gif, file,
+                    o.size, o.fps);
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
   const Surface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.size.width, o.size.height),
                         cairo_surface_destroy);
   const Context cr(cairo_create(surface.get()), cairo_destroy);
@@ -131,11 +136,11 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
     if (o.trails) painter.trails(recording.trails, frame.time, frame.sketch);
     painter.sketch(frame.sketch);
     painter.legend(timeLabel(frame.time), title);
-    if (!encoder.add(surface.get())) break;
+    if (!encoder->add(surface.get())) break;
     progress.update(k + 1, frame.time);
   }
   progress.finish();
-  return encoder.finish();
+  return encoder->finish();
 }
 
 }  // namespace

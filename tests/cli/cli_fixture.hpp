@@ -1,5 +1,5 @@
 // What the command-line tests share: running `tinkertoy` in-process, a scratch directory per
-// test, and a PATH without the helper programs (ffmpeg, gnuplot).
+// test, and environment variables set for a scope.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,6 +31,11 @@ inline Result tinkertoy(const std::vector<std::string>& args, bool errIsTerminal
   std::ostringstream out, err;
   const int code = run(args, out, err, errIsTerminal);
   return {code, out.str(), err.str()};
+}
+
+inline std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 inline nlohmann::json readJson(const std::string& path) {
@@ -60,20 +67,23 @@ class Cli : public ::testing::Test {
   fs::path dir_;
 };
 
-// Points PATH at an empty directory while it lives, so no helper program can be found.
-class EmptyPath {
+// Sets an environment variable (PATH, to hide or fake ffmpeg and gnuplot) for a scope.
+class ScopedEnv {
  public:
-  explicit EmptyPath(const fs::path& emptyDir) {
-    if (const char* path = std::getenv("PATH")) saved_ = path;
-    fs::create_directories(emptyDir);
-    ::setenv("PATH", emptyDir.c_str(), 1);
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    ::setenv(name, value.c_str(), 1);
   }
-  ~EmptyPath() { ::setenv("PATH", saved_.c_str(), 1); }
-  EmptyPath(const EmptyPath&) = delete;
-  EmptyPath& operator=(const EmptyPath&) = delete;
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1);
+    else ::unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
-  std::string saved_;
+  const char* name_;
+  std::optional<std::string> old_;
 };
 
 }  // namespace tinkertoy::cli

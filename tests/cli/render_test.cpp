@@ -1,0 +1,653 @@
+// `tinkertoy render`, run in-process: the files it writes (PNG, SVG, PDF, MP4, GIF), where the
+// picture puts things (the documented framing rule, worked out by hand), what --exposures,
+// --trails and --forces add, that rendering samples the simulation without changing it, and
+// every bad input, which must exit with 2 and leave no file behind.
+//
+// The framing rule (render_command.cpp, view/camera.hpp) that the pixel tests work from: a
+// W×H picture has unit u = max(1, min(W, H)/720) and a legend strip of round(30 u) px at the
+// bottom; the scene is framed in the viewport (W, H − round(30 u)) by
+// Camera::frame(bounds, viewport, 0.06), bounds being the union of everything drawn in every
+// frame and trail, each side shorter than 1 m widened to 1 m about its middle. So
+//   scale = min(0.88 W / width_m, 0.88 (H − round(30 u)) / height_m)  px/m,
+//   pixel = (W/2 + scale (x − cx), (H − round(30 u))/2 − scale (y − cy)),
+// with (cx, cy) the middle of the bounds. Pixel (i, j) covers [i, i+1] × [j, j+1].
+#include <cairo.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <tuple>
+
+#include "cli_fixture.hpp"
+#include "tinkertoy/view/style.hpp"
+
+namespace tinkertoy::cli {
+namespace {
+
+const std::string kPendulum = kScenes + "pendulum.json";
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// ---- Pictures ----------------------------------------------------------------------------
+
+struct Rgb {
+  int r = 0, g = 0, b = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, const Rgb& c) {
+  return os << "(" << c.r << ", " << c.g << ", " << c.b << ")";
+}
+
+Rgb rgb(Colour c) { return {c.r, c.g, c.b}; }
+
+// The straight blend of `front` at `opacity` over `back`, as cairo composites it.
+Rgb over(Rgb front, double opacity, Rgb back) {
+  const auto blend = [opacity](int f, int b) {
+    return static_cast<int>(std::lround(opacity * f + (1.0 - opacity) * b));
+  };
+  return {blend(front.r, back.r), blend(front.g, back.g), blend(front.b, back.b)};
+}
+
+const Rgb kBackground = rgb(colours::kBackground);  // (247, 247, 242)
+const Rgb kDot = rgb(colours::kDot);                // (28, 45, 90)
+const Rgb kForce = rgb(colours::kForce);            // (44, 160, 44)
+
+bool near(Rgb actual, Rgb expected, int tolerance) {
+  return std::abs(actual.r - expected.r) <= tolerance && std::abs(actual.g - expected.g) <= tolerance &&
+         std::abs(actual.b - expected.b) <= tolerance;
+}
+
+::testing::AssertionResult isColour(Rgb actual, Rgb expected, int tolerance = 3) {
+  if (near(actual, expected, tolerance)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "pixel is " << actual << ", expected " << expected << " ± " << tolerance;
+}
+
+// A PNG decoded by cairo.
+class Picture {
+ public:
+  explicit Picture(const std::string& path)
+      : surface_(cairo_image_surface_create_from_png(path.c_str()), cairo_surface_destroy) {
+    if (ok()) cairo_surface_flush(surface_.get());
+  }
+  [[nodiscard]] bool ok() const { return cairo_surface_status(surface_.get()) == CAIRO_STATUS_SUCCESS; }
+  [[nodiscard]] int width() const { return cairo_image_surface_get_width(surface_.get()); }
+  [[nodiscard]] int height() const { return cairo_image_surface_get_height(surface_.get()); }
+  // The pixel at column x, row y (every pixel the renderer draws is opaque, so no
+  // un-premultiplying is needed).
+  [[nodiscard]] Rgb at(int x, int y) const {
+    EXPECT_TRUE(x >= 0 && y >= 0 && x < width() && y < height()) << x << ", " << y;
+    const unsigned char* data = cairo_image_surface_get_data(surface_.get());
+    const int stride = cairo_image_surface_get_stride(surface_.get());
+    std::uint32_t pixel = 0;
+    std::memcpy(&pixel, data + static_cast<std::ptrdiff_t>(y) * stride + static_cast<std::ptrdiff_t>(x) * 4,
+                sizeof pixel);
+    return {static_cast<int>((pixel >> 16) & 0xff), static_cast<int>((pixel >> 8) & 0xff),
+            static_cast<int>(pixel & 0xff)};
+  }
+
+ private:
+  std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface_;
+};
+
+// ---- Videos ------------------------------------------------------------------------------
+
+// ffprobe's description of the first video stream (codec_name, width, height, duration,
+// nb_read_frames), or nothing when ffprobe fails.
+std::optional<nlohmann::json> probeVideo(const std::string& file) {
+  std::string command(
+      "ffprobe -v error -count_frames -select_streams v:0 "
+      "-show_entries stream=nb_read_frames,duration,width,height,codec_name -of json '");
+  command.append(file).append("' 2>&1");
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return std::nullopt;
+  std::string text;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) text.append(buffer, n);
+  if (::pclose(pipe) != 0) {
+    ADD_FAILURE() << command << " failed (is ffprobe installed? scripts/install-deps.sh installs ffmpeg):\n" << text;
+    return std::nullopt;
+  }
+  const nlohmann::json probe = nlohmann::json::parse(text, nullptr, false);
+  if (probe.is_discarded() || !probe.contains("streams") || probe["streams"].empty()) {
+    ADD_FAILURE() << "ffprobe printed no video stream:\n" << text;
+    return std::nullopt;
+  }
+  return probe["streams"][0];
+}
+
+// ffprobe prints numbers as strings ("1.500000", "30").
+double number(const nlohmann::json& value) {
+  return value.is_string() ? std::stod(value.get<std::string>()) : value.get<double>();
+}
+
+// ---- The fixture -------------------------------------------------------------------------
+
+// The scratch directory holds the scenes; outputs go in out/, which the bad-input tests check
+// is left empty.
+class Render : public Cli {
+ protected:
+  void SetUp() override {
+    Cli::SetUp();
+    fs::create_directories(dir_ / "out");
+  }
+  std::string output(const std::string& name) const { return (dir_ / "out" / name).string(); }
+  // Every entry in out/, hidden ones (".x.png.partial") included.
+  std::vector<std::string> leftovers() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_ / "out")) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+};
+
+// ---- 1. PNG size -------------------------------------------------------------------------
+
+TEST_F(Render, PngDecodesToTheRequestedSize) {
+  for (const auto& [size, width, height] : {std::tuple{"640x480", 640, 480}, std::tuple{"333x222", 333, 222}}) {
+    SCOPED_TRACE(size);
+    const std::string png = output(std::string(size).append(".png"));
+    const Result r = tinkertoy({"render", kPendulum, "--duration", "0.1", "--size", size, "-o", png});
+    ASSERT_EQ(r.code, kSuccess) << r.err;
+    EXPECT_TRUE(contains(r.out, std::string("wrote ").append(png).append(": ").append(size))) << r.out;
+    const Picture picture(png);
+    ASSERT_TRUE(picture.ok()) << png << " does not decode";
+    EXPECT_EQ(picture.width(), width);
+    EXPECT_EQ(picture.height(), height);
+  }
+}
+
+// ---- 2. Where a particle appears ---------------------------------------------------------
+
+// No gravity and nothing moving: a (1 kg) rests at (−1, 0) and b (8 kg) at (1, 0.5).
+//
+// 640×480: u = max(1, 480/720) = 1, legend round(30) = 30 px, viewport 640 × 450.
+// Bounds: the two dots, x ∈ [−1, 1] (2 m), y ∈ [0, 0.5], which is shorter than 1 m, so
+// widened about its middle 0.25 to [−0.25, 0.75]. Centre (0, 0.25).
+// scale = min(0.88·640/2, 0.88·450/1) = min(281.6, 396) = 281.6 px/m.
+//   a: (320 − 281.6, 225 + 281.6·0.25) = (38.4, 295.4)
+//   b: (320 + 281.6, 225 − 281.6·0.25) = (601.6, 154.6)
+// Radii: dotRadius(1) = 6·1 = 6 px; dotRadius(8) = 6·clamp(2, 0.7, 1.8) = 10.8 px.
+TEST_F(Render, ParticlesAppearWhereTheFramingRulePutsThem) {
+  const std::string scene = writeScene("still.json", R"({"gravity": [0, 0], "settings": {"duration": 0.5},
+      "particles": [{"id": "a", "mass": 1, "position": [-1, 0]}, {"id": "b", "mass": 8, "position": [1, 0.5]}]})");
+  const std::string png = output("still.png");
+  const Result r = tinkertoy({"render", scene, "--size", "640x480", "-o", png});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok());
+
+  // a's centre (38.4, 295.4) lies in pixel (38, 295); 20 px right or up is background.
+  EXPECT_TRUE(isColour(picture.at(38, 295), kDot));
+  EXPECT_TRUE(isColour(picture.at(58, 295), kBackground));
+  EXPECT_TRUE(isColour(picture.at(38, 275), kBackground));
+  // Pixel (45, 295) comes no nearer than 6.6 px to a's centre: outside its 6 px radius.
+  EXPECT_TRUE(isColour(picture.at(45, 295), kBackground));
+
+  // b's centre (601.6, 154.6): pixel (601, 154) is the dot, and so is all of pixel (610, 154)
+  // (at most 9.4 px away) inside its 10.8 px radius; pixel (613, 154) (at least 11.4 px away)
+  // and one 20 px to the left are not.
+  EXPECT_TRUE(isColour(picture.at(601, 154), kDot));
+  EXPECT_TRUE(isColour(picture.at(610, 154), kDot));
+  EXPECT_TRUE(isColour(picture.at(613, 154), kBackground));
+  EXPECT_TRUE(isColour(picture.at(581, 154), kBackground));
+
+  // The legend strip is the bottom 30 px (rows 450–479), the framing's viewport ends above it.
+  EXPECT_TRUE(isColour(picture.at(2, 465), {232, 232, 224}));
+  EXPECT_TRUE(isColour(picture.at(2, 446), kBackground));
+}
+
+// ---- 3, 4. SVG and PDF -------------------------------------------------------------------
+
+TEST_F(Render, SvgIsXmlOfTheRequestedSize) {
+  const std::string svg = output("pendulum.svg");
+  const Result r = tinkertoy({"render", kPendulum, "--duration", "0.2", "--size", "320x240", "-o", svg});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)> doc(xmlReadFile(svg.c_str(), nullptr, XML_PARSE_NONET),
+                                                           xmlFreeDoc);
+  ASSERT_NE(doc, nullptr) << svg << " is not XML";
+  const xmlNode* root = xmlDocGetRootElement(doc.get());
+  ASSERT_NE(root, nullptr);
+  EXPECT_STREQ(reinterpret_cast<const char*>(root->name), "svg");
+  for (const auto& [attribute, expected] : {std::pair{"width", 320.0}, std::pair{"height", 240.0}}) {
+    xmlChar* value = xmlGetProp(root, reinterpret_cast<const xmlChar*>(attribute));
+    ASSERT_NE(value, nullptr) << attribute;
+    const std::string text(reinterpret_cast<const char*>(value));
+    xmlFree(value);
+    std::size_t used = 0;
+    EXPECT_DOUBLE_EQ(std::stod(text, &used), expected) << attribute << "=\"" << text << "\"";
+    const std::string unit = text.substr(used);
+    EXPECT_TRUE(unit.empty() || unit == "px") << attribute << "=\"" << text << "\": the size is in pixels";
+  }
+}
+
+TEST_F(Render, PdfStartsWithTheMagicAndHasThePageSize) {
+  const std::string pdf = output("pendulum.pdf");
+  const Result r = tinkertoy({"render", kPendulum, "--duration", "0.2", "--size", "320x240", "-o", pdf});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const std::string bytes = readFile(pdf);
+  EXPECT_EQ(bytes.substr(0, 5), "%PDF-");
+  // One page of 320 × 240 (points: a pixel of --size is a point on paper).
+  const std::size_t box = bytes.find("/MediaBox");
+  ASSERT_NE(box, std::string::npos);
+  std::istringstream numbers(bytes.substr(bytes.find('[', box) + 1, 64));
+  double x0 = -1, y0 = -1, x1 = -1, y1 = -1;
+  numbers >> x0 >> y0 >> x1 >> y1;
+  EXPECT_EQ(x0, 0);
+  EXPECT_EQ(y0, 0);
+  EXPECT_EQ(x1, 320);
+  EXPECT_EQ(y1, 240);
+}
+
+// ---- 5, 6. Videos ------------------------------------------------------------------------
+
+// 1.5 s at 20 fps: 1.5 × 20 = 30 frames, lasting 30/20 = 1.5 s.
+TEST_F(Render, Mp4HasDurationTimesFpsFramesOfH264) {
+  const std::string mp4 = output("pendulum.mp4");
+  const Result r =
+      tinkertoy({"render", kPendulum, "--duration", "1.5", "--fps", "20", "--size", "320x240", "-o", mp4});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.out, "320x240, 30 frames at 20 fps")) << r.out;
+  const std::optional<nlohmann::json> stream = probeVideo(mp4);
+  ASSERT_TRUE(stream);
+  EXPECT_EQ((*stream)["codec_name"], "h264");
+  EXPECT_EQ((*stream)["width"], 320);
+  EXPECT_EQ((*stream)["height"], 240);
+  EXPECT_NEAR(number((*stream)["nb_read_frames"]), 1.5 * 20, 1.0);
+  EXPECT_NEAR(number((*stream)["duration"]), 1.5, 1.0 / 20);
+}
+
+TEST_F(Render, GifHasDurationTimesFpsFrames) {
+  const std::string gif = output("pendulum.gif");
+  const Result r =
+      tinkertoy({"render", kPendulum, "--duration", "1.5", "--fps", "20", "--size", "160x120", "-o", gif});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.out, "160x120, 30 frames at 20 fps")) << r.out;
+  EXPECT_EQ(readFile(gif).substr(0, 6), "GIF89a");
+  const std::optional<nlohmann::json> stream = probeVideo(gif);
+  ASSERT_TRUE(stream);
+  EXPECT_EQ((*stream)["codec_name"], "gif");
+  EXPECT_EQ((*stream)["width"], 160);
+  EXPECT_EQ((*stream)["height"], 120);
+  EXPECT_NEAR(number((*stream)["nb_read_frames"]), 1.5 * 20, 1.0);
+}
+
+// ---- 7. Rendering samples the simulation, it does not change it --------------------------
+
+// What could go wrong: a renderer that steps to the exact time of each picture (splitting a
+// step), or runs other settings than the flags ask, or shows another step than --time. So
+// the simulation here is made very sensitive to its steps: explicit Euler with a huge
+// dt = 0.35 s (given as flags, over the scene's rk4 at 1 ms), a ball falling from rest, and
+// a strobe of 4 exposures at 0, 0.7/3, 1.4/3, 0.7 s, two of which are between steps.
+//
+// Euler over steps h_k from rest gives y = −g Σ_{i<k} h_i h_k = −(g/2) (T² − Σ h_k²):
+//   the scene's steps (2 × 0.35):            y = −4.905 (0.49 − 0.245)   = −1.2017 m
+//   split at 0.2333 and 0.4667 (4 steps):    y = −4.905 (0.49 − 0.1361)  = −1.7358 m
+//   exact free fall:                         y = −4.905 · 0.49           = −2.4035 m
+// `run --duration 0.7` with the same flags says where the ball is; the still's last (opaque)
+// exposure must be the dot there.
+//
+// A nailed post at (1, −3) fixes the framing whatever the ball does: bounds x ∈ [0, 1],
+// y ∈ [−3, 0], centre (0.5, −1.5). 400×400: u = 1, viewport 400 × 370,
+// scale = min(0.88·400/1, 0.88·370/3) = min(352, 108.533) = 108.533 px/m,
+// pixel = (200 + 108.533 (x − 0.5), 185 − 108.533 (y + 1.5)).
+TEST_F(Render, AStillShowsTheStateRunReachesWithTheSameSteps) {
+  const std::string scene = writeScene("drop.json", R"({"settings": {"duration": 2, "integrator": "rk4", "dt": 0.001},
+      "particles": [{"id": "ball", "mass": 1, "position": [0, 0]}, {"id": "post", "mass": 1, "position": [1, -3]}],
+      "constraints": [{"type": "fixed", "particle": "post"}]})");
+  const Result run = tinkertoy({"run", scene, "--duration", "0.7", "--integrator", "euler", "--dt", "0.35",
+                                "--summary", file("summary.json")});
+  ASSERT_EQ(run.code, kSuccess) << run.err;
+  const nlohmann::json summary = nlohmann::json::parse(readFile(file("summary.json")));
+  const auto ball = summary["final_state"]["ball"]["position"].get<std::vector<double>>();
+  const auto post = summary["final_state"]["post"]["position"].get<std::vector<double>>();
+  ASSERT_EQ(ball.size(), 2u);
+  EXPECT_NEAR(ball[0], 0.0, 1e-12);
+  EXPECT_NEAR(ball[1], -1.2017, 1e-4);  // Euler's two steps, above
+  EXPECT_NEAR(post[0], 1.0, 1e-9);      // the post holds the framing
+  EXPECT_NEAR(post[1], -3.0, 1e-9);
+
+  const std::string png = output("drop.png");
+  const Result r = tinkertoy({"render", scene, "--time", "0.7", "--exposures", "4", "--integrator", "euler", "--dt",
+                              "0.35", "--size", "400x400", "-o", png});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.out, "t = 0.7 s, 4 exposures")) << r.out;
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok());
+  const auto pixel = [](double x, double y) {
+    return std::pair{static_cast<int>(std::floor(200.0 + 108.533 * (x - 0.5))),
+                     static_cast<int>(std::floor(185.0 - 108.533 * (y + 1.5)))};
+  };
+  // Where run's ball is, (145.7, 152.6): the opaque last exposure.
+  const auto [x, y] = pixel(ball[0], ball[1]);
+  EXPECT_TRUE(isColour(picture.at(x, y), kDot)) << "at " << x << ", " << y;
+  // Where split steps (y = 210.6 px) or exact time integration (283.1 px) would have put it: nothing.
+  const auto [xs, ys] = pixel(0.0, -1.7358);
+  EXPECT_TRUE(isColour(picture.at(xs, ys), kBackground)) << "at " << xs << ", " << ys;
+  const auto [xe, ye] = pixel(0.0, -2.4035);
+  EXPECT_TRUE(isColour(picture.at(xe, ye), kBackground)) << "at " << xe << ", " << ye;
+}
+
+// ---- 8. A strobe ---------------------------------------------------------------------------
+
+// A ball thrown sideways at 1 m/s from the origin (rk4 is exact for constant gravity):
+// x = t, y = −½ g t². --time 1 --exposures 5 shows t_j = 1·j/4 = 0, 0.25, 0.5, 0.75, 1 s, at
+//   (0, 0), (0.25, −0.3066), (0.5, −1.2263), (0.75, −2.7591), (1, −4.905).
+// Bounds x ∈ [0, 1], y ∈ [−4.905, 0], centre (0.5, −2.4525). 400×400: viewport 400 × 370,
+// scale = min(352/1, 325.6/4.905) = 66.381 px/m, pixel = (200 + 66.381 (x − 0.5), 185 − 66.381 (y + 2.4525)):
+//   j = 0: (166.81, 22.20)   j = 1: (183.40, 42.55)   j = 2: (200.00, 103.60)
+//   j = 3: (216.60, 205.35)  j = 4: (233.19, 347.80)
+// Exposure j of 5 is drawn at opacity 1 − 0.8 (4 − j)/4 = 0.2, 0.4, 0.6, 0.8, 1 over the background.
+TEST_F(Render, ExposuresShowAStrobeOfAFallingParticle) {
+  const std::string scene = writeScene("throw.json", R"({"settings": {"duration": 3},
+      "particles": [{"id": "ball", "mass": 1, "position": [0, 0], "velocity": [1, 0]}]})");
+  const std::string png = output("strobe.png");
+  const Result r =
+      tinkertoy({"render", scene, "--time", "1", "--exposures", "5", "--size", "400x400", "-o", png});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.out, "5 exposures")) << r.out;
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok());
+  const std::pair<int, int> dots[] = {{166, 22}, {183, 42}, {200, 103}, {216, 205}, {233, 347}};
+  for (int j = 0; j < 5; ++j) {
+    const double opacity = 1.0 - 0.8 * (4 - j) / 4.0;
+    const auto [x, y] = dots[j];
+    EXPECT_TRUE(isColour(picture.at(x, y), over(kDot, opacity, kBackground)))
+        << "exposure " << j << " at " << x << ", " << y;
+  }
+  // The first exposure is fainter than a dot: (203, 207, 212), lighter in every channel.
+  const Rgb first = picture.at(166, 22);
+  EXPECT_GT(first.r, kDot.r + 100);
+  EXPECT_GT(first.g, kDot.g + 100);
+  EXPECT_GT(first.b, kDot.b + 100);
+  // Between the last two exposures, (224.9, 276.6), 70 px from each: background.
+  EXPECT_TRUE(isColour(picture.at(224, 276), kBackground));
+}
+
+// ---- 9. Trails -----------------------------------------------------------------------------
+
+// A ball thrown sideways at 2 m/s: x = 2t, y = −4.905 t², shown at --time 0.5 at (1, −1.22625).
+// A post nailed at the origin, where the ball starts, makes the framing the same with and
+// without the trail (which adds nothing outside the box from the post to the ball), so the
+// picture without --trails is the control for the same pixels.
+// Bounds: x ∈ [0, 1], y ∈ [−1.22625, 0], centre
+// (0.5, −0.613125). 400×400: scale = min(352/1, 325.6/1.22625) = 265.525 px/m,
+// pixel = (200 + 265.525 (x − 0.5), 185 − 265.525 (y + 0.613125)). Along the path:
+//   t = 0.1: (0.2, −0.04905) → (120.34, 35.22)     t = 0.2: (0.4, −0.1962) → (173.45, 74.30)
+//   t = 0.3: (0.6, −0.44145) → (226.55, 139.42)    t = 0.4: (0.8, −0.7848) → (279.66, 230.58)
+// and the dot at t = 0.5: (332.76, 347.80). The trail is kTrail (31, 119, 180) at alpha
+// 200/255, blue over the grey-white background: blue − red > 100 where it covers a pixel.
+TEST_F(Render, TrailsDrawTheProjectilesPath) {
+  const std::string scene = writeScene("throw.json", R"({"settings": {"duration": 3},
+      "particles": [{"id": "ball", "mass": 1, "position": [0, 0], "velocity": [2, 0]},
+                    {"id": "post", "mass": 1, "position": [0, 0]}],
+      "constraints": [{"type": "fixed", "particle": "post"}]})");
+  const std::pair<double, double> path[] = {{120.34, 35.22}, {173.45, 74.30}, {226.55, 139.42}, {279.66, 230.58}};
+  // The bluest pixel in the 3×3 block around the point: blue − red.
+  const auto blueness = [](const Picture& picture, double px, double py) {
+    int most = -255;
+    const int cx = static_cast<int>(std::floor(px)), cy = static_cast<int>(std::floor(py));
+    for (int y = cy - 1; y <= cy + 1; ++y) {
+      for (int x = cx - 1; x <= cx + 1; ++x) most = std::max(most, picture.at(x, y).b - picture.at(x, y).r);
+    }
+    return most;
+  };
+  for (const bool trails : {true, false}) {
+    SCOPED_TRACE(trails ? "--trails" : "no --trails");
+    const std::string png = output(trails ? "trails.png" : "plain.png");
+    std::vector<std::string> args = {"render", scene, "--time", "0.5", "--size", "400x400", "-o", png};
+    if (trails) args.emplace_back("--trails");
+    const Result r = tinkertoy(args);
+    ASSERT_EQ(r.code, kSuccess) << r.err;
+    const Picture picture(png);
+    ASSERT_TRUE(picture.ok());
+    EXPECT_TRUE(isColour(picture.at(332, 347), kDot));
+    for (const auto& [px, py] : path) {
+      if (trails) {
+        EXPECT_GT(blueness(picture, px, py), 60) << "no trail at " << px << ", " << py;
+      } else {
+        EXPECT_EQ(blueness(picture, px, py), kBackground.b - kBackground.r) << "something at " << px << ", " << py;
+      }
+    }
+  }
+}
+
+// ---- 10. Forces ----------------------------------------------------------------------------
+
+// A 1 kg bob hangs at rest on a 1 m rod from a nail at the origin; the rod pulls it up with
+// m g = 9.81 N, the only (so the largest) constraint force, drawn kLongestArrow = 80 px long.
+// Bounds: nail (0, 0) and bob (0, −1); x widened to [−0.5, 0.5]; centre (0, −0.5).
+// 400×400: scale = min(352/1, 325.6/1) = 325.6 px/m; bob at (200, 185 + 162.8) = (200, 347.8),
+// arrow from there up to (200, 267.8), 2.5 px wide, so columns 199 and 200 are fully green
+// along it (it is drawn over the rod and the dot). Above the tip (round cap: 1.25 px more)
+// there is none. Pixel (196, 350) is within 5.1 px of the bob's centre but off the shaft: the dot.
+TEST_F(Render, ForcesDrawAnArrowOnlyWhenAsked) {
+  const std::string scene = writeScene("hanging.json", R"({"settings": {"duration": 0.1},
+      "particles": [{"id": "bob", "mass": 1, "position": [0, -1]}],
+      "constraints": [{"type": "distance", "a": "bob", "b": [0, 0]}]})");
+  for (const bool forces : {true, false}) {
+    SCOPED_TRACE(forces ? "--forces" : "no --forces");
+    const std::string png = output(forces ? "forces.png" : "plain.png");
+    std::vector<std::string> args = {"render", scene, "--size", "400x400", "-o", png};
+    if (forces) args.emplace_back("--forces");
+    const Result r = tinkertoy(args);
+    ASSERT_EQ(r.code, kSuccess) << r.err;
+    const Picture picture(png);
+    ASSERT_TRUE(picture.ok());
+    EXPECT_TRUE(isColour(picture.at(196, 350), kDot));
+    int green = 0, greenAboveTip = 0, greenBelowBob = 0;
+    for (int y = 0; y < picture.height(); ++y) {
+      for (int x = 0; x < picture.width(); ++x) {
+        if (!near(picture.at(x, y), kForce, 10)) continue;
+        ++green;
+        if (y < 264) ++greenAboveTip;
+        if (y > 355) ++greenBelowBob;
+      }
+    }
+    if (forces) {
+      EXPECT_TRUE(isColour(picture.at(199, 300), kForce));
+      EXPECT_TRUE(isColour(picture.at(200, 300), kForce));
+      EXPECT_TRUE(isColour(picture.at(200, 275), kForce));
+      EXPECT_GT(green, 150);  // a shaft of about 80 × 2 px and a head
+    } else {
+      EXPECT_FALSE(isColour(picture.at(200, 300), kForce, 10));
+      EXPECT_EQ(green, 0);
+    }
+    EXPECT_EQ(greenAboveTip, 0) << "the arrow is longer than 80 px";
+    EXPECT_EQ(greenBelowBob, 0) << "the arrow points down";
+  }
+}
+
+// ---- 11. Bad input -------------------------------------------------------------------------
+
+struct BadRender {
+  // "{pendulum}" is scenes/pendulum.json, "{out}" out/, "{malformed}" a scene that is not JSON
+  std::vector<std::string> args;
+  const char* mention;  // the message must contain this ("{out}" as above)
+};
+
+void PrintTo(const BadRender& bad, std::ostream* os) {
+  for (const std::string& a : bad.args) *os << a << ' ';
+}
+
+class RenderRejects : public Render, public ::testing::WithParamInterface<BadRender> {};
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+TEST_P(RenderRejects, ABadInputWithExitCodeTwoAndNoFile) {
+  const std::string malformed = writeScene("malformed.json", R"({"particles": [{"id": "a", "mass": 1,)");
+  const auto expand = [&](const std::string& text) {
+    return replaced(replaced(replaced(text, "{out}", (dir_ / "out").string()), "{malformed}", malformed),
+                    "{pendulum}", kPendulum);
+  };
+  std::vector<std::string> args = {"render"};
+  for (const std::string& a : GetParam().args) args.push_back(expand(a));
+  const Result r = tinkertoy(args);
+  EXPECT_EQ(r.code, kBadInput) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, expand(GetParam().mention))) << r.err;
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, RenderRejects,
+    ::testing::Values(
+        BadRender{{"{pendulum}", "-o", "{out}/x.bmp"}, "-o {out}/x.bmp: unknown output type '.bmp'"},
+        BadRender{{"{pendulum}", "-o", "{out}/x"}, "unknown output type"},
+        BadRender{{"{pendulum}", "-o", "/nonexistent-dir/x.png"}, "-o: cannot write '/nonexistent-dir/x.png'"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "0"}, "--fps"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "-5"}, "--fps"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "0x100"}, "--size"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "-5x10"}, "--size"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "100x"}, "--size"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "abc"}, "--size"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--size", "321x240"}, "--size: H.264 video needs an even"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--size", "320x241"}, "--size: H.264 video needs an even"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--time", "1"}, "--time"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.gif", "--time", "1"}, "--time"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--exposures", "3"}, "--exposures"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "0"}, "--exposures"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "nan"}, "--time"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "-1"}, "--time"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--dt", "nan"}, "--dt"},
+        BadRender{{"{malformed}", "-o", "{out}/x.png"}, "malformed JSON"},
+        BadRender{{"{malformed}", "-o", "{out}/x.gif"}, "malformed JSON"},
+        BadRender{{"{pendulum}"}, "--output"}));
+
+// An output path that is a directory: refused before simulating; the directory is untouched
+// and nothing is left beside it.
+TEST_F(Render, AnOutputThatIsADirectoryIsRejected) {
+  fs::create_directory(output("picture.png"));
+  const Result r = tinkertoy({"render", kPendulum, "-o", output("picture.png")});
+  EXPECT_EQ(r.code, kBadInput) << r.out;
+  EXPECT_TRUE(contains(r.err, "-o: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "is a directory")) << r.err;
+  EXPECT_EQ(leftovers(), std::vector<std::string>{"picture.png"});
+  EXPECT_TRUE(fs::is_directory(output("picture.png")));
+  EXPECT_TRUE(fs::is_empty(output("picture.png")));
+}
+
+// No ffmpeg on PATH: a video is refused up front, naming the Debian package to install.
+TEST_F(Render, MissingFfmpegNamesTheDebianPackage) {
+  fs::create_directory(file("empty-bin"));
+  for (const char* name : {"x.mp4", "x.gif"}) {
+    SCOPED_TRACE(name);
+    Result r;
+    {
+      const ScopedEnv path("PATH", file("empty-bin"));
+      r = tinkertoy({"render", kPendulum, "--duration", "0.1", "-o", output(name)});
+    }
+    EXPECT_EQ(r.code, kBadInput) << r.out;
+    EXPECT_TRUE(contains(r.err, "ffmpeg program, which is not on PATH")) << r.err;
+    EXPECT_TRUE(contains(r.err, "Debian package ffmpeg")) << r.err;
+    EXPECT_EQ(leftovers(), std::vector<std::string>{});
+  }
+  // PATH is restored: the real ffmpeg is found again.
+  const Result r = tinkertoy({"render", kPendulum, "--duration", "0.1", "--size", "64x48", "-o", output("x.gif")});
+  EXPECT_EQ(r.code, kSuccess) << r.err;
+}
+
+// An ffmpeg that writes half a file and fails: exit 4, its message quoted, and the half
+// file (written under the temporary name) removed.
+TEST_F(Render, FailingFfmpegExitsWithFourAndLeavesNoFile) {
+  fs::create_directory(file("bin"));
+  std::ofstream(file("bin/ffmpeg")) << "#!/bin/sh\n"
+                                       "for last in \"$@\"; do :; done\n"
+                                       "echo 'half a video' > \"$last\"\n"
+                                       "echo 'fake ffmpeg: disk full' >&2\n"
+                                       "exit 1\n";
+  fs::permissions(file("bin/ffmpeg"), fs::perms::owner_all);
+  Result r;
+  {
+    const ScopedEnv path("PATH", file("bin"));
+    r = tinkertoy({"render", kPendulum, "--duration", "0.5", "--size", "64x48", "-o", output("x.mp4")});
+  }
+  EXPECT_EQ(r.code, kOutputFailed) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "ffmpeg failed (exit status 1)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "fake ffmpeg: disk full")) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+// An ffmpeg that is on PATH but cannot be started (a script whose interpreter does not exist;
+// equally a binary for another machine): a message naming ffmpeg, exit 4 like an ffmpeg that
+// starts and fails, and no file. (This once escaped as an exception and aborted.)
+TEST_F(Render, FfmpegThatCannotStartExitsWithAnErrorAndLeavesNoFile) {
+  fs::create_directory(file("bin"));
+  std::ofstream(file("bin/ffmpeg")) << "#!/nonexistent/interpreter\n";
+  fs::permissions(file("bin/ffmpeg"), fs::perms::owner_all);
+  Result r{-1, "", ""};
+  {
+    const ScopedEnv path("PATH", file("bin"));
+    const std::vector<std::string> args = {"render", kPendulum, "--duration", "0.2", "--size", "64x48",
+                                           "-o", output("x.mp4")};
+    EXPECT_NO_THROW(r = tinkertoy(args));
+  }
+  EXPECT_EQ(r.code, kOutputFailed);
+  EXPECT_TRUE(contains(r.err, "ffmpeg")) << r.err;
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
+// ---- 12. Blow-up ---------------------------------------------------------------------------
+
+// The stiff spring of cli_test.cpp's BlowUpExitsWithThreeAndLeavesNoSummary under explicit
+// Euler: the still at the end is impossible, so it shows the last good state, and exits 3.
+TEST_F(Render, BlowUpExitsWithThreeAndKeepsTheLastGoodPicture) {
+  const std::string scene = writeScene("stiff.json", R"({
+    "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1.1, 0]}],
+    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e9, "rest_length": 1}],
+    "constraints": [{"type": "line", "particle": "a", "direction": [1, 0]}],
+    "settings": {"dt": 0.01, "duration": 100, "integrator": "euler"}})");
+  const std::string png = output("stiff.png");
+  const Result r = tinkertoy({"render", scene, "--size", "200x150", "-o", png});
+  EXPECT_EQ(r.code, kBlowUp) << r.err;
+  EXPECT_TRUE(contains(r.err, "simulation blew up at step")) << r.err;
+  EXPECT_TRUE(contains(r.err, "the last good state")) << r.err;
+  EXPECT_TRUE(contains(r.out, "wrote ")) << r.out;
+  EXPECT_EQ(leftovers(), std::vector<std::string>{"stiff.png"});
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok()) << png << " does not decode";
+  EXPECT_EQ(picture.width(), 200);
+  EXPECT_EQ(picture.height(), 150);
+}
+
+// ---- 13. Progress ----------------------------------------------------------------------------
+
+// The bars appear only on a terminal (simulating, then for a video encoding), are erased at
+// the end, and --quiet turns them off.
+TEST_F(Render, ProgressShowsOnlyOnATerminalWithoutQuiet) {
+  const std::vector<std::string> still = {"render", kPendulum, "--duration", "0.5", "--size", "64x48", "-o",
+                                          output("p.png")};
+  const Result terminal = tinkertoy(still, true);
+  ASSERT_EQ(terminal.code, kSuccess) << terminal.err;
+  EXPECT_TRUE(contains(terminal.err, "simulating [")) << terminal.err;
+  EXPECT_TRUE(contains(terminal.err, "100%")) << terminal.err;
+  ASSERT_GE(terminal.err.size(), 4u);
+  EXPECT_EQ(terminal.err.substr(terminal.err.size() - 4), "\r\033[K") << "the bar is erased at the end";
+
+  EXPECT_EQ(tinkertoy(still).err, "");
+  std::vector<std::string> quiet = still;
+  quiet.emplace_back("--quiet");
+  EXPECT_EQ(tinkertoy(quiet, true).err, "");
+
+  const std::vector<std::string> video = {"render", kPendulum, "--duration", "0.3", "--fps", "10", "--size", "64x48",
+                                          "-o", output("p.gif")};
+  const Result encoding = tinkertoy(video, true);
+  ASSERT_EQ(encoding.code, kSuccess) << encoding.err;
+  EXPECT_TRUE(contains(encoding.err, "simulating [")) << encoding.err;
+  EXPECT_TRUE(contains(encoding.err, "encoding")) << encoding.err;
+  EXPECT_TRUE(contains(encoding.err, "frames/s")) << encoding.err;
+  std::vector<std::string> quietVideo = video;
+  quietVideo.emplace_back("--quiet");
+  EXPECT_EQ(tinkertoy(quietVideo, true).err, "");
+}
+
+}  // namespace
+}  // namespace tinkertoy::cli
