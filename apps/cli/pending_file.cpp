@@ -35,4 +35,13 @@ void PendingFile::commit() {
   committed_ = true;
 }
 
+std::unique_ptr<PendingFile> pendingOutput(const std::string& path, std::ostream& err) {
+  try {
+    return std::make_unique<PendingFile>(path);
+  } catch (const std::runtime_error& e) {
+    err << "error: -o: " << e.what() << "\n";
+    return nullptr;
+  }
+}
+
 }  // namespace tinkertoy::cli

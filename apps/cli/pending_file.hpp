@@ -4,6 +4,9 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
+#include <ostream>
+#include <string>
 
 namespace tinkertoy::cli {
 
@@ -26,5 +29,9 @@ class PendingFile {
   std::filesystem::path target_, partial_;
   bool committed_ = false;
 };
+
+// The PendingFile for the output `path` of the -o flag; when it cannot be created, prints
+// "error: -o: …" to `err` and returns null.
+std::unique_ptr<PendingFile> pendingOutput(const std::string& path, std::ostream& err);
 
 }  // namespace tinkertoy::cli

@@ -145,22 +145,23 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
          << ", dt = " << s.dt << " s";
     title = name.str();
   }
-  std::optional<PendingFile> file;
-  try {
-    file.emplace(o.output);
-  } catch (const std::runtime_error& e) {
-    err << "error: -o: " << e.what() << "\n";
-    return kBadInput;
-  }
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, err);
+  if (!file) return kBadInput;
   if (run) {
     ProgressBar progress(err, o.progress, "simulating", stepsToReach(run->scene.duration, run->scene.settings.dt));
     series = simulateSeries(*run, kMaxSamples, progress, failure);
   }
 
-  ChildProcess plotter(gnuplot, {});
-  plotter.write(gnuplotScript(o, *format, file->path(), series, title));
-  if (const int status = plotter.finish(); status != 0) {
-    err << "error: -o " << o.output << ": gnuplot failed (exit status " << status << "): " << plotter.messages() << "\n";
+  try {
+    ChildProcess plotter(gnuplot, {});
+    plotter.write(gnuplotScript(o, *format, file->path(), series, title));
+    if (const int status = plotter.finish(); status != 0) {
+      err << "error: -o " << o.output << ": gnuplot failed (exit status " << status << "): " << plotter.messages()
+          << "\n";
+      return kOutputFailed;
+    }
+  } catch (const std::runtime_error& e) {  // gnuplot could not be started
+    err << "error: -o " << o.output << ": " << e.what() << "\n";
     return kOutputFailed;
   }
   try {

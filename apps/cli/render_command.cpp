@@ -159,13 +159,8 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   }
   const std::unique_ptr<SceneRun> run = startSceneRun(o.scene, o.simulation, err);
   if (!run) return kBadInput;
-  std::optional<PendingFile> file;
-  try {
-    file.emplace(o.output);
-  } catch (const std::runtime_error& e) {
-    err << "error: -o: " << e.what() << "\n";
-    return kBadInput;
-  }
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, err);
+  if (!file) return kBadInput;
 
   const Scene& scene = run->scene;
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);

@@ -151,5 +151,25 @@ TEST_F(Cli, PlotWithoutGnuplotNamesTheDebianPackage) {
   EXPECT_FALSE(fs::exists(file("e.svg")));
 }
 
+// A gnuplot that fails (here a fake one that complains), or that cannot be started at all:
+// exit 4, its message quoted, and no file.
+TEST_F(Cli, FailingGnuplotExitsWithFourAndLeavesNoFile) {
+  fs::create_directory(dir_ / "bin");
+  const std::string fake = (dir_ / "bin" / "gnuplot").string();
+  for (const std::string script : {"#!/bin/sh\ncat > /dev/null\necho 'fake gnuplot: no terminal' >&2\nexit 1\n",
+                                   "#!/nonexistent/interpreter\n"}) {
+    std::ofstream(fake) << script;
+    fs::permissions(fake, fs::perms::owner_all);
+    Result r;
+    {
+      const ScopedEnv path("PATH", (dir_ / "bin").string());
+      r = tinkertoy({"plot", kScenes + "pendulum.json", "--duration", "0.1", "-o", file("e.svg")});
+    }
+    EXPECT_EQ(r.code, kOutputFailed) << r.err;
+    EXPECT_NE(r.err.find("gnuplot"), std::string::npos) << r.err;
+    EXPECT_EQ(listing(), std::vector<std::string>{"bin"}) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace tinkertoy::cli
