@@ -15,7 +15,9 @@ void InverseMass::build(const Model& model) {
     widest = std::max(widest, body.coordinateCount());
   }
   M_.resize(widest, widest);
-  cholesky_.assign(model.bodyCount(), Eigen::LLT<Eigen::MatrixXd>());
+  // Built in place: copying a default-constructed LLT reads its uninitialized status.
+  cholesky_.clear();
+  cholesky_.resize(model.bodyCount());
   dense_.clear();
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     if (!model.body(model.bodyAt(i)).hasDiagonalMass()) dense_.push_back(i);
