@@ -63,11 +63,19 @@ double legendHeight(double unit) { return std::round(30.0 * unit); }
 
 PaintScale measureScale(const std::vector<Frame>& frames, double unit) {
   PaintScale scale{.unit = unit};
+  std::vector<double> loads;  // |λ| of every rod in every frame
   for (const Frame& frame : frames) {
     for (const SketchLink& l : frame.sketch.links) {
-      if (l.kind == SketchLink::Kind::Rod && std::isfinite(l.value)) scale.maxLambda = std::max(scale.maxLambda, std::abs(l.value));
+      if (l.kind == SketchLink::Kind::Rod && std::isfinite(l.value)) loads.push_back(std::abs(l.value));
     }
     for (const SketchArrow& a : frame.sketch.arrows) scale.maxForce = std::max(scale.maxForce, a.force.norm());
+  }
+  // A few violent moments (a jerk at the start) would leave every other frame's rods dark, so
+  // full colour is the 95th percentile of the loads; the rare larger ones saturate.
+  if (!loads.empty()) {
+    const auto at = loads.begin() + static_cast<std::ptrdiff_t>(0.95 * static_cast<double>(loads.size() - 1));
+    std::nth_element(loads.begin(), at, loads.end());
+    scale.maxLambda = *at;
   }
   return scale;
 }

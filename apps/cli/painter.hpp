@@ -20,14 +20,15 @@ namespace tinkertoy::cli {
 
 struct PaintScale {
   double unit = 1.0;       // pixels per Studio pixel: line widths, dot sizes and text grow with it
-  double maxLambda = 0.0;  // |λ| drawn fully red or blue (the largest over all frames)
+  double maxLambda = 0.0;  // |λ| drawn fully red or blue (the 95th percentile over all frames)
   double maxForce = 0.0;   // N drawn as the longest arrow (the largest over all frames)
 };
 
 // The strip at the bottom of a picture that holds the legend, px.
 double legendHeight(double unit);
 
-// The largest |λ| of a rod and the largest constraint force in the frames.
+// The rods' full-colour |λ| (the 95th percentile of every rod in every frame) and the largest
+// constraint force in the frames.
 PaintScale measureScale(const std::vector<Frame>& frames, double unit);
 
 class Painter {
