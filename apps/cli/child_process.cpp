@@ -85,6 +85,11 @@ ChildProcess::ChildProcess(const std::string& program, const std::vector<std::st
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &previousSigpipe_);
+  // With SIGCHLD ignored (inherited from whoever started us) the child would be reaped
+  // unseen and its exit status lost; the default keeps it for waitpid.
+  struct sigaction standard {};
+  standard.sa_handler = SIG_DFL;
+  ::sigaction(SIGCHLD, &standard, &previousSigchld_);
 }
 
 ChildProcess::~ChildProcess() {
@@ -137,10 +142,14 @@ int ChildProcess::finish() {
     collect();
   }
   int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  pid_t waited = -1;
+  do {
+    waited = ::waitpid(pid_, &status, 0);
+  } while (waited < 0 && errno == EINTR);
   pid_ = -1;
   ::sigaction(SIGPIPE, &previousSigpipe_, nullptr);
+  ::sigaction(SIGCHLD, &previousSigchld_, nullptr);
+  if (waited < 0) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }

@@ -2,9 +2,9 @@
 // pipe on its standard input. What it prints on stdout and stderr is collected, so an error
 // can quote it, and read while we write, so a chatty program cannot stall the pipe.
 //
-//   ChildProcess gnuplot(findProgram("gnuplot"), {"-"});
-//   gnuplot.write(script);
-//   if (gnuplot.finish() != 0) std::cerr << gnuplot.messages();
+//   ChildProcess gnuplot(findProgram("gnuplot"), {});
+//   const bool taken = gnuplot.write(script);
+//   if (gnuplot.finish() != 0 || !taken) std::cerr << gnuplot.messages();
 #pragma once
 
 #include <csignal>
@@ -29,8 +29,8 @@ class ChildProcess {
 
   // Writes every byte to the child's input; false when the child stopped reading (it exited).
   bool write(std::string_view bytes);
-  // Closes the child's input and waits for it: its exit status, or 128 + the signal that
-  // ended it.
+  // Closes the child's input and waits for it: its exit status, 128 + the signal that ended
+  // it, or -1 when it could not be waited for.
   int finish();
   // The last 16 KiB the child printed.
   [[nodiscard]] const std::string& messages() const { return messages_; }
@@ -42,7 +42,7 @@ class ChildProcess {
   int input_ = -1;   // our end of its stdin (non-blocking)
   int output_ = -1;  // our end of its stdout + stderr (non-blocking)
   std::string messages_;
-  struct sigaction previousSigpipe_ {};
+  struct sigaction previousSigpipe_ {}, previousSigchld_ {};
 };
 
 }  // namespace tinkertoy::cli

@@ -10,33 +10,40 @@
 
 namespace tinkertoy::cli {
 
+namespace {
+
+void addSizeFlag(CLI::App& app, PixelSize& size, int minimum, const std::string& help) {
+  app.add_option_function<std::string>("--size", [&size](const std::string& text) { size = parsePixelSize(text); }, help)
+      ->check(pixelSize(minimum));
+}
+
+}  // namespace
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal) {
   CLI::App app{"Tinkertoy: constrained dynamics after Witkin and seed 004. Runs and checks JSON scenes."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tinkertoy 0.1.0");
 
+  bool quiet = false;  // --quiet of whichever command runs
+  const auto addQuietFlag = [&quiet](CLI::App& command) { command.add_flag("--quiet", quiet, "No progress bar"); };
+
   RunOptions options;
   CLI::App* runApp = app.add_subcommand("run", "Simulate a scene and print a summary");
   runApp->add_option("scene", options.scene, "Scene file (JSON)")->required();
   addSimulationFlags(*runApp, options.simulation);
-  bool quiet = false;
-  runApp->add_flag("--quiet", quiet, "No progress bar");
+  addQuietFlag(*runApp);
   runApp->add_option("--trajectory", options.trajectory, "Write a CSV trajectory to FILE.csv");
   runApp->add_option("--every", options.every, "Record every N-th step in the trajectory")
       ->check(integerAtLeast(1));
   runApp->add_option("--summary", options.summary, "Write a JSON summary to FILE.json");
 
   RenderOptions render;
-  bool renderQuiet = false;
   CLI::App* renderApp = app.add_subcommand(
       "render", "Simulate a scene and draw it: a still picture (.svg, .png, .pdf) or a video (.mp4, .gif)");
   renderApp->add_option("scene", render.scene, "Scene file (JSON)")->required();
   renderApp->add_option("-o,--output", render.output, "Output file: .svg, .png, .pdf, .mp4 or .gif")->required();
   renderApp->add_option("--fps", render.fps, "Video frames per second of simulated time")->check(integerAtLeast(1));
-  renderApp->add_option_function<std::string>(
-             "--size", [&render](const std::string& text) { render.size = parsePixelSize(text); },
-             "Picture size in pixels, WxH (default 960x720)")
-      ->check(pixelSize());
+  addSizeFlag(*renderApp, render.size, 48, "Picture size in pixels, WxH, each side 48 to 8192 (default 960x720)");
   renderApp->add_option_function<double>("--time", [&render](double t) { render.time = t; },
                                          "Moment a still picture shows, s (default: the end)")
       ->check(finiteNumber(Sign::NonNegative));
@@ -45,11 +52,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(integerAtLeast(1));
   renderApp->add_flag("--trails", render.trails, "Draw each point mass's and rigid body's path");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
-  renderApp->add_flag("--quiet", renderQuiet, "No progress bar");
+  addQuietFlag(*renderApp);
   addSimulationFlags(*renderApp, render.simulation);
 
   PlotOptions plot;
-  bool plotQuiet = false;
   CLI::App* plotApp = app.add_subcommand(
       "plot", "Plot energies and constraint error against time with gnuplot, from a scene or a trajectory CSV");
   plotApp->add_option("input", plot.input, "Scene file (JSON), or a trajectory CSV from `run --trajectory`")->required();
@@ -57,11 +63,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
   plotApp->add_option("--what", plot.what, "Panels, comma-separated: energy, energy-drift, constraint-error, velocity-error")
       ->delimiter(',')
       ->check(CLI::IsMember(kPlotPanels));
-  plotApp->add_option_function<std::string>(
-             "--size", [&plot](const std::string& text) { plot.size = parsePixelSize(text); },
-             "Plot size in pixels, WxH (default 900x600)")
-      ->check(pixelSize());
-  plotApp->add_flag("--quiet", plotQuiet, "No progress bar");
+  addSizeFlag(*plotApp, plot.size, 200, "Plot size in pixels, WxH, each side 200 to 8192 (default 900x600)");
+  addQuietFlag(*plotApp);
   addSimulationFlags(*plotApp, plot.simulation);
 
   std::string checkPath;
@@ -76,16 +79,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const int code = app.exit(e, out, err);
     return code == 0 ? kSuccess : kBadInput;
   }
+  const bool progress = errIsTerminal && !quiet;
   if (*runApp) {
-    options.progress = errIsTerminal && !quiet;
+    options.progress = progress;
     return runScene(options, out, err);
   }
   if (*renderApp) {
-    render.progress = errIsTerminal && !renderQuiet;
+    render.progress = progress;
     return renderScene(render, out, err);
   }
   if (*plotApp) {
-    plot.progress = errIsTerminal && !plotQuiet;
+    plot.progress = progress;
     return plotSeries(plot, out, err);
   }
   return checkScene(checkPath, out, err);

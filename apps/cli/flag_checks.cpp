@@ -69,12 +69,15 @@ std::optional<PixelSize> readPixelSize(const std::string& text) {
 
 }  // namespace
 
-CLI::Validator pixelSize() {
+CLI::Validator pixelSize(int minimum) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [minimum](std::string& text) -> std::string {
         const std::optional<PixelSize> size = readPixelSize(text);
         if (!size) return "expected WIDTHxHEIGHT in pixels, such as 960x720, got '" + text + "'";
         if (size->width <= 0 || size->height <= 0) return "width and height must be positive, got '" + text + "'";
+        if (size->width < minimum || size->height < minimum) {
+          return "width and height must be at least " + std::to_string(minimum) + " pixels, got '" + text + "'";
+        }
         if (size->width > kMaxPixels || size->height > kMaxPixels) {
           return "width and height must be at most " + std::to_string(kMaxPixels) + ", got '" + text + "'";
         }

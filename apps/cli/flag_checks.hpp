@@ -18,8 +18,8 @@ struct PixelSize {
   int width = 0, height = 0;
 };
 inline constexpr int kMaxPixels = 8192;  // per side
-// "WxH" with whole numbers in [1, kMaxPixels].
-CLI::Validator pixelSize();
+// "WxH" with whole numbers in [minimum, kMaxPixels].
+CLI::Validator pixelSize(int minimum);
 // The size in text that pixelSize() accepted.
 PixelSize parsePixelSize(const std::string& text);
 

@@ -1,6 +1,7 @@
 // PendingFile: an output written under a temporary name beside its final one, and renamed into
-// place by commit(). A command that fails part-way leaves nothing behind, not a half-written
-// picture or video; one that cannot write there fails before doing any work.
+// place by commit(). A command that fails part-way, or is interrupted by Ctrl-C (SIGINT),
+// SIGTERM or SIGHUP, leaves nothing behind, not a half-written picture or video; one that
+// cannot write there fails before doing any work.
 #pragma once
 
 #include <filesystem>
@@ -12,7 +13,7 @@ namespace tinkertoy::cli {
 
 class PendingFile {
  public:
-  // Creates the (empty) temporary file ".<name>.partial" in the target's directory. Throws
+  // Creates the (empty) temporary file ".<name>.XXXXXX" in the target's directory. Throws
   // std::runtime_error naming the target and the reason when that is not possible.
   explicit PendingFile(std::filesystem::path target);
   // Removes the temporary file unless committed.
@@ -22,7 +23,8 @@ class PendingFile {
 
   // Where to write the output for now.
   [[nodiscard]] const std::filesystem::path& path() const { return partial_; }
-  // Moves it to the target, replacing any file there. Throws std::runtime_error on failure.
+  // Moves it to the target, replacing any file there. Throws std::runtime_error when the
+  // output is empty (whatever wrote it failed quietly) or cannot be moved.
   void commit();
 
  private:
@@ -30,8 +32,8 @@ class PendingFile {
   bool committed_ = false;
 };
 
-// The PendingFile for the output `path` of the -o flag; when it cannot be created, prints
-// "error: -o: …" to `err` and returns null.
-std::unique_ptr<PendingFile> pendingOutput(const std::string& path, std::ostream& err);
+// The PendingFile for the output `path` of the -o flag, which must not be the command's
+// `input`; when it cannot be created, prints "error: -o: …" to `err` and returns null.
+std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::string& input, std::ostream& err);
 
 }  // namespace tinkertoy::cli

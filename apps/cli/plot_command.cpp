@@ -1,6 +1,8 @@
 // `tinkertoy plot` (plot_command.hpp).
 #include "plot_command.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -19,14 +21,19 @@ namespace {
 
 constexpr std::size_t kMaxSamples = 4000;  // per series when simulating a scene
 
-// A gnuplot string literal: double quotes, so a line break in the text ("\n") breaks the line.
+// A gnuplot string literal. Single quotes, in which gnuplot expands nothing (in double quotes
+// it would run `backquoted` text as a shell command); a line break becomes "\n" joined on.
 std::string quoted(const std::string& text) {
-  std::string result = "\"";
+  std::string result = "'";
   for (const char c : text) {
-    if (c == '"' || c == '\\') result += '\\';
-    result += c == '\n' ? std::string("\\n") : std::string(1, c);
+    if (c == '\n') {
+      result += "'.\"\\n\".'";
+    } else {
+      result += c;
+      if (c == '\'') result += '\'';
+    }
   }
-  return result + "\"";
+  return result + "'";
 }
 
 std::string terminal(OutputFormat format, PixelSize size) {
@@ -96,7 +103,8 @@ std::string gnuplotScript(const PlotOptions& o, OutputFormat format, const std::
   script << "EOD\n";
   script << "set grid lc rgb '#dddddd'\nset key outside right top\nset border lc rgb '#444444'\n"
          << "set lmargin 12\nset rmargin 24\n";
-  script << "set multiplot layout " << o.what.size() << ",1 title " << quoted(title) << " noenhanced font ',12'\n";
+  script << "page_title = " << quoted(title) << "\n";
+  script << "set multiplot layout " << o.what.size() << ",1 title page_title noenhanced font ',12'\n";
   for (std::size_t k = 0; k < o.what.size(); ++k) panel(script, o.what[k], series, k + 1 == o.what.size());
   script << "unset multiplot\nset output\n";
   return script.str();
@@ -111,7 +119,9 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
         << "'; use .svg, .png or .pdf\n";
     return kBadInput;
   }
-  const bool fromCsv = std::filesystem::path(o.input).extension() == ".csv";
+  std::string extension = std::filesystem::path(o.input).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  const bool fromCsv = extension == ".csv";
   if (fromCsv && o.simulation.any()) {
     err << "error: the simulation flags (--duration, --dt, ...) apply to a scene, not to the trajectory " << o.input
         << "\n";
@@ -145,7 +155,7 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
          << ", dt = " << s.dt << " s";
     title = name.str();
   }
-  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, err);
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.input, err);
   if (!file) return kBadInput;
   if (run) {
     ProgressBar progress(err, o.progress, "simulating", stepsToReach(run->scene.duration, run->scene.settings.dt));
@@ -154,10 +164,12 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
 
   try {
     ChildProcess plotter(gnuplot, {});
-    plotter.write(gnuplotScript(o, *format, file->path(), series, title));
-    if (const int status = plotter.finish(); status != 0) {
-      err << "error: -o " << o.output << ": gnuplot failed (exit status " << status << "): " << plotter.messages()
-          << "\n";
+    const bool taken = plotter.write(gnuplotScript(o, *format, file->path(), series, title));
+    const int status = plotter.finish();
+    if (status != 0 || !taken) {
+      err << "error: -o " << o.output << ": gnuplot "
+          << (status != 0 ? "failed (exit status " + std::to_string(status) + ")" : std::string("stopped reading its script"))
+          << ": " << plotter.messages() << "\n";
       return kOutputFailed;
     }
   } catch (const std::runtime_error& e) {  // gnuplot could not be started

@@ -31,38 +31,23 @@ Bounds Recording::bounds() const {
 
 Recording record(SceneRun& run, std::span<const double> times, double end, const RecordingOptions& options,
                  ProgressBar& progress) {
-  Model& model = run.scene.model;
-  Simulator& simulator = run.simulator;
+  const Model& model = run.scene.model;
   const double dt = run.scene.settings.dt;
   const SketchOptions sketchOptions{.constraintForces = options.constraintForces};
+  // Frames and trail points are taken by step number, not by comparing sums of dt, which
+  // drift: frame j shows step stepsToReach(times[j], dt), where `run --duration` would stop.
+  const auto trailEvery = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::lround(options.trailInterval / dt)));
   Recording recording;
   std::size_t next = 0;  // the next frame to keep
-  double nextTrailTime = 0.0;
-  // Keeps the frames due at the current state: a frame shows the first step at or after its
-  // time, where `run --duration time` would stop (the same rounding as stepsToReach).
-  const auto sample = [&] {
-    const double now = model.time();
-    while (next < times.size() && times[next] <= now + 1e-9 * dt) {
-      recording.frames.push_back({now, sketch(model, &simulator, sketchOptions)});
+  const auto sample = [&](std::uint64_t step) {
+    while (next < times.size() && stepsToReach(times[next], dt) <= step) {
+      recording.frames.push_back({model.time(), sketch(model, &run.simulator, sketchOptions)});
       ++next;
     }
-    if (options.trails && now >= nextTrailTime - 0.5 * dt) {
-      extendTrails(sketch(model, &simulator), now, recording.trails);
-      nextTrailTime = now + options.trailInterval;
-    }
+    if (options.trails && step % trailEvery == 0) extendTrails(sketch(model), model.time(), recording.trails);
   };
-  sample();
-  const std::uint64_t steps = stepsToReach(end, dt);
-  try {
-    for (std::uint64_t i = 1; i <= steps; ++i) {
-      simulator.step();
-      sample();
-      progress.update(i, model.time());
-    }
-  } catch (const SimulationError& e) {
-    recording.failure = e.what();
-  }
-  progress.finish();
+  sample(0);
+  recording.failure = stepScene(run, stepsToReach(end, dt), progress, sample);
   return recording;
 }
 

@@ -17,6 +17,7 @@
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
 #include "recording.hpp"
+#include "tinkertoy/view/style.hpp"
 #include "video_encoder.hpp"
 
 namespace tinkertoy::cli {
@@ -26,13 +27,22 @@ namespace {
 using Surface = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
 using Context = std::unique_ptr<cairo_t, decltype(&cairo_destroy)>;
 
-constexpr double kMargin = 0.06;  // of the picture, on every side of the framed scene
+constexpr double kMargin = 0.06;   // of the picture, on every side of the framed scene
+constexpr int kMaxVideoFps = 240;  // beyond it frames only repeat steps and fill the memory
+constexpr int kMaxExposures = 1000;
 
 // Flags that do not fit the output, or a missing ffmpeg: the reason, or "" when all is well.
 std::string checkOptions(const RenderOptions& o, OutputFormat format, const std::string& ffmpeg) {
   if (isVideo(format)) {
     if (o.time) return "--time picks the moment of a still picture (.svg, .png, .pdf); a video shows 0 to --duration";
     if (o.exposures > 1) return "--exposures overlays states in a still picture (.svg, .png, .pdf), not in a video";
+    if (format == OutputFormat::Gif && o.fps > VideoEncoder::kMaxGifFps) {
+      return "--fps: a GIF plays in real time only up to " + std::to_string(VideoEncoder::kMaxGifFps) +
+             " fps (its frame delays are whole hundredths of a second), got " + std::to_string(o.fps);
+    }
+    if (o.fps > kMaxVideoFps) {
+      return "--fps: at most " + std::to_string(kMaxVideoFps) + " frames per second, got " + std::to_string(o.fps);
+    }
     if (format == OutputFormat::Mp4 && (o.size.width % 2 != 0 || o.size.height % 2 != 0)) {
       return "--size: H.264 video needs an even width and height, got " + std::to_string(o.size.width) + "x" +
              std::to_string(o.size.height);
@@ -42,8 +52,30 @@ std::string checkOptions(const RenderOptions& o, OutputFormat format, const std:
              ": writing video needs the ffmpeg program, which is not on PATH; install the Debian package ffmpeg "
              "(apt-get install ffmpeg, or scripts/install-deps.sh)";
     }
+  } else if (o.exposures > kMaxExposures) {
+    return "--exposures: at most " + std::to_string(kMaxExposures) + ", got " + std::to_string(o.exposures);
   }
   return {};
+}
+
+// The title as valid UTF-8, which cairo's text needs: each byte outside a well-formed sequence
+// (a file name can hold any) becomes '?'.
+std::string printable(const std::string& text) {
+  std::string result;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    bool valid = length > 0 && i + length <= text.size();
+    for (std::size_t k = 1; valid && k < length; ++k) valid = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (valid) {
+      result.append(text, i, length);
+      i += length;
+    } else {
+      result += '?';
+      ++i;
+    }
+  }
+  return result;
 }
 
 // The simulated times of the pictures: a video's frames at k/fps, or a still's exposures
@@ -101,14 +133,15 @@ std::string writeStill(OutputFormat format, const std::filesystem::path& file, P
   } else {
     surface.reset(cairo_pdf_surface_create(file.c_str(), w, h));
   }
+  cairo_status_t status = CAIRO_STATUS_SUCCESS;
   {
     const Context cr(cairo_create(surface.get()), cairo_destroy);
     draw(cr.get());
+    status = cairo_status(cr.get());
   }
-  cairo_status_t status = CAIRO_STATUS_SUCCESS;
-  if (format == OutputFormat::Png) {
+  if (status == CAIRO_STATUS_SUCCESS && format == OutputFormat::Png) {
     status = cairo_surface_write_to_png(surface.get(), file.c_str());
-  } else {
+  } else if (status == CAIRO_STATUS_SUCCESS) {
     cairo_surface_finish(surface.get());
     status = cairo_surface_status(surface.get());
   }
@@ -128,19 +161,21 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
   }
   const Surface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, o.size.width, o.size.height),
                         cairo_surface_destroy);
-  const Context cr(cairo_create(surface.get()), cairo_destroy);
   for (std::size_t k = 0; k < recording.frames.size(); ++k) {
     const Frame& frame = recording.frames[k];
+    const Context cr(cairo_create(surface.get()), cairo_destroy);  // a fresh state for every frame
     Painter painter(cr.get(), camera, scale);
     painter.background();
     if (o.trails) painter.trails(recording.trails, frame.time, frame.sketch);
     painter.sketch(frame.sketch);
     painter.legend(timeLabel(frame.time), title);
+    if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) return cairo_status_to_string(cairo_status(cr.get()));
     if (!encoder->add(surface.get())) break;
     progress.update(k + 1, frame.time);
   }
+  std::string problem = encoder->finish();  // ffmpeg may still be encoding: the bar stays until it is done
   progress.finish();
-  return encoder->finish();
+  return problem;
 }
 
 }  // namespace
@@ -159,10 +194,16 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   }
   const std::unique_ptr<SceneRun> run = startSceneRun(o.scene, o.simulation, err);
   if (!run) return kBadInput;
-  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, err);
+  const Scene& scene = run->scene;
+  if (o.time) {
+    if (const std::string problem = checkStepCount(*o.time, scene.settings.dt, "--time"); !problem.empty()) {
+      err << "error: " << problem << "\n";
+      return kBadInput;
+    }
+  }
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.scene, err);
   if (!file) return kBadInput;
 
-  const Scene& scene = run->scene;
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
   const std::vector<double> times = frameTimes(o, *format, end);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
@@ -175,9 +216,11 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
 
   const double unit = std::max(1.0, std::min(o.size.width, o.size.height) / 720.0);
   const Eigen::Vector2d viewport(o.size.width, o.size.height - legendHeight(unit));
-  const Camera camera = Camera::frame(recording.bounds(), viewport, kMargin);
+  // Force arrows have a length in pixels, up to kLongestArrow: the margin leaves room for them.
+  const double margin = o.forces ? std::max(kMargin, (kLongestArrow + 10.0) * unit / viewport.minCoeff()) : kMargin;
+  const Camera camera = Camera::frame(recording.bounds(), viewport, std::min(margin, 0.25));
   const PaintScale scale = measureScale(recording.frames, unit);
-  const std::string title = scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name;
+  const std::string title = printable(scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name);
 
   std::string problem;
   if (isVideo(*format)) {

@@ -146,18 +146,14 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
   ProgressBar progress(err, options.progress, "simulating", steps);
   const auto start = std::chrono::steady_clock::now();
-  try {
-    for (std::uint64_t i = 1; i <= steps; ++i) {
-      simulator.step();
-      stats.add(simulator.diagnostics());
-      if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
-        trajectory->write(scene.model, simulator.diagnostics());
-      }
-      progress.update(i, scene.model.time());
+  const std::string failure = stepScene(*run, steps, progress, [&](std::uint64_t i) {
+    stats.add(simulator.diagnostics());
+    if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
+      trajectory->write(scene.model, simulator.diagnostics());
     }
-  } catch (const SimulationError& e) {
-    progress.finish();
-    err << "error: " << e.what() << "\n";
+  });
+  if (!failure.empty()) {
+    err << "error: " << failure << "\n";
     if (trajectory) {
       trajectory->flush();
       err << "the trajectory up to t = " << scene.model.time() << " s is in " << options.trajectory << "\n";
@@ -168,7 +164,6 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
     return kBlowUp;
   }
-  progress.finish();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const Report report{scene, options.scene, stats, wall, simulator.breaks()};

@@ -1,7 +1,9 @@
 // The shared simulation flags and the scene they prepare (scene_run.hpp).
 #include "scene_run.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
 
 #include "flag_checks.hpp"
 
@@ -90,12 +92,41 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
     err << "error: " << e.what() << "\n";
     return nullptr;
   }
+  if (const std::string problem = checkStepCount(run->scene.duration, run->scene.settings.dt, "duration");
+      !problem.empty()) {
+    err << "error: " << problem << "\n";
+    return nullptr;
+  }
   warnIfIllegal(run->simulator.diagnostics(), run->scene.settings, err);
   return run;
 }
 
 std::uint64_t stepsToReach(double time, double dt) {
-  return static_cast<std::uint64_t>(std::ceil(time / dt - 1e-9));
+  return static_cast<std::uint64_t>(std::ceil(std::min(time / dt, kMaxSteps) - 1e-9));
+}
+
+std::string checkStepCount(double time, double dt, const std::string& what) {
+  if (time / dt <= kMaxSteps) return {};
+  std::ostringstream message;
+  message << what << " / dt = " << time << " s / " << dt << " s is " << time / dt << " steps; at most " << kMaxSteps
+          << " are run";
+  return message.str();
+}
+
+std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,
+                      const std::function<void(std::uint64_t)>& after) {
+  std::string failure;
+  try {
+    for (std::uint64_t i = 1; i <= steps; ++i) {
+      run.simulator.step();
+      after(i);
+      progress.update(i, run.scene.model.time());
+    }
+  } catch (const SimulationError& e) {
+    failure = e.what();
+  }
+  progress.finish();
+  return failure;
 }
 
 std::string_view integratorOf(const SimulationSettings& s) {

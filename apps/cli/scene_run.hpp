@@ -4,11 +4,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 
+#include "progress_bar.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
@@ -49,8 +51,19 @@ struct SceneRun {
 // initial state violates its constraints and nothing will pull it back.
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err);
 
-// Steps of dt needed to reach `time` (a partial last step counts as one).
+// The most steps a command takes: a run to `time` needs at most this many steps of dt.
+inline constexpr double kMaxSteps = 1e12;
+// Steps of dt needed to reach `time` (a partial last step counts as one); time/dt ≤ kMaxSteps.
 std::uint64_t stepsToReach(double time, double dt);
+// "" when reaching `time` takes at most kMaxSteps steps of dt, otherwise why not (`what` names
+// the time, as in "--time").
+std::string checkStepCount(double time, double dt, const std::string& what);
+
+// Steps `run` `steps` times, calling `after(i)` after step i and updating `progress`, which is
+// finished at the end. Returns the simulation's message when it blows up (the model keeps its
+// last good state), "" otherwise.
+std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,
+                      const std::function<void(std::uint64_t)>& after);
 
 // The integrator a run uses: the velocity level always steps with symplectic Euler.
 std::string_view integratorOf(const SimulationSettings& settings);

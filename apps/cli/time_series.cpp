@@ -78,23 +78,16 @@ TimeSeries readTrajectory(const std::filesystem::path& file) {
 }
 
 TimeSeries simulateSeries(SceneRun& run, std::size_t maxSamples, ProgressBar& progress, std::string& failure) {
-  Model& model = run.scene.model;
-  Simulator& simulator = run.simulator;
+  const Model& model = run.scene.model;
+  const Simulator& simulator = run.simulator;
   const std::uint64_t steps = stepsToReach(run.scene.duration, run.scene.settings.dt);
   const std::uint64_t every = std::max<std::uint64_t>(1, (steps + maxSamples - 2) / std::max<std::size_t>(1, maxSamples - 1));
   TimeSeries series;
   series.add(model.time(), simulator.diagnostics());
-  try {
-    for (std::uint64_t i = 1; i <= steps; ++i) {
-      simulator.step();
-      if (i % every == 0 || i == steps) series.add(model.time(), simulator.diagnostics());
-      progress.update(i, model.time());
-    }
-  } catch (const SimulationError& e) {
-    failure = e.what();
-    if (series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics());
-  }
-  progress.finish();
+  failure = stepScene(run, steps, progress, [&](std::uint64_t i) {
+    if (i % every == 0 || i == steps) series.add(model.time(), simulator.diagnostics());
+  });
+  if (!failure.empty() && series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics());
   return series;
 }
 

@@ -21,11 +21,13 @@ std::vector<std::string> ffmpegArguments(VideoEncoder::Format format, const std:
     args.insert(args.end(), {"-c:v", "libx264", "-preset", "medium", "-crf", "20", "-pix_fmt", "yuv420p",
                              "-movflags", "+faststart", "-f", "mp4"});
   } else {
-    // One palette for the whole clip, then dithering onto it: far better colours than GIF's default.
-    args.insert(args.end(), {"-vf", "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer",
+    // A palette made for each frame, then dithering onto it: far better colours than GIF's
+    // fixed palette, and, unlike one palette for the whole clip, no need to hold every frame.
+    args.insert(args.end(), {"-vf", "split[a][b];[a]palettegen=stats_mode=single[p];[b][p]paletteuse=new=1:dither=bayer",
                              "-loop", "0", "-f", "gif"});
   }
-  args.push_back(file.string());
+  // "file:" keeps ffmpeg from reading a name such as "10:00.mp4" as a protocol.
+  args.push_back("file:" + file.string());
   return args;
 }
 
@@ -40,17 +42,20 @@ bool VideoEncoder::add(cairo_surface_t* frame) {
   const auto* data = reinterpret_cast<const char*>(cairo_image_surface_get_data(frame));
   const auto stride = static_cast<std::size_t>(cairo_image_surface_get_stride(frame));
   const auto row = static_cast<std::size_t>(size_.width) * 4;
-  if (stride == row) return ffmpeg_.write({data, row * static_cast<std::size_t>(size_.height)});
-  for (int y = 0; y < size_.height; ++y) {
-    if (!ffmpeg_.write({data + static_cast<std::size_t>(y) * stride, row})) return false;
+  if (stride == row) {  // rows without padding: the frame in one piece
+    refused_ = !ffmpeg_.write({data, row * static_cast<std::size_t>(size_.height)});
   }
-  return true;
+  for (int y = 0; y < size_.height && stride != row && !refused_; ++y) {
+    refused_ = !ffmpeg_.write({data + static_cast<std::size_t>(y) * stride, row});
+  }
+  return !refused_;
 }
 
 std::string VideoEncoder::finish() {
   const int status = ffmpeg_.finish();
-  if (status == 0) return {};
-  std::string message = "ffmpeg failed (exit status " + std::to_string(status) + ")";
+  if (status == 0 && !refused_) return {};
+  std::string message = status == 0 ? std::string("ffmpeg stopped reading frames before the last one")
+                                    : "ffmpeg failed (exit status " + std::to_string(status) + ")";
   if (!ffmpeg_.messages().empty()) message += ": " + ffmpeg_.messages();
   while (!message.empty() && message.back() == '\n') message.pop_back();
   return message;

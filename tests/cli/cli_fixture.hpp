@@ -43,30 +43,6 @@ inline nlohmann::json readJson(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-// A scratch directory, named after the test and removed at its end.
-class Cli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / "tinkertoy-cli" / test->test_suite_name() / test->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string file(const std::string& name) const { return (dir_ / name).string(); }
-  std::string writeScene(const std::string& name, const std::string& json) const {
-    std::ofstream(file(name)) << json;
-    return file(name);
-  }
-  // The names in the scratch directory, hidden ones (".x.partial") included.
-  std::vector<std::string> listing() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
-    return names;
-  }
-  fs::path dir_;
-};
-
 // Sets an environment variable (PATH, to hide or fake ffmpeg and gnuplot) for a scope.
 class ScopedEnv {
  public:
@@ -84,6 +60,44 @@ class ScopedEnv {
  private:
   const char* name_;
   std::optional<std::string> old_;
+};
+
+// A scratch directory, named after the test and removed at its end.
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / "tinkertoy-cli" / test->test_suite_name() / test->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::string writeScene(const std::string& name, const std::string& json) const {
+    std::ofstream(file(name)) << json;
+    return file(name);
+  }
+  // Runs `tinkertoy args` with nothing on PATH but the directory bin/ of the scratch directory,
+  // holding `program` (ffmpeg, gnuplot) as the shell script `script`, or, with an empty
+  // script, not at all.
+  Result withFakeProgram(const std::string& program, const std::string& script, const std::vector<std::string>& args) {
+    const fs::path bin = dir_ / "bin";
+    fs::create_directories(bin);
+    fs::remove(bin / program);
+    if (!script.empty()) {
+      std::ofstream(bin / program) << script;
+      fs::permissions(bin / program, fs::perms::owner_all);
+    }
+    const ScopedEnv path("PATH", bin.string());
+    return tinkertoy(args);
+  }
+  // The names in the scratch directory, hidden ones (".x.partial") included.
+  std::vector<std::string> listing() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
+    return names;
+  }
+  fs::path dir_;
 };
 
 }  // namespace tinkertoy::cli

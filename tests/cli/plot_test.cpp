@@ -113,6 +113,7 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
   const std::string empty = writeScene("empty.csv",
                                        "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n");
   const std::string broken = writeScene("broken.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
+  fs::create_directory(file("folder.svg"));
   const std::vector<std::string> inputs = listing();
   const struct {
     std::vector<std::string> args;
@@ -122,6 +123,8 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
       {{"plot", pendulum, "-o", file("e.txt")}, "unknown plot type '.txt'"},
       {{"plot", pendulum, "-o", (dir_ / "missing" / "e.svg").string()}, "cannot write"},
       {{"plot", pendulum, "-o", dir_.string() + "/"}, "-o"},
+      {{"plot", pendulum, "-o", file("folder.svg")}, "is a directory"},
+      {{"plot", pendulum, "-o", file("e.svg"), "--size", "199x300"}, "at least 200 pixels"},
       {{"plot", pendulum, "-o", file("e.svg"), "--size", "0x100"}, "--size"},
       {{"plot", pendulum, "-o", file("e.svg"), "--size", "-3x100"}, "--size"},
       {{"plot", pendulum, "-o", file("e.svg"), "--what", "energy,entropy"}, "entropy"},
@@ -143,9 +146,7 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
 }
 
 TEST_F(Cli, PlotWithoutGnuplotNamesTheDebianPackage) {
-  fs::create_directory(dir_ / "bin");
-  const ScopedEnv noPrograms("PATH", (dir_ / "bin").string());
-  const Result r = tinkertoy({"plot", kScenes + "pendulum.json", "-o", file("e.svg")});
+  const Result r = withFakeProgram("gnuplot", "", {"plot", kScenes + "pendulum.json", "-o", file("e.svg")});
   EXPECT_EQ(r.code, kBadInput);
   EXPECT_NE(r.err.find("gnuplot-nox"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(file("e.svg")));
@@ -154,21 +155,45 @@ TEST_F(Cli, PlotWithoutGnuplotNamesTheDebianPackage) {
 // A gnuplot that fails (here a fake one that complains), or that cannot be started at all:
 // exit 4, its message quoted, and no file.
 TEST_F(Cli, FailingGnuplotExitsWithFourAndLeavesNoFile) {
-  fs::create_directory(dir_ / "bin");
-  const std::string fake = (dir_ / "bin" / "gnuplot").string();
-  for (const std::string script : {"#!/bin/sh\ncat > /dev/null\necho 'fake gnuplot: no terminal' >&2\nexit 1\n",
+  for (const std::string script : {"#!/bin/sh\n/bin/cat > /dev/null\necho 'fake gnuplot: no terminal' >&2\nexit 1\n",
                                    "#!/nonexistent/interpreter\n"}) {
-    std::ofstream(fake) << script;
-    fs::permissions(fake, fs::perms::owner_all);
-    Result r;
-    {
-      const ScopedEnv path("PATH", (dir_ / "bin").string());
-      r = tinkertoy({"plot", kScenes + "pendulum.json", "--duration", "0.1", "-o", file("e.svg")});
-    }
+    const Result r =
+        withFakeProgram("gnuplot", script, {"plot", kScenes + "pendulum.json", "--duration", "0.1", "-o", file("e.svg")});
     EXPECT_EQ(r.code, kOutputFailed) << r.err;
     EXPECT_NE(r.err.find("gnuplot"), std::string::npos) << r.err;
     EXPECT_EQ(listing(), std::vector<std::string>{"bin"}) << r.err;
   }
+}
+
+// gnuplot runs `backquoted` text in double-quoted strings as a shell command; the scene's name
+// and the output's path reach its script, and must come out as plain text.
+TEST_F(Cli, PlotTitlesAndPathsAreNeverRunAsCommands) {
+  const std::string marker = file("ran");
+  const std::string scene = writeScene("sly.json", R"({"name": "sly `touch )" + marker + R"(` 'quoted' \\ \"x\"",
+    "particles": [{"id": "a", "mass": 1, "position": [1, 0]}],
+    "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}], "settings": {"duration": 0.2}})");
+  const std::string svg = file("it's `touch ran` \\.svg");
+  const Result r = tinkertoy({"plot", scene, "-o", svg});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_FALSE(fs::exists(marker)) << "a backquoted command ran";
+  EXPECT_FALSE(fs::exists(file("ran")));
+  EXPECT_NE(readFile(svg).find("sly `touch "), std::string::npos) << "the title is shown as written";
+}
+
+// A trajectory named in capitals is still a CSV.
+TEST_F(Cli, PlotReadsACsvWhateverTheCaseOfItsExtension) {
+  ASSERT_EQ(tinkertoy({"run", kScenes + "pendulum.json", "--duration", "0.2", "--trajectory", file("T.CSV")}).code, kSuccess);
+  const Result r = tinkertoy({"plot", file("T.CSV"), "-o", file("t.svg")});
+  EXPECT_EQ(r.code, kSuccess) << r.err;
+}
+
+// A gnuplot that exits 0 without writing: the empty file is not passed off as a plot.
+TEST_F(Cli, PlotRefusesAnEmptyOutput) {
+  const Result r = withFakeProgram("gnuplot", "#!/bin/sh\n/bin/cat > /dev/null\nexit 0\n",
+                                   {"plot", kScenes + "pendulum.json", "--duration", "0.1", "-o", file("e.svg")});
+  EXPECT_EQ(r.code, kOutputFailed) << r.err;
+  EXPECT_NE(r.err.find("came out empty"), std::string::npos) << r.err;
+  EXPECT_EQ(listing(), std::vector<std::string>{"bin"});
 }
 
 }  // namespace
