@@ -42,7 +42,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       "render", "Simulate a scene and draw it: a still picture (.svg, .png, .pdf) or a video (.mp4, .gif)");
   renderApp->add_option("scene", render.scene, "Scene file (JSON)")->required();
   renderApp->add_option("-o,--output", render.output, "Output file: .svg, .png, .pdf, .mp4 or .gif")->required();
-  renderApp->add_option("--fps", render.fps, "Video frames per second of simulated time (default 30; at most 240, 50 for a GIF)")->check(integerAtLeast(1));
+  renderApp->add_option("--fps", render.fps,
+                        "Video frames per second of simulated time (default 30; at most 240, 50 for a GIF)")
+      ->check(integerAtLeast(1));
   addSizeFlag(*renderApp, render.size, 48, "Picture size in pixels, WxH, each side 48 to 8192 (default 960x720)");
   renderApp->add_option_function<double>("--time", [&render](double t) { render.time = t; },
                                          "Moment a still picture shows, s (default: the end)")
