@@ -189,44 +189,25 @@ void Painter::body(const Sketch& s) {
 }
 
 void Painter::pin(const SketchPin& p) {
-  const double u = scale_.unit;
-  const Eigen::Vector2d at = camera_.toPixels(p.at);
-  switch (p.kind) {
-    case SketchPin::Kind::Nail:
-    case SketchPin::Kind::Pivot:
-      polyline(cr_, {at, at + u * Eigen::Vector2d(-8, 12), at + u * Eigen::Vector2d(8, 12)}, true);
-      fill(cr_, colours::kPin);
-      segment(cr_, at + u * Eigen::Vector2d(-12, 12), at + u * Eigen::Vector2d(12, 12), colours::kInk, 2.0 * u);
-      circle(cr_, at, 3.0 * u);
-      fill(cr_, colours::kInk);
-      break;
-    case SketchPin::Kind::Hinge:
-      circle(cr_, at, 5.0 * u);
-      fill(cr_, {255, 255, 255});
-      circle(cr_, at, 5.0 * u);
-      stroke(cr_, colours::kInk, 2.0 * u);
-      break;
-    case SketchPin::Kind::Weld:
-      cairo_rectangle(cr_, at.x() - 4 * u, at.y() - 4 * u, 8 * u, 8 * u);
-      fill(cr_, colours::kInk);
-      break;
-    case SketchPin::Kind::Slider: {
-      const Eigen::Vector2d d(p.direction.x(), -p.direction.y());
-      segment(cr_, at - 24.0 * u * d, at + 24.0 * u * d, colours::kWire, 2.0 * u);
-      circle(cr_, at, 4.0 * u);
-      fill(cr_, colours::kInk);
-      break;
+  for (const PinMark& mark : pinMarks(p, camera_.toPixels(p.at), scale_.unit)) {
+    switch (mark.kind) {
+      case PinMark::Kind::FilledPolygon:
+        polyline(cr_, mark.points, true);
+        fill(cr_, mark.colour);
+        break;
+      case PinMark::Kind::Polyline:
+        polyline(cr_, mark.points);
+        stroke(cr_, mark.colour, mark.width);
+        break;
+      case PinMark::Kind::FilledCircle:
+        circle(cr_, mark.points[0], mark.radius);
+        fill(cr_, mark.colour);
+        break;
+      case PinMark::Kind::Circle:
+        circle(cr_, mark.points[0], mark.radius);
+        stroke(cr_, mark.colour, mark.width);
+        break;
     }
-    case SketchPin::Kind::Driver:
-      circle(cr_, at, 8.0 * u);
-      stroke(cr_, colours::kMouse, 2.5 * u);
-      break;
-    case SketchPin::Kind::Pulley:
-      circle(cr_, at, 7.0 * u);
-      stroke(cr_, colours::kInk, 2.0 * u);
-      circle(cr_, at, 2.0 * u);
-      fill(cr_, colours::kInk);
-      break;
   }
 }
 

@@ -71,34 +71,25 @@ void arrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour) {
 }
 
 void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
-  const ImVec2 at = px(camera, p.at);
-  switch (p.kind) {
-    case SketchPin::Kind::Nail:
-    case SketchPin::Kind::Pivot:
-      draw.AddTriangleFilled({at.x, at.y}, {at.x - 8, at.y + 12}, {at.x + 8, at.y + 12}, im(colours::kPin));
-      draw.AddLine({at.x - 12, at.y + 12}, {at.x + 12, at.y + 12}, kInk, 2.0f);
-      draw.AddCircleFilled(at, 3.0f, kInk);
-      break;
-    case SketchPin::Kind::Hinge:
-      draw.AddCircleFilled(at, 5.0f, IM_COL32(255, 255, 255, 255));
-      draw.AddCircle(at, 5.0f, kInk, 0, 2.0f);
-      break;
-    case SketchPin::Kind::Weld:
-      draw.AddRectFilled({at.x - 4, at.y - 4}, {at.x + 4, at.y + 4}, kInk);
-      break;
-    case SketchPin::Kind::Slider: {
-      const Eigen::Vector2d d(p.direction.x(), -p.direction.y());
-      draw.AddLine(im(vec(at) - 24.0 * d), im(vec(at) + 24.0 * d), im(colours::kWire), 2.0f);
-      draw.AddCircleFilled(at, 4.0f, kInk);
-      break;
+  for (const PinMark& mark : pinMarks(p, camera.toPixels(p.at))) {
+    const ImU32 colour = im(mark.colour);
+    const auto width = static_cast<float>(mark.width), radius = static_cast<float>(mark.radius);
+    std::vector<ImVec2> points;
+    for (const Eigen::Vector2d& q : mark.points) points.push_back(im(q));
+    switch (mark.kind) {
+      case PinMark::Kind::FilledPolygon:
+        draw.AddConvexPolyFilled(points.data(), static_cast<int>(points.size()), colour);
+        break;
+      case PinMark::Kind::Polyline:
+        draw.AddPolyline(points.data(), static_cast<int>(points.size()), colour, 0, width);
+        break;
+      case PinMark::Kind::FilledCircle:
+        draw.AddCircleFilled(points[0], radius, colour);
+        break;
+      case PinMark::Kind::Circle:
+        draw.AddCircle(points[0], radius, colour, 0, width);
+        break;
     }
-    case SketchPin::Kind::Driver:
-      draw.AddCircle(at, 8.0f, im(colours::kMouse), 0, 2.5f);
-      break;
-    case SketchPin::Kind::Pulley:
-      draw.AddCircle(at, 7.0f, kInk, 0, 2.0f);
-      draw.AddCircleFilled(at, 2.0f, kInk);
-      break;
   }
 }
 

@@ -44,6 +44,38 @@ std::array<Eigen::Vector2d, 2> spanAcross(const SketchLine& line, const Bounds& 
   return {line.point - reach * line.direction, line.point + reach * line.direction};
 }
 
+std::vector<PinMark> pinMarks(const SketchPin& pin, const Eigen::Vector2d& at, double u) {
+  using Kind = PinMark::Kind;
+  const auto circle = [&](Kind kind, double radius, Colour colour, double width = 0.0) {
+    return PinMark{.kind = kind, .points = {at}, .radius = radius * u, .width = width * u, .colour = colour};
+  };
+  const auto offset = [&](double x, double y) { return Eigen::Vector2d(at + u * Eigen::Vector2d(x, y)); };
+  switch (pin.kind) {
+    case SketchPin::Kind::Nail:
+    case SketchPin::Kind::Pivot:  // a triangle standing on a base, the held point on its tip
+      return {{.kind = Kind::FilledPolygon, .points = {at, offset(-8, 12), offset(8, 12)}, .colour = colours::kPin},
+              {.kind = Kind::Polyline, .points = {offset(-12, 12), offset(12, 12)}, .width = 2.0 * u,
+               .colour = colours::kInk},
+              circle(Kind::FilledCircle, 3.0, colours::kInk)};
+    case SketchPin::Kind::Hinge:
+      return {circle(Kind::FilledCircle, 5.0, {255, 255, 255}), circle(Kind::Circle, 5.0, colours::kInk, 2.0)};
+    case SketchPin::Kind::Weld:
+      return {{.kind = Kind::FilledPolygon, .points = {offset(-4, -4), offset(4, -4), offset(4, 4), offset(-4, 4)},
+               .colour = colours::kInk}};
+    case SketchPin::Kind::Slider: {  // the axis it slides along (pixels have y down)
+      const Eigen::Vector2d d(pin.direction.x(), -pin.direction.y());
+      return {{.kind = Kind::Polyline, .points = {at - 24.0 * u * d, at + 24.0 * u * d}, .width = 2.0 * u,
+               .colour = colours::kWire},
+              circle(Kind::FilledCircle, 4.0, colours::kInk)};
+    }
+    case SketchPin::Kind::Driver:
+      return {circle(Kind::Circle, 8.0, colours::kMouse, 2.5)};
+    case SketchPin::Kind::Pulley:
+      return {circle(Kind::Circle, 7.0, colours::kInk, 2.0), circle(Kind::FilledCircle, 2.0, colours::kInk)};
+  }
+  return {};
+}
+
 double roundStep(double minimum) {
   const double decade = std::pow(10.0, std::floor(std::log10(minimum)));
   for (const double m : {1.0, 2.0, 5.0}) {

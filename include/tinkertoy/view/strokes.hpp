@@ -9,6 +9,7 @@
 
 #include "tinkertoy/view/bounds.hpp"
 #include "tinkertoy/view/sketch.hpp"
+#include "tinkertoy/view/style.hpp"
 
 namespace tinkertoy {
 
@@ -26,6 +27,19 @@ std::array<Eigen::Vector2d, 3> arrowHead(const Eigen::Vector2d& from, const Eige
 
 // A segment of an infinite line long enough to cross all of `view` (world coordinates).
 std::array<Eigen::Vector2d, 2> spanAcross(const SketchLine& line, const Bounds& view);
+
+// A pin (nail, hinge, weld, slider, driver, pulley) as simple marks, in pixels: a backend
+// draws each as a filled polygon, a stroked polyline or a filled or stroked circle.
+struct PinMark {
+  enum class Kind { FilledPolygon, Polyline, FilledCircle, Circle };
+  Kind kind = Kind::FilledCircle;
+  std::vector<Eigen::Vector2d> points;  // the polygon's or polyline's corners; a circle's centre
+  double radius = 0.0;                  // circles, px
+  double width = 0.0;                   // strokes, px
+  Colour colour;
+};
+// The marks of `pin` drawn at pixel `at`, sizes multiplied by `unit`.
+std::vector<PinMark> pinMarks(const SketchPin& pin, const Eigen::Vector2d& at, double unit = 1.0);
 
 // A round length for a grid or scale bar: 1, 2 or 5 × 10^k, the smallest at least `minimum`.
 double roundStep(double minimum);
