@@ -58,6 +58,27 @@ TEST(Strokes, RoundStepsAreOneTwoOrFiveTimesAPowerOfTen) {
   EXPECT_NEAR(roundStep(0.013), 0.02, 1e-15);
 }
 
+// A nail stands its triangle's tip on the held point; a slider's axis follows its direction
+// with y flipped into pixels; sizes grow with the unit.
+TEST(Strokes, PinMarksStandOnTheHeldPoint) {
+  const Eigen::Vector2d at(100, 50);
+  const std::vector<PinMark> nail = pinMarks({.at = {0, 0}, .kind = SketchPin::Kind::Nail}, at, 2.0);
+  ASSERT_EQ(nail.size(), 3u);
+  EXPECT_EQ(nail[0].kind, PinMark::Kind::FilledPolygon);
+  EXPECT_EQ(nail[0].points[0], at);
+  EXPECT_EQ(nail[0].points[1], Eigen::Vector2d(84, 74));  // (−8, 12) px × 2, below: y grows down
+  EXPECT_DOUBLE_EQ(nail[2].radius, 6.0);
+
+  const SketchPin slider{.at = {0, 0}, .kind = SketchPin::Kind::Slider, .direction = {0.6, 0.8}};
+  const std::vector<PinMark> marks = pinMarks(slider, at);
+  ASSERT_EQ(marks[0].kind, PinMark::Kind::Polyline);
+  EXPECT_TRUE((marks[0].points[1] - at).isApprox(Eigen::Vector2d(24 * 0.6, -24 * 0.8)));
+  for (const SketchPin::Kind kind : {SketchPin::Kind::Hinge, SketchPin::Kind::Weld, SketchPin::Kind::Driver,
+                                     SketchPin::Kind::Pulley, SketchPin::Kind::Pivot}) {
+    EXPECT_FALSE(pinMarks({.kind = kind}, at).empty());
+  }
+}
+
 TEST(Style, RodsShadeByTheSignAndSizeOfLambda) {
   EXPECT_EQ(rodColour(-5.0, 5.0).r, colours::kTension.r);
   EXPECT_EQ(rodColour(5.0, 5.0).b, colours::kCompression.b);
