@@ -49,6 +49,16 @@ std::string findProgram(const std::string& name) {
   }
 }
 
+std::string missingProgram(const std::string& name, const std::string& package) {
+  std::string message = "needs the " + name;
+  message.append(" program, which is not on PATH; install the Debian package ")
+      .append(package)
+      .append(" (apt-get install ")
+      .append(package)
+      .append(", or scripts/install-deps.sh)");
+  return message;
+}
+
 ChildProcess::ChildProcess(const std::string& program, const std::vector<std::string>& args) {
   int in[2], out[2];
   if (::pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
@@ -152,6 +162,16 @@ int ChildProcess::finish() {
   if (waited < 0) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+}
+
+std::string ChildProcess::finishAndExplain(const std::string& name, bool inputTaken) {
+  const int status = finish();
+  if (status == 0 && inputTaken) return {};
+  std::string message = name;
+  message.append(status == 0 ? " stopped reading its input" : " failed (exit status " + std::to_string(status) + ")");
+  if (!messages_.empty()) message.append(": ").append(messages_);
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  return message;
 }
 
 }  // namespace tinkertoy::cli

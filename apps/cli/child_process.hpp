@@ -17,6 +17,8 @@ namespace tinkertoy::cli {
 
 // The path of the executable `name` found on PATH, or "" when there is none.
 std::string findProgram(const std::string& name);
+// "needs the <name> program, which is not on PATH; install the Debian package <package> …".
+std::string missingProgram(const std::string& name, const std::string& package);
 
 class ChildProcess {
  public:
@@ -32,6 +34,9 @@ class ChildProcess {
   // Closes the child's input and waits for it: its exit status, 128 + the signal that ended
   // it, or -1 when it could not be waited for.
   int finish();
+  // finish(), then "" when the child took all its input (`inputTaken`, what write() said) and
+  // exited with 0; otherwise what went wrong, naming the child `name` and quoting its messages.
+  std::string finishAndExplain(const std::string& name, bool inputTaken);
   // The last 16 KiB the child printed.
   [[nodiscard]] const std::string& messages() const { return messages_; }
 

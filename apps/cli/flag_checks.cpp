@@ -8,18 +8,47 @@
 
 namespace tinkertoy::cli {
 
+namespace {
+
+// The number that is all of `text`, read by `parse` (std::stod, std::stol), or nothing.
+template <class Parse>
+auto readNumber(const std::string& text, Parse parse) -> std::optional<decltype(parse(text, nullptr))> {
+  try {
+    std::size_t used = 0;
+    const auto value = parse(text, &used);
+    if (used > 0 && used == text.size()) return value;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::optional<double> readReal(const std::string& text) {
+  return readNumber(text, [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
+}
+
+std::optional<long> readWhole(const std::string& text) {
+  return readNumber(text, [](const std::string& s, std::size_t* used) { return std::stol(s, used); });
+}
+
+// Width and height of "WxH", or nothing if the text is not two whole numbers joined by x.
+std::optional<PixelSize> readPixelSize(const std::string& text) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) return std::nullopt;
+  const std::optional<long> w = readWhole(text.substr(0, x)), h = readWhole(text.substr(x + 1));
+  if (!w || !h) return std::nullopt;
+  const auto clampToInt = [](long v) { return static_cast<int>(std::clamp<long>(v, -1, kMaxPixels + 1)); };
+  return PixelSize{clampToInt(*w), clampToInt(*h)};
+}
+
+}  // namespace
+
 CLI::Validator finiteNumber(Sign sign) {
   const char* name = sign == Sign::Positive ? "positive NUMBER" : sign == Sign::NonNegative ? "non-negative NUMBER" : "NUMBER";
   return CLI::Validator(
       [sign](std::string& text) -> std::string {
-        double x = 0.0;
-        std::size_t used = 0;
-        try {
-          x = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size()) return "expected a number, got '" + text + "'";
+        const std::optional<double> read = readReal(text);
+        if (!read) return "expected a number, got '" + text + "'";
+        const double x = *read;
         if (!std::isfinite(x)) return "must be finite, got '" + text + "'";
         if (sign == Sign::Positive && !(x > 0.0)) return "must be positive, got '" + text + "'";
         if (sign == Sign::NonNegative && x < 0.0) return "must not be negative, got '" + text + "'";
@@ -31,43 +60,13 @@ CLI::Validator finiteNumber(Sign sign) {
 CLI::Validator integerAtLeast(long minimum) {
   return CLI::Validator(
       [minimum](std::string& text) -> std::string {
-        long x = 0;
-        std::size_t used = 0;
-        try {
-          x = std::stol(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size()) return "expected a whole number, got '" + text + "'";
-        if (x < minimum) return "must be at least " + std::to_string(minimum) + ", got '" + text + "'";
+        const std::optional<long> x = readWhole(text);
+        if (!x) return "expected a whole number, got '" + text + "'";
+        if (*x < minimum) return "must be at least " + std::to_string(minimum) + ", got '" + text + "'";
         return {};
       },
       "INTEGER >= " + std::to_string(minimum));
 }
-
-namespace {
-
-// Width and height of "WxH", or nothing if the text is not two whole numbers joined by x.
-std::optional<PixelSize> readPixelSize(const std::string& text) {
-  const std::size_t x = text.find_first_of("xX");
-  if (x == std::string::npos || x == 0 || x + 1 == text.size()) return std::nullopt;
-  const auto whole = [](const std::string& part) -> std::optional<long> {
-    if (part.find_first_not_of("-0123456789") != std::string::npos) return std::nullopt;
-    try {
-      std::size_t used = 0;
-      const long value = std::stol(part, &used);
-      return used == part.size() ? std::optional<long>(value) : std::nullopt;
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  };
-  const auto w = whole(text.substr(0, x)), h = whole(text.substr(x + 1));
-  if (!w || !h) return std::nullopt;
-  const auto clampToInt = [](long v) { return static_cast<int>(std::clamp<long>(v, -1, kMaxPixels + 1)); };
-  return PixelSize{clampToInt(*w), clampToInt(*h)};
-}
-
-}  // namespace
 
 CLI::Validator pixelSize(int minimum) {
   return CLI::Validator(

@@ -13,10 +13,16 @@ namespace tinkertoy::cli {
 
 enum class OutputFormat { Svg, Png, Pdf, Mp4, Gif };
 
-// The format named by the extension (any case), or nothing for another extension.
-inline std::optional<OutputFormat> outputFormat(const std::filesystem::path& file) {
+// The file's extension in lower case (".png" for "A.PNG").
+inline std::string lowercaseExtension(const std::filesystem::path& file) {
   std::string ext = file.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+// The format named by the extension (any case), or nothing for another extension.
+inline std::optional<OutputFormat> outputFormat(const std::filesystem::path& file) {
+  const std::string ext = lowercaseExtension(file);
   if (ext == ".svg") return OutputFormat::Svg;
   if (ext == ".png") return OutputFormat::Png;
   if (ext == ".pdf") return OutputFormat::Pdf;

@@ -41,17 +41,17 @@ void stopRemovingOnSignals() {
   gInterrupted[0] = '\0';
 }
 
-std::runtime_error cannotWrite(const std::filesystem::path& target, const std::string& reason) {
+std::string cannotWrite(const std::filesystem::path& target, const std::string& reason) {
   std::string message = target.string();
   message.insert(0, "cannot write '").append("': ").append(reason);
-  return std::runtime_error(message);
+  return message;
 }
 
 }  // namespace
 
 PendingFile::PendingFile(std::filesystem::path target) : target_(std::move(target)) {
-  if (target_.filename().empty()) throw cannotWrite(target_, "it names a directory, not a file");
-  if (std::filesystem::is_directory(target_)) throw cannotWrite(target_, "it is a directory");
+  if (target_.filename().empty()) throw std::runtime_error(cannotWrite(target_, "it names a directory, not a file"));
+  if (std::filesystem::is_directory(target_)) throw std::runtime_error(cannotWrite(target_, "it is a directory"));
   // A unique hidden name beside the target (so two commands writing the same file do not
   // share it), short enough to fit however long the target's name is.
   std::string name = target_.filename().string().substr(0, 100);
@@ -59,7 +59,7 @@ PendingFile::PendingFile(std::filesystem::path target) : target_(std::move(targe
   name += ".XXXXXX";
   std::string pattern = (target_.parent_path() / name).string();
   const int fd = ::mkstemp(pattern.data());
-  if (fd < 0) throw cannotWrite(target_, std::strerror(errno));
+  if (fd < 0) throw std::runtime_error(cannotWrite(target_, std::strerror(errno)));
   // mkstemp makes the file private (0600); an output gets the permissions of any new file.
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -76,14 +76,15 @@ PendingFile::~PendingFile() {
   std::filesystem::remove(partial_, ignored);
 }
 
-void PendingFile::commit() {
+std::string PendingFile::commit() {
   std::error_code error;
   if (std::filesystem::file_size(partial_, error) == 0 && !error) {
-    throw cannotWrite(target_, "the output came out empty");
+    return cannotWrite(target_, "the output came out empty");
   }
   std::filesystem::rename(partial_, target_, error);
-  if (error) throw cannotWrite(target_, error.message());
+  if (error) return cannotWrite(target_, error.message());
   committed_ = true;
+  return {};
 }
 
 std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::string& input, std::ostream& err) {

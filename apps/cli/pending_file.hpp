@@ -23,9 +23,9 @@ class PendingFile {
 
   // Where to write the output for now.
   [[nodiscard]] const std::filesystem::path& path() const { return partial_; }
-  // Moves it to the target, replacing any file there. Throws std::runtime_error when the
-  // output is empty (whatever wrote it failed quietly) or cannot be moved.
-  void commit();
+  // Moves it to the target, replacing any file there: "" on success, otherwise why not (the
+  // output is empty, so whatever wrote it failed quietly, or it cannot be moved).
+  [[nodiscard]] std::string commit();
 
  private:
   std::filesystem::path target_, partial_;

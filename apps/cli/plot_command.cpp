@@ -2,7 +2,6 @@
 #include "plot_command.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -119,9 +118,7 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
         << "'; use .svg, .png or .pdf\n";
     return kBadInput;
   }
-  std::string extension = std::filesystem::path(o.input).extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
-  const bool fromCsv = extension == ".csv";
+  const bool fromCsv = lowercaseExtension(o.input) == ".csv";
   if (fromCsv && o.simulation.any()) {
     err << "error: the simulation flags (--duration, --dt, ...) apply to a scene, not to the trajectory " << o.input
         << "\n";
@@ -129,8 +126,7 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
   }
   const std::string gnuplot = findProgram("gnuplot");
   if (gnuplot.empty()) {
-    err << "error: plot needs the gnuplot program, which is not on PATH; install the Debian package gnuplot-nox "
-           "(apt-get install gnuplot-nox, or scripts/install-deps.sh)\n";
+    err << "error: plot " << missingProgram("gnuplot", "gnuplot-nox") << "\n";
     return kBadInput;
   }
 
@@ -162,24 +158,17 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
     series = simulateSeries(*run, kMaxSamples, progress, failure);
   }
 
+  std::string problem;
   try {
     ChildProcess plotter(gnuplot, {});
     const bool taken = plotter.write(gnuplotScript(o, *format, file->path(), series, title));
-    const int status = plotter.finish();
-    if (status != 0 || !taken) {
-      err << "error: -o " << o.output << ": gnuplot "
-          << (status != 0 ? "failed (exit status " + std::to_string(status) + ")" : std::string("stopped reading its script"))
-          << ": " << plotter.messages() << "\n";
-      return kOutputFailed;
-    }
+    problem = plotter.finishAndExplain("gnuplot", taken);
   } catch (const std::runtime_error& e) {  // gnuplot could not be started
-    err << "error: -o " << o.output << ": " << e.what() << "\n";
-    return kOutputFailed;
+    problem = e.what();
   }
-  try {
-    file->commit();
-  } catch (const std::runtime_error& e) {
-    err << "error: -o " << o.output << ": " << e.what() << "\n";
+  if (problem.empty()) problem = file->commit();
+  if (!problem.empty()) {
+    err << "error: -o " << o.output << ": " << problem << "\n";
     return kOutputFailed;
   }
   out << "wrote " << o.output << ": " << o.size.width << "x" << o.size.height << ", " << series.size()

@@ -47,11 +47,7 @@ std::string checkOptions(const RenderOptions& o, OutputFormat format, const std:
       return "--size: H.264 video needs an even width and height, got " + std::to_string(o.size.width) + "x" +
              std::to_string(o.size.height);
     }
-    if (ffmpeg.empty()) {
-      return "-o " + o.output +
-             ": writing video needs the ffmpeg program, which is not on PATH; install the Debian package ffmpeg "
-             "(apt-get install ffmpeg, or scripts/install-deps.sh)";
-    }
+    if (ffmpeg.empty()) return "-o " + o.output + ": writing video " + missingProgram("ffmpeg", "ffmpeg");
   } else if (o.exposures > kMaxExposures) {
     return "--exposures: at most " + std::to_string(kMaxExposures) + ", got " + std::to_string(o.exposures);
   }
@@ -230,13 +226,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     problem = writeStill(*format, file->path(), o.size,
                          [&](cairo_t* cr) { drawStill(cr, recording, camera, scale, title); });
   }
-  if (problem.empty()) {
-    try {
-      file->commit();
-    } catch (const std::runtime_error& e) {
-      problem = e.what();
-    }
-  }
+  if (problem.empty()) problem = file->commit();
   if (!problem.empty()) {
     err << "error: -o " << o.output << ": " << problem << "\n";
     return kOutputFailed;

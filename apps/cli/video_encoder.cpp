@@ -52,13 +52,7 @@ bool VideoEncoder::add(cairo_surface_t* frame) {
 }
 
 std::string VideoEncoder::finish() {
-  const int status = ffmpeg_.finish();
-  if (status == 0 && !refused_) return {};
-  std::string message = status == 0 ? std::string("ffmpeg stopped reading frames before the last one")
-                                    : "ffmpeg failed (exit status " + std::to_string(status) + ")";
-  if (!ffmpeg_.messages().empty()) message += ": " + ffmpeg_.messages();
-  while (!message.empty() && message.back() == '\n') message.pop_back();
-  return message;
+  return ffmpeg_.finishAndExplain("ffmpeg", !refused_);
 }
 
 }  // namespace tinkertoy::cli

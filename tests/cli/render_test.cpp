@@ -637,7 +637,7 @@ TEST_F(Render, AnFfmpegThatWritesNothingIsAFailure) {
   const Result r = withFakeProgram("ffmpeg", "#!/bin/sh\nexit 0\n",
                                    {"render", kPendulum, "--duration", "0.5", "--size", "64x48", "-o", output("x.mp4")});
   EXPECT_EQ(r.code, kOutputFailed) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, "ffmpeg stopped reading frames") || contains(r.err, "came out empty")) << r.err;
+  EXPECT_TRUE(contains(r.err, "ffmpeg stopped reading its input") || contains(r.err, "came out empty")) << r.err;
   EXPECT_EQ(leftovers(), std::vector<std::string>{});
 }
 
