@@ -21,6 +21,14 @@ namespace tinkertoy::cli {
 namespace fs = std::filesystem;
 inline const std::string kScenes = std::string(TINKERTOY_SOURCE_DIR) + "/scenes/";
 
+// A spring of 1e9 N/m under explicit Euler at dt = 0.01 s: it grows without bound, so every
+// command that simulates it blows up within a few steps.
+inline const std::string kBlowUpScene = R"({
+    "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1.1, 0]}],
+    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e9, "rest_length": 1}],
+    "constraints": [{"type": "line", "particle": "a", "direction": [1, 0]}],
+    "settings": {"dt": 0.01, "duration": 100, "integrator": "euler"}})";
+
 struct Result {
   int code;
   std::string out, err;

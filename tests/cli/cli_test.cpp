@@ -265,11 +265,7 @@ TEST_F(Cli, RunShowsProgressOnlyOnATerminal) {
 // A very stiff spring under explicit Euler grows without bound: exit 3, the message names
 // the step, and no summary file is left behind.
 TEST_F(Cli, BlowUpExitsWithThreeAndLeavesNoSummary) {
-  const std::string scene = writeScene("stiff.json", R"({
-    "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1.1, 0]}],
-    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e9, "rest_length": 1}],
-    "constraints": [{"type": "line", "particle": "a", "direction": [1, 0]}],
-    "settings": {"dt": 0.01, "duration": 100, "integrator": "euler"}})");
+  const std::string scene = writeScene("stiff.json", kBlowUpScene);
   const Result r = tinkertoy({"run", scene, "--summary", file("s.json"), "--trajectory", file("t.csv")});
   EXPECT_EQ(r.code, kBlowUp) << r.err;
   EXPECT_NE(r.err.find("simulation blew up at step"), std::string::npos) << r.err;

@@ -1,99 +1,17 @@
 // `tinkertoy render`, run in-process: the files it writes (PNG, SVG, PDF, MP4, GIF), where the
-// picture puts things (the documented framing rule, worked out by hand), what --exposures,
-// --trails and --forces add, that rendering samples the simulation without changing it, and
-// every bad input, which must exit with 2 and leave no file behind.
-//
-// The framing rule (render_command.cpp, view/camera.hpp) that the pixel tests work from: a
-// W×H picture has unit u = max(1, min(W, H)/720) and a legend strip of round(30 u) px at the
-// bottom; the scene is framed in the viewport (W, H − round(30 u)) by
-// Camera::frame(bounds, viewport, 0.06), bounds being the union of everything drawn in every
-// frame and trail, each side shorter than 1 m widened to 1 m about its middle. So
-//   scale = min(0.88 W / width_m, 0.88 (H − round(30 u)) / height_m)  px/m,
-//   pixel = (W/2 + scale (x − cx), (H − round(30 u))/2 − scale (y − cy)),
-// with (cx, cy) the middle of the bounds. Pixel (i, j) covers [i, i+1] × [j, j+1].
-#include <cairo.h>
+// picture puts things (the framing rule of render_fixture.hpp, worked out by hand), what
+// --exposures, --trails and --forces add, that rendering samples the simulation without
+// changing it, and the progress bar. What goes wrong is in render_failures_test.cpp.
 #include <libxml/parser.h>
 #include <libxml/tree.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <memory>
 #include <tuple>
 
-#include "cli_fixture.hpp"
-#include "tinkertoy/view/style.hpp"
+#include "render_fixture.hpp"
 
 namespace tinkertoy::cli {
 namespace {
-
-const std::string kPendulum = kScenes + "pendulum.json";
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// ---- Pictures ----------------------------------------------------------------------------
-
-struct Rgb {
-  int r = 0, g = 0, b = 0;
-};
-
-std::ostream& operator<<(std::ostream& os, const Rgb& c) {
-  return os << "(" << c.r << ", " << c.g << ", " << c.b << ")";
-}
-
-Rgb rgb(Colour c) { return {c.r, c.g, c.b}; }
-
-// The straight blend of `front` at `opacity` over `back`, as cairo composites it.
-Rgb over(Rgb front, double opacity, Rgb back) {
-  const auto blend = [opacity](int f, int b) {
-    return static_cast<int>(std::lround(opacity * f + (1.0 - opacity) * b));
-  };
-  return {blend(front.r, back.r), blend(front.g, back.g), blend(front.b, back.b)};
-}
-
-const Rgb kBackground = rgb(colours::kBackground);  // (247, 247, 242)
-const Rgb kDot = rgb(colours::kDot);                // (28, 45, 90)
-const Rgb kForce = rgb(colours::kForce);            // (44, 160, 44)
-
-bool near(Rgb actual, Rgb expected, int tolerance) {
-  return std::abs(actual.r - expected.r) <= tolerance && std::abs(actual.g - expected.g) <= tolerance &&
-         std::abs(actual.b - expected.b) <= tolerance;
-}
-
-::testing::AssertionResult isColour(Rgb actual, Rgb expected, int tolerance = 3) {
-  if (near(actual, expected, tolerance)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "pixel is " << actual << ", expected " << expected << " ± " << tolerance;
-}
-
-// A PNG decoded by cairo.
-class Picture {
- public:
-  explicit Picture(const std::string& path)
-      : surface_(cairo_image_surface_create_from_png(path.c_str()), cairo_surface_destroy) {
-    if (ok()) cairo_surface_flush(surface_.get());
-  }
-  [[nodiscard]] bool ok() const { return cairo_surface_status(surface_.get()) == CAIRO_STATUS_SUCCESS; }
-  [[nodiscard]] int width() const { return cairo_image_surface_get_width(surface_.get()); }
-  [[nodiscard]] int height() const { return cairo_image_surface_get_height(surface_.get()); }
-  // The pixel at column x, row y (every pixel the renderer draws is opaque, so no
-  // un-premultiplying is needed).
-  [[nodiscard]] Rgb at(int x, int y) const {
-    EXPECT_TRUE(x >= 0 && y >= 0 && x < width() && y < height()) << x << ", " << y;
-    const unsigned char* data = cairo_image_surface_get_data(surface_.get());
-    const int stride = cairo_image_surface_get_stride(surface_.get());
-    std::uint32_t pixel = 0;
-    std::memcpy(&pixel, data + static_cast<std::ptrdiff_t>(y) * stride + static_cast<std::ptrdiff_t>(x) * 4,
-                sizeof pixel);
-    return {static_cast<int>((pixel >> 16) & 0xff), static_cast<int>((pixel >> 8) & 0xff),
-            static_cast<int>(pixel & 0xff)};
-  }
-
- private:
-  std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> surface_;
-};
 
 // ---- Videos ------------------------------------------------------------------------------
 
@@ -126,27 +44,7 @@ double number(const nlohmann::json& value) {
   return value.is_string() ? std::stod(value.get<std::string>()) : value.get<double>();
 }
 
-// ---- The fixture -------------------------------------------------------------------------
-
-// The scratch directory holds the scenes; outputs go in out/, which the bad-input tests check
-// is left empty.
-class Render : public Cli {
- protected:
-  void SetUp() override {
-    Cli::SetUp();
-    fs::create_directories(dir_ / "out");
-  }
-  std::string output(const std::string& name) const { return (dir_ / "out" / name).string(); }
-  // Every entry in out/, hidden ones (".x.png.partial") included.
-  std::vector<std::string> leftovers() const {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(dir_ / "out")) names.push_back(entry.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-};
-
-// ---- 1. PNG size -------------------------------------------------------------------------
+// ---- PNG size -------------------------------------------------------------------------
 
 TEST_F(Render, PngDecodesToTheRequestedSize) {
   for (const auto& [size, width, height] : {std::tuple{"640x480", 640, 480}, std::tuple{"333x222", 333, 222}}) {
@@ -162,7 +60,7 @@ TEST_F(Render, PngDecodesToTheRequestedSize) {
   }
 }
 
-// ---- 2. Where a particle appears ---------------------------------------------------------
+// ---- Where a particle appears ---------------------------------------------------------
 
 // No gravity and nothing moving: a (1 kg) rests at (−1, 0) and b (8 kg) at (1, 0.5).
 //
@@ -202,7 +100,7 @@ TEST_F(Render, ParticlesAppearWhereTheFramingRulePutsThem) {
   EXPECT_TRUE(isColour(picture.at(2, 446), kBackground));
 }
 
-// ---- 3, 4. SVG and PDF -------------------------------------------------------------------
+// ---- SVG and PDF -------------------------------------------------------------------
 
 TEST_F(Render, SvgIsXmlOfTheRequestedSize) {
   const std::string svg = output("pendulum.svg");
@@ -244,7 +142,7 @@ TEST_F(Render, PdfStartsWithTheMagicAndHasThePageSize) {
   EXPECT_EQ(y1, 240);
 }
 
-// ---- 5, 6. Videos ------------------------------------------------------------------------
+// ---- Videos ------------------------------------------------------------------------
 
 // 1.5 s at 20 fps: 1.5 × 20 = 30 frames, lasting 30/20 = 1.5 s.
 TEST_F(Render, Mp4HasDurationTimesFpsFramesOfH264) {
@@ -318,7 +216,7 @@ TEST_F(Render, TheLastFrameIsTakenAfterManySmallSteps) {
   EXPECT_TRUE(contains(r.out, "t = 2 s")) << r.out;
 }
 
-// ---- 7. Rendering samples the simulation, it does not change it --------------------------
+// ---- Rendering samples the simulation, it does not change it --------------------------
 
 // What could go wrong: a renderer that steps to the exact time of each picture (splitting a
 // step), or runs other settings than the flags ask, or shows another step than --time. So
@@ -374,7 +272,7 @@ TEST_F(Render, AStillShowsTheStateRunReachesWithTheSameSteps) {
   EXPECT_TRUE(isColour(picture.at(xe, ye), kBackground)) << "at " << xe << ", " << ye;
 }
 
-// ---- 8. A strobe ---------------------------------------------------------------------------
+// ---- A strobe ---------------------------------------------------------------------------
 
 // A ball thrown sideways at 1 m/s from the origin (rk4 is exact for constant gravity):
 // x = t, y = −½ g t². --time 1 --exposures 5 shows t_j = 1·j/4 = 0, 0.25, 0.5, 0.75, 1 s, at
@@ -410,7 +308,7 @@ TEST_F(Render, ExposuresShowAStrobeOfAFallingParticle) {
   EXPECT_TRUE(isColour(picture.at(224, 276), kBackground));
 }
 
-// ---- 9. Trails -----------------------------------------------------------------------------
+// ---- Trails -----------------------------------------------------------------------------
 
 // A ball thrown sideways at 2 m/s: x = 2t, y = −4.905 t², shown at --time 0.5 at (1, −1.22625).
 // A post nailed at the origin, where the ball starts, makes the framing the same with and
@@ -458,7 +356,7 @@ TEST_F(Render, TrailsDrawTheProjectilesPath) {
   }
 }
 
-// ---- 10. Forces ----------------------------------------------------------------------------
+// ---- Forces ----------------------------------------------------------------------------
 
 // A 1 kg bob hangs at rest on a 1 m rod from a nail at the origin; the rod pulls it up with
 // m g = 9.81 N, the only (so the largest) constraint force, drawn kLongestArrow = 80 px long.
@@ -509,197 +407,7 @@ TEST_F(Render, ForcesDrawAnArrowOnlyWhenAsked) {
   }
 }
 
-// ---- 11. Bad input -------------------------------------------------------------------------
-
-struct BadRender {
-  // "{pendulum}" is scenes/pendulum.json, "{out}" out/, "{malformed}" a scene that is not JSON
-  std::vector<std::string> args;
-  const char* mention;  // the message must contain this ("{out}" as above)
-};
-
-void PrintTo(const BadRender& bad, std::ostream* os) {
-  for (const std::string& a : bad.args) *os << a << ' ';
-}
-
-class RenderRejects : public Render, public ::testing::WithParamInterface<BadRender> {};
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
-  }
-  return text;
-}
-
-TEST_P(RenderRejects, ABadInputWithExitCodeTwoAndNoFile) {
-  const std::string malformed = writeScene("malformed.json", R"({"particles": [{"id": "a", "mass": 1,)");
-  const auto expand = [&](const std::string& text) {
-    return replaced(replaced(replaced(text, "{out}", (dir_ / "out").string()), "{malformed}", malformed),
-                    "{pendulum}", kPendulum);
-  };
-  std::vector<std::string> args = {"render"};
-  for (const std::string& a : GetParam().args) args.push_back(expand(a));
-  const Result r = tinkertoy(args);
-  EXPECT_EQ(r.code, kBadInput) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, expand(GetParam().mention))) << r.err;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{});
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Flags, RenderRejects,
-    ::testing::Values(
-        BadRender{{"{pendulum}", "-o", "{out}/x.bmp"}, "-o {out}/x.bmp: unknown output type '.bmp'"},
-        BadRender{{"{pendulum}", "-o", "{out}/x"}, "unknown output type"},
-        BadRender{{"{pendulum}", "-o", "/nonexistent-dir/x.png"}, "-o: cannot write '/nonexistent-dir/x.png'"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "0"}, "--fps"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "-5"}, "--fps"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "0x100"}, "--size"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "-5x10"}, "--size"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "100x"}, "--size"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "abc"}, "--size"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--size", "321x240"}, "--size: H.264 video needs an even"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--size", "320x241"}, "--size: H.264 video needs an even"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--time", "1"}, "--time"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.gif", "--time", "1"}, "--time"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--exposures", "3"}, "--exposures"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "0"}, "--exposures"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "nan"}, "--time"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "-1"}, "--time"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--dt", "nan"}, "--dt"},
-        BadRender{{"{malformed}", "-o", "{out}/x.png"}, "malformed JSON"},
-        BadRender{{"{malformed}", "-o", "{out}/x.gif"}, "malformed JSON"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.gif", "--fps", "51"}, "--fps: a GIF plays in real time only up to 50"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "241"}, "--fps: at most 240"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "1001"}, "--exposures: at most 1000"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "47x100"}, "at least 48 pixels"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "1e30"}, "--time / dt"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--duration", "1e300"}, "duration / dt"},
-        BadRender{{"{pendulum}"}, "--output"}));
-
-// An output that is the scene itself is refused, and the scene survives.
-TEST_F(Render, TheSceneIsNotOverwritten) {
-  const std::string scene = output("scene.png");
-  fs::copy_file(kPendulum, scene);
-  const Result r = tinkertoy({"render", scene, "-o", scene});
-  EXPECT_EQ(r.code, kBadInput);
-  EXPECT_TRUE(contains(r.err, "is the input itself")) << r.err;
-  EXPECT_EQ(readFile(scene), readFile(kPendulum));
-  EXPECT_EQ(leftovers(), std::vector<std::string>{"scene.png"});
-}
-
-// An output path that is a directory: refused before simulating; the directory is untouched
-// and nothing is left beside it.
-TEST_F(Render, AnOutputThatIsADirectoryIsRejected) {
-  fs::create_directory(output("picture.png"));
-  const Result r = tinkertoy({"render", kPendulum, "-o", output("picture.png")});
-  EXPECT_EQ(r.code, kBadInput) << r.out;
-  EXPECT_TRUE(contains(r.err, "-o: ")) << r.err;
-  EXPECT_TRUE(contains(r.err, "is a directory")) << r.err;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{"picture.png"});
-  EXPECT_TRUE(fs::is_directory(output("picture.png")));
-  EXPECT_TRUE(fs::is_empty(output("picture.png")));
-}
-
-// No ffmpeg on PATH: a video is refused up front, naming the Debian package to install.
-TEST_F(Render, MissingFfmpegNamesTheDebianPackage) {
-  for (const char* name : {"x.mp4", "x.gif"}) {
-    SCOPED_TRACE(name);
-    const Result r = withFakeProgram("ffmpeg", "", {"render", kPendulum, "--duration", "0.1", "-o", output(name)});
-    EXPECT_EQ(r.code, kBadInput) << r.out;
-    EXPECT_TRUE(contains(r.err, "ffmpeg program, which is not on PATH")) << r.err;
-    EXPECT_TRUE(contains(r.err, "Debian package ffmpeg")) << r.err;
-    EXPECT_EQ(leftovers(), std::vector<std::string>{});
-  }
-  // PATH is restored: the real ffmpeg is found again.
-  const Result r = tinkertoy({"render", kPendulum, "--duration", "0.1", "--size", "64x48", "-o", output("x.gif")});
-  EXPECT_EQ(r.code, kSuccess) << r.err;
-}
-
-// An ffmpeg that writes half a file and fails: exit 4, its message quoted, and the half
-// file (written under the temporary name) removed.
-TEST_F(Render, FailingFfmpegExitsWithFourAndLeavesNoFile) {
-  const Result r = withFakeProgram("ffmpeg",
-                                   "#!/bin/sh\n"
-                                   "for last in \"$@\"; do :; done\n"
-                                   "echo 'half a video' > \"${last#file:}\"\n"
-                                   "echo 'fake ffmpeg: disk full' >&2\n"
-                                   "exit 1\n",
-                                   {"render", kPendulum, "--duration", "0.5", "--size", "64x48", "-o", output("x.mp4")});
-  EXPECT_EQ(r.code, kOutputFailed) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, "ffmpeg failed (exit status 1)")) << r.err;
-  EXPECT_TRUE(contains(r.err, "fake ffmpeg: disk full")) << r.err;
-  EXPECT_EQ(r.out, "");
-  EXPECT_EQ(leftovers(), std::vector<std::string>{});
-}
-
-// An ffmpeg that exits "successfully" without taking the frames or writing anything: still a
-// failure (exit 4), and the empty file is not passed off as a video.
-TEST_F(Render, AnFfmpegThatWritesNothingIsAFailure) {
-  const Result r = withFakeProgram("ffmpeg", "#!/bin/sh\nexit 0\n",
-                                   {"render", kPendulum, "--duration", "0.5", "--size", "64x48", "-o", output("x.mp4")});
-  EXPECT_EQ(r.code, kOutputFailed) << r.out << r.err;
-  EXPECT_TRUE(contains(r.err, "ffmpeg stopped reading its input") || contains(r.err, "came out empty")) << r.err;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{});
-}
-
-// Interrupted (SIGTERM, as Ctrl-C sends SIGINT) in the middle of a video: the real program
-// removes its temporary file on the way out.
-TEST_F(Render, AnInterruptedRenderLeavesNoFile) {
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    const std::string out = output("long.mp4");
-    const std::string scene = kScenes + "cloth.json";
-    ::execl(TINKERTOY_CLI, TINKERTOY_CLI, "render", scene.c_str(), "--duration", "60", "--quiet", "-o", out.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  // Wait until the temporary file exists, then stop the command.
-  for (int i = 0; i < 2000 && leftovers().empty(); ++i) ::usleep(10'000);  // up to 20 s on a busy machine
-  ASSERT_EQ(leftovers().size(), 1u);
-  ::usleep(200'000);
-  ::kill(child, SIGTERM);
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{});
-}
-
-// An ffmpeg that is on PATH but cannot be started (a script whose interpreter does not exist;
-// equally a binary for another machine): a message naming ffmpeg, exit 4 like an ffmpeg that
-// starts and fails, and no file. (This once escaped as an exception and aborted.)
-TEST_F(Render, FfmpegThatCannotStartExitsWithAnErrorAndLeavesNoFile) {
-  Result r{-1, "", ""};
-  EXPECT_NO_THROW(r = withFakeProgram("ffmpeg", "#!/nonexistent/interpreter\n",
-                                      {"render", kPendulum, "--duration", "0.2", "--size", "64x48", "-o", output("x.mp4")}));
-  EXPECT_EQ(r.code, kOutputFailed);
-  EXPECT_TRUE(contains(r.err, "ffmpeg")) << r.err;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{});
-}
-
-// ---- 12. Blow-up ---------------------------------------------------------------------------
-
-// The stiff spring of cli_test.cpp's BlowUpExitsWithThreeAndLeavesNoSummary under explicit
-// Euler: the still at the end is impossible, so it shows the last good state, and exits 3.
-TEST_F(Render, BlowUpExitsWithThreeAndKeepsTheLastGoodPicture) {
-  const std::string scene = writeScene("stiff.json", R"({
-    "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1.1, 0]}],
-    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e9, "rest_length": 1}],
-    "constraints": [{"type": "line", "particle": "a", "direction": [1, 0]}],
-    "settings": {"dt": 0.01, "duration": 100, "integrator": "euler"}})");
-  const std::string png = output("stiff.png");
-  const Result r = tinkertoy({"render", scene, "--size", "200x150", "-o", png});
-  EXPECT_EQ(r.code, kBlowUp) << r.err;
-  EXPECT_TRUE(contains(r.err, "simulation blew up at step")) << r.err;
-  EXPECT_TRUE(contains(r.err, "the last good state")) << r.err;
-  EXPECT_TRUE(contains(r.out, "wrote ")) << r.out;
-  EXPECT_EQ(leftovers(), std::vector<std::string>{"stiff.png"});
-  const Picture picture(png);
-  ASSERT_TRUE(picture.ok()) << png << " does not decode";
-  EXPECT_EQ(picture.width(), 200);
-  EXPECT_EQ(picture.height(), 150);
-}
-
-// ---- 13. Progress ----------------------------------------------------------------------------
+// ---- Progress ----------------------------------------------------------------------------
 
 // The bars appear only on a terminal (simulating, then for a video encoding), are erased at
 // the end, and --quiet turns them off.
