@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo bench clean
+.PHONY: all deps configure build test demo bench bench-peers clean
 
 all: build
 
@@ -30,6 +30,14 @@ demo: build
 
 bench: build
 	@$(BUILD_DIR)/tinkertoy-bench
+
+# Tinkertoy beside Box2D, Chipmunk, ODE, Bullet and MuJoCo: one table (bench/RESULTS.md).
+# The peers are installed first and found when the build is configured again.
+bench-peers: deps
+	@scripts/install-peers.sh
+	@cmake --preset $(PRESET) >/dev/null
+	@cmake --build --preset $(PRESET)
+	@$(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
 
 clean:
 	rm -rf build

@@ -10,72 +10,62 @@
 
 namespace tinkertoy::bench {
 
-BenchModel chainModel(int links) {
-  Model model(2);
-  model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
-  BodyId previous;
-  for (int i = 1; i <= links; ++i) {
-    const BodyId p = model.addParticle(1.0, Eigen::Vector2d(i, 0));
-    if (i == 1) {
-      model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(0, 0), 1.0));
+namespace {
+
+Eigen::VectorXd point(const Vector3& x, int dimension) {
+  Eigen::VectorXd p(dimension);
+  p.head<2>() << x.x, x.y;
+  if (dimension == 3) p[2] = x.z;
+  return p;
+}
+
+}  // namespace
+
+Model tinkertoyModel(const Scenario& s) {
+  Model model(s.dimension);
+  model.addForce(std::make_unique<Gravity>(point(s.gravity, s.dimension)));
+  std::vector<BodyId> bodies;
+  for (const Scenario::Particle& p : s.particles) bodies.push_back(model.addParticle(p.mass, point(p.position, s.dimension)));
+  for (const Scenario::Rod& rod : s.rods) {
+    const BodyId a = bodies[static_cast<std::size_t>(rod.a)];
+    if (rod.b == Scenario::kPivot) {
+      model.addConstraint(std::make_unique<DistanceConstraint>(a, point(s.pivot, s.dimension), rod.length));
     } else {
-      model.addConstraint(std::make_unique<DistanceConstraint>(previous, p, 1.0));
+      model.addConstraint(std::make_unique<DistanceConstraint>(a, bodies[static_cast<std::size_t>(rod.b)], rod.length));
     }
-    previous = p;
   }
-  return {std::move(model), 1.0};
+  for (std::size_t i = 0; i < s.particles.size(); ++i) {
+    if (!s.particles[i].nailed) continue;
+    model.addConstraint(std::make_unique<FixedPointConstraint>(bodies[i], point(s.particles[i].position, s.dimension)));
+  }
+  for (const Scenario::Disc& d : s.discs) {
+    const auto motion = d.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
+    bodies.push_back(model.addBody(std::make_unique<RigidBody>(d.mass, d.inertia, Shape::circle(d.radius), motion),
+                                   Eigen::Vector3d(d.position.x, d.position.y, 0.0)));
+  }
+  for (const Scenario::Pin& pin : s.pins) {
+    const BodyPoint a{bodies[static_cast<std::size_t>(pin.a)], Eigen::Vector2d(pin.localA.x, pin.localA.y)};
+    const BodyPoint b{bodies[static_cast<std::size_t>(pin.b)], Eigen::Vector2d(pin.localB.x, pin.localB.y)};
+    model.addConstraint(std::make_unique<RevoluteJoint>(JointConnection{.a = a, .b = b}));
+  }
+  return model;
 }
 
-BenchModel clothModel(int side) {
-  constexpr double kSpacing = 0.1;
-  Model model(3);
-  model.addForce(std::make_unique<Gravity>(Eigen::Vector3d(0, -9.81, 0)));
-  std::vector<BodyId> grid;
-  for (int j = 0; j < side; ++j) {
-    for (int i = 0; i < side; ++i) {
-      grid.push_back(model.addParticle(1.0, Eigen::Vector3d(i * kSpacing, 0, j * kSpacing)));
+void readState(const Model& model, std::vector<BodyState>& out) {
+  out.resize(model.bodyCount());
+  const int d = model.dimension();
+  const Eigen::VectorXd& q = model.q();
+  const Eigen::VectorXd& v = model.v();
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const auto at = static_cast<Eigen::Index>(model.offsetOf(model.bodyAt(i)));
+    BodyState& s = out[i];
+    s.position = {q[at], q[at + 1], d == 3 && !model.body(model.bodyAt(i)).hasFrame() ? q[at + 2] : 0.0};
+    s.velocity = {v[at], v[at + 1], d == 3 && !model.body(model.bodyAt(i)).hasFrame() ? v[at + 2] : 0.0};
+    if (model.body(model.bodyAt(i)).hasFrame()) {
+      s.angle = q[at + 2];
+      s.angularVelocity = v[at + 2];
     }
   }
-  auto at = [&](int i, int j) { return grid[static_cast<std::size_t>(j * side + i)]; };
-  for (int j = 0; j < side; ++j) {
-    for (int i = 0; i < side; ++i) {
-      if (i + 1 < side) model.addConstraint(std::make_unique<DistanceConstraint>(at(i, j), at(i + 1, j), kSpacing));
-      if (j + 1 < side) model.addConstraint(std::make_unique<DistanceConstraint>(at(i, j), at(i, j + 1), kSpacing));
-    }
-  }
-  for (const BodyId corner : {at(0, 0), at(side - 1, side - 1)}) {
-    model.addConstraint(std::make_unique<FixedPointConstraint>(corner, model.position(corner)));
-  }
-  return {std::move(model), kSpacing};
-}
-
-BenchModel jointGridModel(int side) {
-  constexpr double kRadius = 0.4;
-  const double mass = 3.141592653589793 * kRadius * kRadius;  // density 1
-  const Shape disc = Shape::circle(kRadius);
-  Model model(2);
-  model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
-  std::vector<BodyId> grid;
-  for (int i = 0; i < side; ++i) {      // row, downward
-    for (int k = 0; k < side; ++k) {    // column
-      const bool fixed = i == 0 && k >= side / 2 - 3 && k <= side / 2 + 3;
-      const auto motion = fixed ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
-      grid.push_back(model.addBody(std::make_unique<RigidBody>(mass, disc.inertia(mass), disc, motion),
-                                   Eigen::Vector3d(k, -i, 0.0)));
-    }
-  }
-  auto at = [&](int i, int k) { return grid[static_cast<std::size_t>(i * side + k)]; };
-  // A pin at the midpoint between two neighbours: half a spacing from each center.
-  auto pin = [&](BodyId a, BodyId b, const Eigen::Vector2d& half) {
-    model.addConstraint(std::make_unique<RevoluteJoint>(JointConnection{.a = {a, half}, .b = BodyPoint{b, -half}}));
-  };
-  for (int i = 0; i < side; ++i) {
-    for (int k = 0; k < side; ++k) {
-      if (k + 1 < side) pin(at(i, k), at(i, k + 1), Eigen::Vector2d(0.5, 0.0));
-      if (i + 1 < side) pin(at(i, k), at(i + 1, k), Eigen::Vector2d(0.0, -0.5));
-    }
-  }
-  return {std::move(model), 1.0};
 }
 
 }  // namespace tinkertoy::bench

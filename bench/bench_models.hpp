@@ -1,26 +1,22 @@
-// The benchmark models, built in code exactly as bench/RESULTS.md describes them.
+// The benchmark scenarios (bench/scenario.hpp) as Tinkertoy models: particles with distance
+// constraints (rods to the pivot are distance constraints to a fixed point; nailed particles get
+// a fixed-point constraint), or rigid discs with revolute joints.
 //
-//   chain-N  (2D)  1 kg masses at x = 1..N, y = 0, joined by 1 m rods, the first to a pivot
-//                  at the origin; released from rest.
-//   cloth-G  (3D)  G×G masses of 1 kg spaced 0.1 m in the x–z plane, rods between horizontal
-//                  and vertical neighbours, corners (0,0) and (G−1,G−1) nailed.
-//   joint_grid-N (2D rigid, Box2D v3's benchmark of that name)  an N×N grid of circles of
-//                  radius 0.4 (density 1) spaced 1 m, each pinned to its right and lower
-//                  neighbours by revolute joints at the midpoints; the middle seven bodies of the
-//                  top row are static.
+//   Scenario s = chainScenario(1000);
+//   Model model = tinkertoyModel(s);
+//   Simulator sim(model, exactSettings(s));
 #pragma once
 
+#include <vector>
+
+#include "scenario.hpp"
+#include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
 
 namespace tinkertoy::bench {
 
-struct BenchModel {
-  Model model;
-  double rodLength;  // L, to report ‖C‖∞ / L (1 m for the joint grid's spacing)
-};
-
-BenchModel chainModel(int links);
-BenchModel clothModel(int side);
-BenchModel jointGridModel(int side);
+Model tinkertoyModel(const Scenario& scenario);
+// The state of the model's bodies in the scenario's body order (bodies were added in that order).
+void readState(const Model& model, std::vector<BodyState>& out);
 
 }  // namespace tinkertoy::bench

@@ -1,0 +1,215 @@
+// tinkertoy-peers: Tinkertoy and the peer engines side by side on the same scenarios
+// (bench/scenario.hpp), in one run, as one table (bench/RESULTS.md).
+//
+// For every scenario and every engine mode that can express it, the scenario is simulated
+// `--repeat` times from the start. Only the engine's step() is timed, in CPU time of the whole
+// process (so a solver's helper threads count), and the median over the repeats is reported
+// along with the wall time of the same run. After every step (untimed) the state is read back
+// and measured with the scenario's own constraintError() and energy():
+//
+//   CPU ms/step    median over the repeats of the CPU time per step
+//   max ‖C‖/L      largest constraint error over the run (joint_grid: pin separation, m)
+//   energy drift   max over the run of |E(t) − E(0)|, J
+//   ratio          for Tinkertoy's modes: CPU ms/step over that of the fastest peer whose
+//                  max ‖C‖/L stays under 5 %
+//
+// A run that blows up (an exception, or a non-finite state) is reported with the time it
+// reached.
+//
+// Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines NAME,...]
+//                        [--duration S] [--repeat N]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "peer_world.hpp"
+
+namespace tinkertoy::bench {
+namespace {
+
+struct Options {
+  std::vector<std::string> scenarios{"chain-100", "chain-1000", "chain-10000", "cloth-32", "cloth-64", "joint_grid-100"};
+  std::vector<std::string> engines;  // empty: all
+  double duration = 0.0;             // 0: each scenario's own
+  int repeat = 3;
+};
+
+struct RunResult {
+  double cpuMsPerStep = 0.0;
+  double wallMsPerStep = 0.0;
+  double maxError = 0.0;
+  double energyDrift = 0.0;
+  double reached = 0.0;  // simulated seconds
+  bool blewUp = false;
+  std::string failure;
+};
+
+double seconds(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps) {
+  RunResult result;
+  std::unique_ptr<PeerWorld> world = mode.build(scenario);
+  std::vector<BodyState> state(scenario.bodyCount());
+  world->read(state);
+  const double initialEnergy = energy(scenario, state);
+  result.maxError = constraintError(scenario, state);
+  double cpu = 0.0, wall = 0.0;
+  long done = 0;
+  try {
+    for (; done < steps; ++done) {
+      const double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID), wall0 = seconds(CLOCK_MONOTONIC);
+      world->step();
+      cpu += seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+      wall += seconds(CLOCK_MONOTONIC) - wall0;
+      world->read(state);
+      const double error = constraintError(scenario, state);
+      const double drift = std::abs(energy(scenario, state) - initialEnergy);
+      if (!std::isfinite(error) || !std::isfinite(drift)) {
+        result.blewUp = true;
+        result.failure = "non-finite state";
+        ++done;
+        break;
+      }
+      result.maxError = std::max(result.maxError, error);
+      result.energyDrift = std::max(result.energyDrift, drift);
+    }
+  } catch (const std::exception& e) {
+    result.blewUp = true;
+    result.failure = e.what();
+  }
+  result.reached = static_cast<double>(done) * scenario.dt;
+  result.cpuMsPerStep = done > 0 ? 1e3 * cpu / static_cast<double>(done) : 0.0;
+  result.wallMsPerStep = done > 0 ? 1e3 * wall / static_cast<double>(done) : 0.0;
+  return result;
+}
+
+// The median of `repeat` runs by CPU time; the error and drift are those of that run (the
+// engines are deterministic, so every run has the same).
+RunResult run(const Scenario& scenario, const EngineMode& mode, long steps, int repeat) {
+  std::vector<RunResult> runs;
+  for (int i = 0; i < repeat; ++i) {
+    runs.push_back(runOnce(scenario, mode, steps));
+    if (runs.back().blewUp) break;  // no point timing a failure three times
+  }
+  std::sort(runs.begin(), runs.end(), [](const RunResult& a, const RunResult& b) { return a.cpuMsPerStep < b.cpuMsPerStep; });
+  return runs[runs.size() / 2];
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream stream(text);
+  for (std::string item; std::getline(stream, item, ',');) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+std::string format(double x, const char* spec) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, spec, x);
+  return buffer;
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
+      return argv[++i];
+    };
+    if (flag == "--scenarios") {
+      options.scenarios = splitList(value());
+    } else if (flag == "--engines") {
+      options.engines = splitList(value());
+    } else if (flag == "--duration") {
+      const std::string text = value();
+      std::size_t used = 0;
+      options.duration = std::stod(text, &used);
+      if (used != text.size() || !(options.duration > 0.0) || !std::isfinite(options.duration)) {
+        throw std::invalid_argument("--duration: expected a positive number of seconds, got '" + text + "'");
+      }
+    } else if (flag == "--repeat") {
+      const std::string text = value();
+      std::size_t used = 0;
+      options.repeat = std::stoi(text, &used);
+      if (used != text.size() || options.repeat < 1 || options.repeat > 100) {
+        throw std::invalid_argument("--repeat: expected a whole number from 1 to 100, got '" + text + "'");
+      }
+    } else {
+      throw std::invalid_argument("unknown flag '" + flag + "' (see the comment at the top of bench/peers/peer_bench.cpp)");
+    }
+  }
+  for (const std::string& name : options.scenarios) {
+    if (!scenarioByName(name)) throw std::invalid_argument("--scenarios: unknown scenario '" + name + "'");
+  }
+  return options;
+}
+
+bool selected(const Options& options, const EngineMode& mode) {
+  if (options.engines.empty()) return true;
+  return std::any_of(options.engines.begin(), options.engines.end(),
+                     [&](const std::string& e) { return mode.engine.find(e) != std::string::npos; });
+}
+
+}  // namespace
+}  // namespace tinkertoy::bench
+
+int main(int argc, char** argv) {
+  using namespace tinkertoy::bench;
+  Options options;
+  try {
+    options = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tinkertoy-peers: %s\n", e.what());
+    return 2;
+  }
+  const std::vector<EngineMode> modes = engineModes();
+  std::printf("| scenario | engine | mode | CPU ms/step | wall ms/step | max ‖C‖/L | energy drift (J) | ratio |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+  for (const std::string& name : options.scenarios) {
+    Scenario scenario = scenarioByName(name).value();
+    if (options.duration > 0.0) scenario.duration = options.duration;
+    const long steps = scenario.steps();
+    struct Row {
+      const EngineMode* mode;
+      RunResult result;
+    };
+    std::vector<Row> rows;
+    for (const EngineMode& mode : modes) {
+      if (!selected(options, mode) || !mode.supports(scenario)) continue;
+      std::fprintf(stderr, "%s: %s, %s ...\n", name.c_str(), mode.engine.c_str(), mode.mode.c_str());
+      rows.push_back({&mode, run(scenario, mode, steps, options.repeat)});
+      if (!rows.back().result.failure.empty()) std::fprintf(stderr, "  %s\n", rows.back().result.failure.c_str());
+    }
+    // The fastest peer that completed with max ‖C‖/L under 5 %.
+    const Row* fastest = nullptr;
+    for (const Row& row : rows) {
+      if (row.mode->isTinkertoy || row.result.blewUp || !(row.result.maxError < 0.05)) continue;
+      if (!fastest || row.result.cpuMsPerStep < fastest->result.cpuMsPerStep) fastest = &row;
+    }
+    for (const Row& row : rows) {
+      const RunResult& r = row.result;
+      std::string ratio;
+      if (row.mode->isTinkertoy && fastest && !r.blewUp) {
+        ratio = format(r.cpuMsPerStep / fastest->result.cpuMsPerStep, "%.2f×") + " " + fastest->mode->engine;
+      }
+      const std::string error = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.maxError, "%.2g");
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", name.c_str(), row.mode->engine.c_str(),
+                  row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), format(r.wallMsPerStep, "%.4g").c_str(),
+                  error.c_str(), format(r.energyDrift, "%.3g").c_str(), ratio.c_str());
+    }
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,70 @@
+// Tinkertoy's own modes in the peer benchmark, through the same interface as the peers.
+//
+//   exact        the velocity level with a direct solve and projection onto C = 0, one substep
+//                (joint_grid: its 4 substeps): the mode whose constraint error is round-off
+//   sequential   the velocity level with sequential impulses, 8 passes and Baumgarte (the
+//                game-engine mode, for reference; joint_grid: its 4 substeps)
+#include <memory>
+
+#include "bench_models.hpp"
+#include "peer_world.hpp"
+#include "tinkertoy/dynamics/simulator.hpp"
+
+namespace tinkertoy::bench {
+
+namespace {
+
+class TinkertoyWorld final : public PeerWorld {
+ public:
+  TinkertoyWorld(const Scenario& scenario, const SimulationSettings& settings)
+      : model_(tinkertoyModel(scenario)), simulator_(model_, settings) {}
+
+  void step() override { simulator_.step(); }
+
+  void read(std::span<BodyState> out) const override {
+    readState(model_, scratch_);
+    std::copy(scratch_.begin(), scratch_.end(), out.begin());
+  }
+
+  void masses(std::span<double> out) const override {
+    for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
+      const Body& body = model_.body(model_.bodyAt(i));
+      out[i] = body.isDriven() ? 0.0 : body.totalMass();
+    }
+  }
+
+ private:
+  Model model_;
+  Simulator simulator_;
+  mutable std::vector<BodyState> scratch_;
+};
+
+SimulationSettings velocityLevel(const Scenario& scenario) {
+  SimulationSettings s{.dt = scenario.dt, .formulation = FormulationKind::Velocity};
+  s.velocity.substeps = scenario.substeps;
+  return s;
+}
+
+}  // namespace
+
+std::vector<EngineMode> tinkertoyModes() {
+  const auto any = [](const Scenario&) { return true; };
+  EngineMode exact{"tinkertoy", "exact", true, any, [](const Scenario& scenario) {
+                     SimulationSettings s = velocityLevel(scenario);
+                     s.solver.kind = SolverKind::SparseLdlt;
+                     // joint_grid has more pin rows than degrees of freedom
+                     if (scenario.kind == ScenarioKind::JointGrid) s.solver.regularization = 1e-9;
+                     s.velocity.positionCorrection = PositionCorrection::Projection;
+                     return std::make_unique<TinkertoyWorld>(scenario, s);
+                   }};
+  EngineMode sequential{"tinkertoy", "sequential, 8 passes", true, any, [](const Scenario& scenario) {
+                          SimulationSettings s = velocityLevel(scenario);
+                          s.solver.kind = SolverKind::SequentialImpulses;
+                          s.velocity.iterations = 8;
+                          s.velocity.positionCorrection = PositionCorrection::Baumgarte;
+                          return std::make_unique<TinkertoyWorld>(scenario, s);
+                        }};
+  return {exact, sequential};
+}
+
+}  // namespace tinkertoy::bench

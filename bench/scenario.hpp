@@ -1,0 +1,117 @@
+// Scenario: the benchmark problems as plain data. This is the one definition that Tinkertoy's
+// own benchmark (bench_models.cpp) and every peer engine's driver (bench/peers/) build their
+// worlds from, and the one place that measures a state of them, so every engine is judged by
+// the same numbers (bench/RESULTS.md).
+//
+//   chain-N      (2D)  N masses of 1 kg at x = 1 … N, y = 0, released from rest; 1 m rods
+//                      between neighbours and from the first mass to a pivot at the origin.
+//                      dt = 1/240 s, 10 s.
+//   cloth-G      (3D)  G × G masses of 1 kg spaced 0.1 m in the x–z plane; rods between
+//                      horizontal and vertical neighbours; the corners (0, 0) and (G−1, G−1)
+//                      nailed where they start. dt = 1/240 s, 5 s.
+//   joint_grid-N (2D)  Box2D v3's benchmark: N × N discs of radius 0.4 (density 1) spaced 1 m,
+//                      each pinned to its right and lower neighbours at the midpoints; the seven
+//                      bodies around the middle of the top row are static. dt = 1/60 s with 4
+//                      substeps for engines that substep, 5 s.
+//
+// Gravity is (0, −9.81[, 0]) m/s². A scenario carries either particles and rods (chain,
+// cloth) or discs and pins (joint_grid).
+//
+//   Scenario s = scenarioByName("chain-1000").value();
+//   std::vector<BodyState> state = ...;           // read from an engine, in s's body order
+//   double error = constraintError(s, state);     // max over rods of |‖x_a − x_b‖ − L| / L
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tinkertoy::bench {
+
+struct Vector3 {
+  double x = 0.0, y = 0.0, z = 0.0;
+};
+
+enum class ScenarioKind { Chain, Cloth, JointGrid };
+
+struct Scenario {
+  // A point mass (chain, cloth). A nailed particle is held at its starting position: a
+  // constraint in Tinkertoy, infinite mass or a joint to the world in other engines.
+  struct Particle {
+    Vector3 position;
+    double mass = 1.0;  // kg
+    bool nailed = false;
+  };
+  // A rigid rod between two particles, or from particle a to the pivot (b == kPivot).
+  struct Rod {
+    int a = 0;
+    int b = 0;
+    double length = 0.0;  // m
+  };
+  static constexpr int kPivot = -1;
+  // A disc (joint_grid), at its center of mass, angle 0.
+  struct Disc {
+    Vector3 position;
+    double radius = 0.0;   // m
+    double mass = 0.0;     // kg
+    double inertia = 0.0;  // kg·m² about the center
+    bool isStatic = false;
+  };
+  // A revolute pin between discs a and b at a point offset localA from a's center and localB
+  // from b's (both frames start unrotated, so the two offsets meet at one world point).
+  struct Pin {
+    int a = 0;
+    int b = 0;
+    Vector3 localA, localB;
+  };
+
+  ScenarioKind kind = ScenarioKind::Chain;
+  std::string name;  // "chain-1000"
+  int size = 0;      // N links, G per side, N per side
+  int dimension = 2;
+  double dt = 0.0;        // s
+  int substeps = 1;       // per step, for engines that substep
+  double duration = 0.0;  // s
+  Vector3 gravity;        // m/s²
+  double length = 1.0;    // L: the rod length, or the grid spacing, for ‖C‖/L
+
+  std::vector<Particle> particles;
+  std::vector<Rod> rods;
+  Vector3 pivot;
+
+  std::vector<Disc> discs;
+  std::vector<Pin> pins;
+
+  // Bodies an engine reports a state for: the particles, or the discs.
+  [[nodiscard]] std::size_t bodyCount() const { return kind == ScenarioKind::JointGrid ? discs.size() : particles.size(); }
+  [[nodiscard]] long steps() const;
+};
+
+// The state of one body as an engine reports it, in the scenario's body order. Angles and
+// angular velocities matter for the discs only.
+struct BodyState {
+  Vector3 position;  // m (of the center of mass)
+  Vector3 velocity;  // m/s
+  double angle = 0.0;            // rad about z
+  double angularVelocity = 0.0;  // rad/s
+};
+
+Scenario chainScenario(int links);
+Scenario clothScenario(int side);
+Scenario jointGridScenario(int side);
+// "chain-N", "cloth-G" or "joint_grid-N" with a positive size; nullopt for anything else.
+std::optional<Scenario> scenarioByName(std::string_view name);
+
+// The constraint error of a state [bodyCount()], in units of L: for rods, the largest
+// |‖x_a − x_b‖ − length| / L and the largest drift of a nailed particle / L; for pins, the largest
+// distance between the two pinned points (m, L being 1 m).
+double constraintError(const Scenario& scenario, std::span<const BodyState> state);
+// Kinetic plus gravitational potential energy of a state [bodyCount()], J, with the
+// scenario's masses and inertias; static bodies and nailed particles count no kinetic energy.
+double energy(const Scenario& scenario, std::span<const BodyState> state);
+// The starting state [bodyCount()]: every body where the scenario puts it, at rest.
+std::vector<BodyState> initialState(const Scenario& scenario);
+
+}  // namespace tinkertoy::bench
