@@ -1,0 +1,99 @@
+// Every engine in the peer benchmark builds the same scene from the one definition
+// (bench/scenario.hpp): as many bodies, at the same places, with the same masses, so the same
+// rod lengths (zero constraint error at the start) and the same initial energy. Without any
+// peer engine installed (scripts/install-peers.sh) only Tinkertoy's modes exist, and the peer
+// check is skipped, saying so.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "peer_world.hpp"
+
+namespace tinkertoy::bench {
+namespace {
+
+constexpr double kPositionTolerance = 1e-5;  // m: engines in single precision store floats
+
+bool anyPeer() {
+  for (const EngineMode& mode : engineModes()) {
+    if (!mode.isTinkertoy) return true;
+  }
+  return false;
+}
+
+void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
+  SCOPED_TRACE(mode.engine + ", " + mode.mode + ", " + scenario.name);
+  const std::unique_ptr<PeerWorld> world = mode.build(scenario);
+  std::vector<BodyState> state(scenario.bodyCount());
+  world->read(state);
+  const std::vector<BodyState> expected = initialState(scenario);
+  for (std::size_t i = 0; i < state.size(); ++i) {
+    EXPECT_NEAR(state[i].position.x, expected[i].position.x, kPositionTolerance) << "body " << i;
+    EXPECT_NEAR(state[i].position.y, expected[i].position.y, kPositionTolerance) << "body " << i;
+    EXPECT_NEAR(state[i].position.z, expected[i].position.z, kPositionTolerance) << "body " << i;
+    EXPECT_NEAR(state[i].angle, 0.0, 1e-9) << "body " << i;
+  }
+  EXPECT_LT(constraintError(scenario, state), kPositionTolerance / scenario.length);
+  EXPECT_NEAR(energy(scenario, state), energy(scenario, expected), 1e-4 * static_cast<double>(scenario.bodyCount()));
+
+  std::vector<double> masses(scenario.bodyCount());
+  world->masses(masses);
+  for (std::size_t i = 0; i < masses.size(); ++i) {
+    const bool fixed = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].isStatic : scenario.particles[i].nailed;
+    const double mass = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].mass : scenario.particles[i].mass;
+    if (fixed && masses[i] == 0.0) continue;  // held by infinite mass
+    EXPECT_NEAR(masses[i], mass, 1e-6 * mass) << "body " << i;
+  }
+
+  // One step moves it under gravity, and nothing comes apart.
+  world->step();
+  world->read(state);
+  EXPECT_LT(energy(scenario, state), energy(scenario, expected) + 1e-3 * static_cast<double>(scenario.bodyCount()));
+  EXPECT_LT(constraintError(scenario, state), 0.05);
+}
+
+TEST(PeerScenes, TinkertoyBuildsEveryScenario) {
+  for (const EngineMode& mode : engineModes()) {
+    if (!mode.isTinkertoy) continue;
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10)}) expectSameScene(mode, s);
+  }
+}
+
+TEST(PeerScenes, EveryPeerBuildsTheSameScene) {
+  if (!anyPeer()) GTEST_SKIP() << "no peer engine was built: scripts/install-peers.sh installs them";
+  int checked = 0;
+  for (const EngineMode& mode : engineModes()) {
+    if (mode.isTinkertoy) continue;
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10)}) {
+      if (!mode.supports(s)) continue;
+      expectSameScene(mode, s);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(PeerScenes, NamesParse) {
+  EXPECT_EQ(scenarioByName("chain-1000")->particles.size(), 1000u);
+  EXPECT_EQ(scenarioByName("cloth-4")->rods.size(), 24u);
+  EXPECT_EQ(scenarioByName("joint_grid-10")->pins.size(), 180u);
+  for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3"}) {
+    EXPECT_FALSE(scenarioByName(bad)) << bad;
+  }
+}
+
+TEST(PeerScenes, ErrorAndEnergyMeasureWhatTheySay) {
+  const Scenario s = chainScenario(2);
+  std::vector<BodyState> state = initialState(s);
+  EXPECT_EQ(constraintError(s, state), 0.0);
+  EXPECT_DOUBLE_EQ(energy(s, state), 0.0);  // at rest on y = 0
+  state[1].position.x = 2.5;               // the second rod 1.5 m long
+  state[1].velocity.y = 2.0;
+  EXPECT_DOUBLE_EQ(constraintError(s, state), 0.5);
+  EXPECT_DOUBLE_EQ(energy(s, state), 0.5 * 1.0 * 4.0);
+  state[0].position.y = std::nan("");
+  EXPECT_TRUE(std::isnan(constraintError(s, state)));
+}
+
+}  // namespace
+}  // namespace tinkertoy::bench
