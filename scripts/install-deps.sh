@@ -9,6 +9,8 @@ packages=(
   g++ cmake ninja-build ccache pkg-config make
   # libraries
   libeigen3-dev nlohmann-json3-dev libcli11-dev
+  # sparse factorizations: LDL, AMD and CHOLMOD (supernodal, with METIS and OpenBLAS)
+  libsuitesparse-dev libmetis-dev libopenblas-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # Tinkertoy Studio: window, OpenGL, Dear ImGui (its GLFW and OpenGL3 backends are inside

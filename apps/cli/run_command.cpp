@@ -78,6 +78,7 @@ nlohmann::json summaryJson(const Report& r) {
       {"constraint_error_final", r.stats.constraintErrorFinal},
       {"velocity_error_max", r.stats.velocityErrorMax},
       {"solver_iterations_mean", r.stats.iterationsPerSolve()},
+      {"factorizations_per_step", r.stats.factorizationsPerStep()},
       {"solver_residual_max", r.stats.residualMax},
       {"wall_seconds", r.wallSeconds},
       {"steps_per_second", stepsPerSecond},
@@ -107,8 +108,9 @@ void printSummary(std::ostream& out, const Report& r) {
       << " J, max drift " << std::setprecision(3) << st.energyDriftMax << " J\n";
   out << "  constraints  max |C| " << st.constraintErrorMax << ", final |C| " << st.constraintErrorFinal
       << ", max |dC/dt| " << st.velocityErrorMax << "\n";
-  out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, max residual "
-      << st.residualMax << "\n";
+  out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
+  if (s.solver.kind == SolverKind::SparseLdlt) out << st.factorizationsPerStep() << " factorizations per step, ";
+  out << "max residual " << st.residualMax << "\n";
   for (const BreakEvent& b : r.breaks) {
     out << "  break        " << model.describe(b.constraint) << " at step " << b.step << " (t = " << b.time
         << " s): reaction force " << b.force << " N above its break force " << model.breakForce(b.constraint)

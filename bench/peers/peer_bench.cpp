@@ -16,8 +16,10 @@
 // A run that blows up (an exception, or a non-finite state) is reported with the time it
 // reached.
 //
-// Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines NAME,...]
+// Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines TEXT,...]
 //                        [--duration S] [--repeat N]
+//   --engines   only the modes whose "engine/mode" contains one of the texts ("bullet",
+//               "tinkertoy/exact")
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -159,7 +161,7 @@ Options parse(int argc, char** argv) {
 bool selected(const Options& options, const EngineMode& mode) {
   if (options.engines.empty()) return true;
   return std::any_of(options.engines.begin(), options.engines.end(),
-                     [&](const std::string& e) { return mode.engine.find(e) != std::string::npos; });
+                     [&](const std::string& e) { return (mode.engine + "/" + mode.mode).find(e) != std::string::npos; });
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ void AccelerationDynamics::rebuild() {
   }
   inverseMass_.build(model_);
   applied_.build(model_);
-  solver_->analyze(system_.jacobian());
+  solver_->analyze(matrix_);
   const Eigen::Index m = system_.rows();
   lambda_.setZero(m);
   rhs_.setZero(m);

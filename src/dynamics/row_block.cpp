@@ -31,7 +31,7 @@ void RowBlock::build(const ConstraintSystem& system) {
       }
     }
   }
-  solver_->analyze(J_);
+  solver_->analyze(matrix_);
 }
 
 void RowBlock::gather(const ConstraintSystem& system) {

@@ -19,6 +19,7 @@ void RunStatistics::add(const StepDiagnostics& step) {
   velocityErrorMax = std::max(velocityErrorMax, step.velocityError);
   solves += step.solves;
   iterations += step.solverIterations;
+  factorizations += step.factorizations;
   residualMax = std::max(residualMax, step.solverResidual);
 }
 

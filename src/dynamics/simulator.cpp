@@ -193,6 +193,7 @@ StepDiagnostics Simulator::measure(const StateView& state) {
   const SolveTally& tally = formulation_->tally();
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
+  d.factorizations = tally.factorizations;
   d.solverResidual = tally.maxResidual;
   return d;
 }

@@ -1,7 +1,7 @@
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 #include "tinkertoy/solvers/conjugate_gradient.hpp"
-#include "tinkertoy/solvers/sparse_ldlt.hpp"
+#include "tinkertoy/solvers/direct_solver.hpp"
 
 #include <stdexcept>
 
@@ -20,7 +20,7 @@ std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings) {
     case SolverKind::ConjugateGradient:
       return std::make_unique<ConjugateGradient>(settings.tolerance, settings.maxIterations);
     case SolverKind::SparseLdlt:
-      return std::make_unique<SparseLdlt>(settings.regularization);
+      return std::make_unique<DirectSolver>(settings.factorization, settings.regularization, settings.reuseIterations);
     case SolverKind::SequentialImpulses:
       break;
   }

@@ -17,7 +17,7 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   std::vector<std::string> expected = {
       "scene", "dimension", "particles", "bodies", "constraints", "formulation", "integrator", "solver", "dt", "steps",
       "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
-      "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "solver_residual_max",
+      "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "factorizations_per_step", "solver_residual_max",
       "wall_seconds", "steps_per_second", "breaks", "final_state"};
   std::sort(keys.begin(), keys.end());
   std::sort(expected.begin(), expected.end());

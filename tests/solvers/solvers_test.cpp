@@ -22,7 +22,9 @@
 #include "tinkertoy/solvers/conjugate_gradient.hpp"
 #include "tinkertoy/solvers/constraint_matrix.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
-#include "tinkertoy/solvers/sparse_ldlt.hpp"
+#include "solvers/constraint_matrix_assembly.hpp"
+#include "tinkertoy/solvers/direct_solver.hpp"
+#include "tinkertoy/solvers/simplicial_ldlt.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -171,7 +173,13 @@ struct Cloth {
     inverseMass.update(model, model.q());
   }
 
+  [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), inverseMass.matrix()}; }
   [[nodiscard]] Eigen::MatrixXd denseJ() const { return Eigen::MatrixXd(system.jacobian().toSparse()); }
+  // Moves every particle by up to `size` and evaluates J there.
+  void jiggle(std::mt19937& rng, double size) {
+    model.q() += randomVector(rng, model.q().size(), size);
+    system.evaluate(model, {model.time(), model.q(), model.v()});
+  }
   [[nodiscard]] Eigen::MatrixXd denseA() const {
     const Eigen::MatrixXd J = denseJ();
     return J * inverseMass.matrix().toDense() * J.transpose();
@@ -242,12 +250,12 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
 
   const double tau = 1e-12;
   ConjugateGradient cg(tau, 0);
-  cg.analyze(cloth.system.jacobian());
+  cg.analyze(A);
   Eigen::VectorXd xCg = Eigen::VectorXd::Zero(b.size());
   const SolveStats cgStats = cg.solve(A, b, xCg);
 
-  SparseLdlt ldlt(0.0);
-  ldlt.analyze(cloth.system.jacobian());
+  DirectSolver ldlt(FactorizationKind::Simplicial, 0.0, 0);
+  ldlt.analyze(A);
   Eigen::VectorXd xLdlt = Eigen::VectorXd::Zero(b.size());
   const SolveStats ldltStats = ldlt.solve(A, b, xLdlt);
 
@@ -270,20 +278,92 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
   EXPECT_NEAR(cgStats.residual, (b - Adense * xCg).norm() / b.norm(), 1e-3 * tau);
 }
 
-TEST(SparseLdlt, AssembledMatrixEqualsDenseProduct) {
+// The assembly plan fills the upper triangle of P A Pᵀ; mapped back, it is the whole A.
+TEST(ConstraintMatrixAssembly, AssembledMatrixEqualsDenseProduct) {
   std::mt19937 rng(24);
   Cloth cloth(5, rng);
-  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
-  SparseLdlt ldlt(0.0);
-  ldlt.analyze(cloth.system.jacobian());
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(cloth.system.rows());
-  ldlt.solve(A, cloth.rhs(), x);
-  // The solver assembles the upper triangle of P A Pᵀ; mapped back, it is the whole A.
-  const Eigen::MatrixXd assembled(ldlt.assembledMatrix());
+  const ConstraintMatrix A = cloth.matrix();
+  const auto m = static_cast<int>(A.size());
+  std::vector<int> position(static_cast<std::size_t>(m));
+  for (int i = 0; i < m; ++i) position[static_cast<std::size_t>(i)] = (7 * i + 3) % m;  // a permutation: gcd(7, m) = 1
+  ASSERT_NE(m % 7, 0);
+  ConstraintMatrixAssembly assembly;
+  assembly.analyze(A.jacobian());
+  assembly.layOut(position);
+  std::vector<double> values(assembly.nonZeros());
+  assembly.assemble(A, values.data());
+  Eigen::MatrixXd assembled = Eigen::MatrixXd::Zero(m, m);
+  for (int col = 0; col < m; ++col) {
+    for (int k = assembly.columnStarts()[static_cast<std::size_t>(col)]; k < assembly.columnStarts()[static_cast<std::size_t>(col) + 1]; ++k) {
+      const int row = assembly.rowIndices()[static_cast<std::size_t>(k)];
+      EXPECT_LE(row, col) << "not the upper triangle";
+      assembled(row, col) = assembled(col, row) = values[static_cast<std::size_t>(k)];
+    }
+  }
+  Eigen::MatrixXd unpermuted(m, m);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < m; ++j) unpermuted(i, j) = assembled(position[static_cast<std::size_t>(i)], position[static_cast<std::size_t>(j)]);
+  }
   const Eigen::MatrixXd dense = cloth.denseA();
-  ASSERT_EQ(assembled.rows(), dense.rows());
-  ASSERT_EQ(assembled.cols(), dense.cols());
-  EXPECT_LT((assembled - dense).cwiseAbs().maxCoeff(), 10 * kEps * dense.cwiseAbs().maxCoeff());
+  EXPECT_LT((unpermuted - dense).cwiseAbs().maxCoeff(), 10 * kEps * dense.cwiseAbs().maxCoeff());
+  EXPECT_EQ(values[assembly.diagonal(4)], assembled(position[4], position[4]));
+}
+
+// ---- the direct solver's reuse of a factorization ----------------------------------------
+
+// After a small motion of the bodies the old factorization preconditions CG on the new matrix
+// so well that a few iterations reach 1e-12, without factoring again; the result is the fresh
+// direct solve's within κ · 1e-12.
+TEST(DirectSolver, ReusesAFactorizationWhileTheMatrixMovesLittle) {
+  std::mt19937 rng(41);
+  Cloth cloth(8, rng);
+  const ConstraintMatrix A = cloth.matrix();
+  DirectSolver reusing(FactorizationKind::Simplicial, 0.0, 10);
+  reusing.analyze(A);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(A.size());
+  const SolveStats first = reusing.solve(A, cloth.rhs(), x);
+  EXPECT_TRUE(first.factorized);
+  EXPECT_EQ(first.iterations, 1);
+
+  cloth.jiggle(rng, 1e-5);  // a hundredth of a millimetre: J changes by ~1e-4 relative
+  const Eigen::VectorXd b = cloth.rhs();
+  x.setZero();
+  const SolveStats second = reusing.solve(A, b, x);
+  std::cout << "[ info ] CG with a stale factorization: " << second.iterations << " iterations\n";
+  EXPECT_FALSE(second.factorized);
+  EXPECT_GE(second.iterations, 1);
+  EXPECT_LE(second.iterations, 6);
+  EXPECT_LE(second.residual, 1e-12);
+
+  DirectSolver fresh(FactorizationKind::Simplicial, 0.0, 0);
+  fresh.analyze(A);
+  Eigen::VectorXd reference = Eigen::VectorXd::Zero(A.size());
+  EXPECT_TRUE(fresh.solve(A, b, reference).factorized);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(cloth.denseA());
+  const double kappa = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+  EXPECT_LT((x - reference).norm() / reference.norm(), 10 * kappa * 1e-12);
+}
+
+// A motion too large for the old factorization to precondition within the cap: the solver
+// factors the new matrix and solves exactly. With reuse off it factors at every solve.
+TEST(DirectSolver, FactorsAgainWhenReuseWouldCostMore) {
+  std::mt19937 rng(42);
+  Cloth cloth(8, rng);
+  const ConstraintMatrix A = cloth.matrix();
+  DirectSolver reusing(FactorizationKind::Simplicial, 0.0, 2);
+  reusing.analyze(A);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(A.size());
+  reusing.solve(A, cloth.rhs(), x);
+  cloth.jiggle(rng, 0.03);  // a third of the spacing: a different matrix
+  x.setZero();
+  const SolveStats s = reusing.solve(A, cloth.rhs(), x);
+  EXPECT_TRUE(s.factorized);
+  EXPECT_EQ(s.iterations, 1);
+  EXPECT_LT(s.residual, 1e-12);
+
+  DirectSolver never(FactorizationKind::Simplicial, 0.0, 0);
+  never.analyze(A);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(never.solve(A, cloth.rhs(), x).factorized);
 }
 
 // A second solve from the previous solution starts with a residual already at the target
@@ -295,7 +375,7 @@ TEST(ConjugateGradient, WarmStartFromTheSolutionNeedsAlmostNoIterations) {
   const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
   ConjugateGradient cg(1e-10, 0);
-  cg.analyze(cloth.system.jacobian());
+  cg.analyze(A);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size());
   const SolveStats cold = cg.solve(A, b, x);
   const SolveStats warm = cg.solve(A, b, x);
@@ -412,7 +492,7 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
   EXPECT_EQ(b[redundant.row(redundant.rods[1])], b[redundant.row(redundant.duplicate)]);
 
   ConjugateGradient cg(1e-12, 0);
-  cg.analyze(redundant.system.jacobian());
+  cg.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(b.size());
   const SolveStats s = cg.solve(A, b, lambda);
   EXPECT_LE(s.residual, 1e-12);
@@ -433,8 +513,8 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
 }
 
 TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow) {
-  SparseLdlt ldlt(0.0);
-  ldlt.analyze(redundant.system.jacobian());
+  DirectSolver ldlt(FactorizationKind::Simplicial, 0.0, 0);
+  ldlt.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(redundant.system.rows());
   const Eigen::Index a = redundant.row(redundant.rods[1]);
   const Eigen::Index b = redundant.row(redundant.duplicate);
@@ -449,8 +529,8 @@ TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow)
     EXPECT_NE(std::string(e.what()).find("singular"), std::string::npos) << e.what();
   }
   // The non-redundant system factorizes.
-  SparseLdlt ok(0.0);
-  ok.analyze(plain.system.jacobian());
+  DirectSolver ok(FactorizationKind::Simplicial, 0.0, 0);
+  ok.analyze(plain.matrix());
   Eigen::VectorXd x = Eigen::VectorXd::Zero(plain.system.rows());
   EXPECT_NO_THROW(ok.solve(plain.matrix(), plain.rhs(), x));
 }
@@ -461,8 +541,8 @@ TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow)
 // κ⁺ ≈ 140). The force must agree within 10× that estimate.
 TEST_F(RedundantFixture, SparseLdltWithRegularizationSolvesAndMatchesTheForce) {
   const double eps = 1e-10;
-  SparseLdlt ldlt(eps);
-  ldlt.analyze(redundant.system.jacobian());
+  DirectSolver ldlt(FactorizationKind::Simplicial, eps, 0);
+  ldlt.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(redundant.system.rows());
   const SolveStats s = ldlt.solve(redundant.matrix(), redundant.rhs(), lambda);
   EXPECT_TRUE(lambda.allFinite());
@@ -480,6 +560,24 @@ TEST_F(RedundantFixture, SparseLdltWithRegularizationSolvesAndMatchesTheForce) {
   EXPECT_LT(s.residual, 10 * perturbation);
 }
 
+// The automatic cap is what a factorization costs in CG iterations: none for a chain, whose
+// tridiagonal factorization costs less than one iteration, several for a wide cloth.
+TEST(DirectSolver, AutomaticReuseFollowsTheCosts) {
+  Chain chain(false);
+  DirectSolver forChain(FactorizationKind::Simplicial, 0.0, -1);
+  forChain.analyze(chain.matrix());
+  EXPECT_EQ(forChain.reuseCap(), 0);
+
+  std::mt19937 rng(43);
+  Cloth cloth(24, rng);
+  DirectSolver forCloth(FactorizationKind::Simplicial, 0.0, -1);
+  forCloth.analyze(cloth.matrix());
+  EXPECT_GE(forCloth.reuseCap(), 2);
+  EXPECT_LE(forCloth.reuseCap(), 30);
+  ASSERT_NE(forCloth.factorization(), nullptr);
+  EXPECT_GT(forCloth.factorization()->cost().factorize, forCloth.factorization()->cost().solve);
+}
+
 // ---- argument checks ------------------------------------------------------------------
 
 TEST(SolverSettings, BadValuesAreRejected) {
@@ -491,10 +589,11 @@ TEST(SolverSettings, BadValuesAreRejected) {
   EXPECT_THROW((ConjugateGradient{inf, 10}), std::invalid_argument);
   EXPECT_THROW((ConjugateGradient{1e-8, -1}), std::invalid_argument);
   EXPECT_NO_THROW((ConjugateGradient{1e-8, 0}));
-  EXPECT_THROW(SparseLdlt{-1e-12}, std::invalid_argument);
-  EXPECT_THROW(SparseLdlt{nan}, std::invalid_argument);
-  EXPECT_THROW(SparseLdlt{inf}, std::invalid_argument);
-  EXPECT_NO_THROW(SparseLdlt{0.0});
+  EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, -1e-12, -1}), std::invalid_argument);
+  EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, nan, -1}), std::invalid_argument);
+  EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, inf, -1}), std::invalid_argument);
+  EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, 0.0, -2}), std::invalid_argument);
+  EXPECT_NO_THROW((DirectSolver{FactorizationKind::Simplicial, 0.0, -1}));
   // The factory applies the same checks.
   EXPECT_THROW(makeLinearSolver({.kind = SolverKind::ConjugateGradient, .tolerance = -1.0}),
                std::invalid_argument);

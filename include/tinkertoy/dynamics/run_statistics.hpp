@@ -7,6 +7,7 @@
 //   constraintErrorMax   max over steps (including step 0) of ‖C‖∞
 //   velocityErrorMax     max over steps (including step 0) of ‖Ċ‖∞
 //   iterationsPerSolve   total solver iterations / total linear solves
+//   factorizationsPerStep  numeric factorizations / steps (the direct solver reuses them)
 //   residualMax          largest relative residual of any solve
 //
 //   RunStatistics stats(sim.diagnostics());
@@ -32,10 +33,14 @@ struct RunStatistics {
   double velocityErrorMax = 0.0;
   long solves = 0;
   long iterations = 0;
+  long factorizations = 0;
   double residualMax = 0.0;
 
   [[nodiscard]] double iterationsPerSolve() const {
     return solves > 0 ? static_cast<double>(iterations) / static_cast<double>(solves) : 0.0;
+  }
+  [[nodiscard]] double factorizationsPerStep() const {
+    return steps > 0 ? static_cast<double>(factorizations) / static_cast<double>(steps) : 0.0;
   }
 };
 

@@ -45,6 +45,7 @@ struct StepDiagnostics {
   double velocityError = 0.0;    // ‖Ċ‖∞
   int solves = 0;                // linear solves in the step (stages + projection)
   long solverIterations = 0;     // total over those solves
+  int factorizations = 0;        // numeric factorizations among them (direct solver)
   double solverResidual = 0.0;   // largest relative residual among them
 
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }

@@ -1,8 +1,9 @@
 // ConjugateGradient: matrix-free preconditioned CG on J W Jᵀ x = b (seed 000 §4.4).
 //
 // A is touched only through ConstraintMatrix::apply, i.e. J (W (Jᵀ p)): the matrix is never
-// formed. The preconditioner is Jacobi, diag(J W Jᵀ), computed block by block. The solve
-// starts from the x it is given, so passing last step's λ warm-starts it.
+// formed. The preconditioner is Jacobi, diag(J W Jᵀ), computed block by block; the iteration
+// itself is preconditionedConjugateGradient (solvers/preconditioned_cg.hpp). The solve starts
+// from the x it is given, so passing last step's λ warm-starts it.
 //
 // Redundant constraints make A singular but leave b in its range (identical rows have
 // identical right-hand sides). CG then still converges: the part of x in A's null space
@@ -14,6 +15,7 @@
 #pragma once
 
 #include "tinkertoy/solvers/linear_solver.hpp"
+#include "tinkertoy/solvers/preconditioned_cg.hpp"
 
 namespace tinkertoy {
 
@@ -23,14 +25,21 @@ class ConjugateGradient final : public LinearSolver {
   ConjugateGradient(double tolerance, int maxIterations);
 
   [[nodiscard]] std::string_view name() const override { return "cg"; }
-  void analyze(const BlockSparseMatrix& J) override;
-  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b,
-                   Eigen::VectorXd& x) override;
+  void analyze(const ConstraintMatrix& A) override;
+  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) override;
 
  private:
+  // z = r / diag(A), 1 where a diagonal entry is not positive (a row nothing moves).
+  class Jacobi final : public Preconditioner {
+   public:
+    void apply(const Eigen::VectorXd& r, Eigen::VectorXd& z) override { z = inverseDiagonal.cwiseProduct(r); }
+    Eigen::VectorXd inverseDiagonal;  // [m]
+  };
+
   double tolerance_;
   int maxIterations_;
-  Eigen::VectorXd r_, z_, p_, Ap_, inverseDiagonal_;  // [m] scratch, sized by analyze()
+  Jacobi jacobi_;
+  CgScratch scratch_;
 };
 
 }  // namespace tinkertoy

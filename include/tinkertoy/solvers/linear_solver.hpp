@@ -2,11 +2,13 @@
 //
 // Two solvers sit behind this interface, chosen at run time:
 //   ConjugateGradient  matrix-free, warm-started from x, tolerates redundant constraints
-//   SparseLdlt         direct LDLᵀ factorization of the assembled matrix, exact to round-off
+//   DirectSolver       a sparse factorization (simplicial LDLᵀ, supernodal Cholesky or Baraff's
+//                      tree; solvers/factorization.hpp), exact to round-off, reused as a CG
+//                      preconditioner while the matrix changes little ("ldlt")
 //
 //   auto solver = makeLinearSolver(SolverSettings{.kind = SolverKind::ConjugateGradient});
-//   solver->analyze(J);                              // after the layout of J changes
-//   SolveStats stats = solver->solve(ConstraintMatrix(J, W), b, x);
+//   solver->analyze(A);                              // after the layout of J or W changes
+//   SolveStats stats = solver->solve(A, b, x);       // A = ConstraintMatrix(J, W)
 #pragma once
 
 #include <Eigen/Core>
@@ -17,6 +19,7 @@
 
 #include "tinkertoy/math/block_sparse_matrix.hpp"
 #include "tinkertoy/solvers/constraint_matrix.hpp"
+#include "tinkertoy/solvers/factorization.hpp"
 
 namespace tinkertoy {
 
@@ -30,24 +33,35 @@ struct SolverSettings {
   double tolerance = 1e-10;
   // CG iteration cap; 0 means 2 m + 100 for m rows.
   int maxIterations = 0;
-  // LDLᵀ adds regularization · A_ii to each diagonal entry; > 0 makes redundant rows solvable.
+  // The direct solve adds regularization · A_ii to each diagonal entry; > 0 makes redundant
+  // rows solvable.
   double regularization = 0.0;
+  // The direct solve's factorization; Automatic picks by the model (solvers/factorization.hpp).
+  FactorizationKind factorization = FactorizationKind::Automatic;
+  // The most CG iterations the direct solve may spend with a factorization of an earlier matrix
+  // as preconditioner before it factors the matrix of now: 0 factors at every solve; −1 (the
+  // default) sets it from the costs, to what one factorization costs in iterations.
+  int reuseIterations = -1;
 };
 
 struct SolveStats {
-  int iterations = 0;     // CG iterations; 1 for a direct solve; 0 if there was nothing to solve
-  double residual = 0.0;  // ‖b − A x‖ / ‖b‖ of the returned x (0 when b = 0)
+  int iterations = 0;       // CG iterations; 1 for a solve with a fresh factorization; 0 if
+                            // there was nothing to solve
+  double residual = 0.0;    // ‖b − A x‖ / ‖b‖ of the returned x (0 when b = 0)
+  bool factorized = false;  // the solve factored the matrix
 };
 
 // Totals over linear solves since the last reset.
 struct SolveTally {
   int solves = 0;
   long iterations = 0;
+  int factorizations = 0;
   double maxResidual = 0.0;
 
   void add(const SolveStats& s) {
     ++solves;
     iterations += s.iterations;
+    factorizations += s.factorized ? 1 : 0;
     maxResidual = s.residual > maxResidual ? s.residual : maxResidual;
   }
 };
@@ -68,8 +82,8 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
-  // Prepares for a new block layout of J (called when constraints or particles change).
-  virtual void analyze(const BlockSparseMatrix& J) = 0;
+  // Prepares for a new block layout of A's J and W (called when constraints or bodies change).
+  virtual void analyze(const ConstraintMatrix& A) = 0;
   // Solves A x = b. On entry x is the warm start (CG) and must have size b.size().
   virtual SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b,
                            Eigen::VectorXd& x) = 0;

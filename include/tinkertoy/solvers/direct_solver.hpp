@@ -1,0 +1,80 @@
+// DirectSolver: J W Jᵀ x = b by a sparse factorization (the "ldlt" solver), factored as seldom
+// as accuracy allows.
+//
+// A factorization is exact for the matrix it was computed from. Between steps, stages,
+// substeps and projection iterations the matrix moves a little (J follows the bodies), and a
+// factorization of a nearby matrix is an excellent preconditioner for conjugate gradient on the
+// matrix of now: its preconditioned spectrum clusters at 1. So each solve first tries CG
+// preconditioned by the last factorization, from the caller's warm start, to a relative
+// residual of 1e-12; only if that needs more than a few iterations does it factor the current
+// matrix and solve directly. "A few" is set by the costs the symbolic analysis counts: as many
+// iterations as one factorization (with its assembly) costs, at most 30 and at least 0, where 0
+// factors at every solve — what a chain gets, whose factorization costs less than one iteration
+// (SolverSettings::reuseIterations overrides it). The solve is exact in either case: to
+// round-off, or to the 1e-12 residual (10× a fresh solve's own residual where the system is so
+// ill-conditioned that round-off is above that).
+//
+// Regularization ε > 0 solves (A + ε diag(A)) x = b, which makes redundant rows solvable at a
+// relative error of about ε; the CG iterations use the same regularized matrix.
+//
+//   DirectSolver solver(FactorizationKind::Automatic, 0.0, -1);
+//   solver.analyze(A);
+//   SolveStats s = solver.solve(A, b, x);   // s.factorized: whether it factored
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "tinkertoy/solvers/factorization.hpp"
+#include "tinkertoy/solvers/linear_solver.hpp"
+#include "tinkertoy/solvers/preconditioned_cg.hpp"
+
+namespace tinkertoy {
+
+class DirectSolver final : public LinearSolver {
+ public:
+  // kind: which factorization (Automatic: by the model); regularization ε ≥ 0; reuseIterations:
+  // −1 automatic, 0 never reuse, N the most CG iterations with a stale factorization.
+  DirectSolver(FactorizationKind kind, double regularization, int reuseIterations);
+
+  [[nodiscard]] std::string_view name() const override { return "ldlt"; }
+  void analyze(const ConstraintMatrix& A) override;
+  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) override;
+
+  // The factorization analyze() chose (null before the first analyze()).
+  [[nodiscard]] const Factorization* factorization() const { return factorization_.get(); }
+  // The CG iterations a stale factorization may take, as set or computed by analyze().
+  [[nodiscard]] int reuseCap() const { return reuseCap_; }
+
+ private:
+  // z = A_f⁻¹ r with the last factorization.
+  class FactorPreconditioner final : public Preconditioner {
+   public:
+    explicit FactorPreconditioner(DirectSolver& solver) : solver_(solver) {}
+    void apply(const Eigen::VectorXd& r, Eigen::VectorXd& z) override;
+
+   private:
+    DirectSolver& solver_;
+  };
+
+  // A, or A + ε diag(A) in regularized_ if ε > 0.
+  const ConstraintMatrix& withRegularization(const ConstraintMatrix& A);
+
+  FactorizationKind kind_;
+  double regularization_;
+  int reuseIterations_;
+  int reuseCap_ = 0;
+  std::unique_ptr<Factorization> factorization_;
+  bool factored_ = false;         // the factorization holds a matrix of the current layout
+  double reuseTolerance_ = 0.0;   // the residual a CG solve with it must reach
+  Eigen::VectorXd shift_;         // [m] S + ε diag(A)
+  std::optional<ConstraintMatrix> regularized_;
+  FactorPreconditioner preconditioner_{*this};
+  CgScratch scratch_;
+  Eigen::VectorXd residual_;  // [m]
+};
+
+// The factorization `kind` names; for Automatic, the one that suits A's structure and size.
+std::unique_ptr<Factorization> makeFactorization(FactorizationKind kind, const ConstraintMatrix& A);
+
+}  // namespace tinkertoy

@@ -1,0 +1,92 @@
+#include "tinkertoy/solvers/direct_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "tinkertoy/solvers/simplicial_ldlt.hpp"
+
+namespace tinkertoy {
+
+namespace {
+
+// The residual a solve with a stale factorization must reach: a fresh direct solve's is round-off.
+constexpr double kReuseTolerance = 1e-12;
+constexpr int kMostReuseIterations = 30;
+
+}  // namespace
+
+DirectSolver::DirectSolver(FactorizationKind kind, double regularization, int reuseIterations)
+    : kind_(kind), regularization_(regularization), reuseIterations_(reuseIterations) {
+  if (!(regularization >= 0.0) || !std::isfinite(regularization)) {
+    throw std::invalid_argument("LDLT regularization must be finite and not negative");
+  }
+  if (reuseIterations < -1) throw std::invalid_argument("factorization reuse iterations must be −1 (automatic) or more");
+}
+
+void DirectSolver::FactorPreconditioner::apply(const Eigen::VectorXd& r, Eigen::VectorXd& z) {
+  z = r;
+  solver_.factorization_->solveInPlace(z);
+}
+
+void DirectSolver::analyze(const ConstraintMatrix& A) {
+  if (!factorization_ || (kind_ == FactorizationKind::Automatic) || factorization_->kind() != kind_) {
+    factorization_ = makeFactorization(kind_, A);
+  }
+  factorization_->analyze(A);
+  factored_ = false;
+  reuseTolerance_ = kReuseTolerance;
+  if (reuseIterations_ >= 0) {
+    reuseCap_ = reuseIterations_;
+    return;
+  }
+  // One CG iteration: a solve with the factorization and a product J (W (Jᵀ p)), 2 flops per
+  // entry of J each way, plus the vector updates.
+  const FactorizationCost cost = factorization_->cost();
+  const auto entries = static_cast<double>(A.jacobian().values().size());
+  const double iteration = cost.solve + 4.0 * entries + 10.0 * static_cast<double>(A.size());
+  reuseCap_ = iteration > 0.0 ? static_cast<int>(std::min<double>(kMostReuseIterations, cost.factorize / iteration)) : 0;
+}
+
+const ConstraintMatrix& DirectSolver::withRegularization(const ConstraintMatrix& A) {
+  if (regularization_ == 0.0) return A;
+  A.diagonal(shift_);  // diag(J W Jᵀ) + S
+  shift_ *= regularization_;
+  if (const Eigen::VectorXd* S = A.shift()) shift_ += *S;
+  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_);
+  return *regularized_;
+}
+
+SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+  const Eigen::Index m = b.size();
+  if (m == 0) return {0, 0.0, false};
+  if (!factorization_ || m != A.size()) throw std::logic_error("DirectSolver::solve before analyze()");
+  if (x.size() != m) x.setZero(m);
+  const ConstraintMatrix& M = withRegularization(A);
+  if (factored_ && reuseCap_ > 0) {
+    const CgResult r = preconditionedConjugateGradient(M, b, x, preconditioner_, reuseTolerance_, reuseCap_, scratch_);
+    if (r.converged) return {r.iterations, r.residual, false};
+  }
+  factored_ = false;  // a failed factorization leaves nothing to reuse
+  factorization_->factorize(M);
+  factored_ = true;
+  x = b;
+  factorization_->solveInPlace(x);
+  const double residual = relativeResidual(M, b, x, residual_);
+  reuseTolerance_ = std::max(kReuseTolerance, 10.0 * residual);
+  return {1, residual, true};
+}
+
+std::unique_ptr<Factorization> makeFactorization(FactorizationKind kind, const ConstraintMatrix& /*A*/) {
+  switch (kind) {
+    case FactorizationKind::Automatic:
+    case FactorizationKind::Simplicial:
+      return std::make_unique<SimplicialLdlt>();
+    case FactorizationKind::Supernodal:
+    case FactorizationKind::Tree:
+      break;
+  }
+  throw std::invalid_argument("factorization " + std::string(factorizationName(kind)) + " is not available");
+}
+
+}  // namespace tinkertoy

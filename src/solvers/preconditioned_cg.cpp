@@ -1,0 +1,45 @@
+#include "tinkertoy/solvers/preconditioned_cg.hpp"
+
+#include "tinkertoy/solvers/linear_solver.hpp"
+
+namespace tinkertoy {
+
+CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                         Preconditioner& M, double tolerance, int cap, CgScratch& s) {
+  const Eigen::Index m = b.size();
+  if (x.size() != m) x.setZero(m);
+  const double bNorm = b.norm();
+  if (bNorm == 0.0) {
+    x.setZero();
+    return {0, 0.0, true};
+  }
+  s.r.resize(m);
+  s.z.resize(m);
+  s.p.resize(m);
+  s.Ap.resize(m);
+  const double target = tolerance * bNorm;
+
+  A.apply(x, s.Ap);
+  s.r = b - s.Ap;
+  M.apply(s.r, s.z);
+  s.p = s.z;
+  double rz = s.r.dot(s.z);
+  int iterations = 0;
+  while (iterations < cap && s.r.norm() > target) {
+    A.apply(s.p, s.Ap);
+    const double curvature = s.p.dot(s.Ap);
+    if (!(curvature > 0.0)) break;  // p lies in A's null space: nothing more to gain
+    const double alpha = rz / curvature;
+    x += alpha * s.p;
+    s.r -= alpha * s.Ap;
+    M.apply(s.r, s.z);
+    const double rzNext = s.r.dot(s.z);
+    s.p = s.z + (rzNext / rz) * s.p;
+    rz = rzNext;
+    ++iterations;
+  }
+  const double residual = relativeResidual(A, b, x, s.Ap);
+  return {iterations, residual, residual <= tolerance};
+}
+
+}  // namespace tinkertoy
