@@ -100,6 +100,55 @@ Scenario jointGridScenario(int side) {
   return s;
 }
 
+Scenario treeScenario(int depth) {
+  Scenario s;
+  s.kind = ScenarioKind::Tree;
+  s.name = "tree-" + std::to_string(depth);
+  s.size = depth;
+  s.dimension = 2;
+  s.dt = 1.0 / 240.0;
+  s.duration = 10.0;
+  s.gravity = {0.0, -kGravity, 0.0};
+  s.length = 1.0;
+  // Level l (0 at the root) has 2^l masses; its masses sit on a horizontal line 1 m apart in x
+  // from their siblings' subtrees' widths, so the children of a mass are at (x ± w, y − h) with
+  // w² + h² = 1: w halves from level to level.
+  s.particles.push_back({{0.0, -1.0, 0.0}, 1.0, false});
+  s.rods.push_back({0, Scenario::kPivot, 1.0});
+  for (int level = 1; level < depth; ++level) {
+    const double w = 0.5 * std::pow(0.5, level), h = std::sqrt(1.0 - w * w);
+    const int first = (1 << (level - 1)) - 1, count = 1 << (level - 1);
+    for (int parent = first; parent < first + count; ++parent) {
+      const Vector3 p = s.particles[static_cast<std::size_t>(parent)].position;
+      for (const double side : {-1.0, 1.0}) {
+        s.rods.push_back({static_cast<int>(s.particles.size()), parent, 1.0});
+        s.particles.push_back({{p.x + side * w, p.y - h, 0.0}, 1.0, false});
+      }
+    }
+  }
+  return s;
+}
+
+Scenario starScenario(int arms) {
+  Scenario s;
+  s.kind = ScenarioKind::Star;
+  s.name = "star-" + std::to_string(arms);
+  s.size = arms;
+  s.dimension = 2;
+  s.dt = 1.0 / 240.0;
+  s.duration = 10.0;
+  s.gravity = {0.0, -kGravity, 0.0};
+  s.length = 1.0;
+  s.particles.push_back({{1.0, 0.0, 0.0}, 1.0, false});  // the hub
+  s.rods.push_back({0, Scenario::kPivot, 1.0});
+  for (int i = 0; i < arms; ++i) {
+    const double angle = 2.0 * std::numbers::pi * (i + 0.5) / arms;
+    s.rods.push_back({static_cast<int>(s.particles.size()), 0, 1.0});
+    s.particles.push_back({{1.0 + std::cos(angle), std::sin(angle), 0.0}, 1.0, false});
+  }
+  return s;
+}
+
 std::optional<Scenario> scenarioByName(std::string_view name) {
   const auto dash = name.rfind('-');
   if (dash == std::string_view::npos) return std::nullopt;
@@ -110,6 +159,8 @@ std::optional<Scenario> scenarioByName(std::string_view name) {
   if (family == "chain") return chainScenario(size);
   if (family == "cloth" && size >= 2) return clothScenario(size);
   if (family == "joint_grid" && size >= 8) return jointGridScenario(size);  // 7 static bodies fit
+  if (family == "tree" && size <= 20) return treeScenario(size);
+  if (family == "star") return starScenario(size);
   return std::nullopt;
 }
 

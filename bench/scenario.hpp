@@ -13,6 +13,12 @@
 //                      each pinned to its right and lower neighbours at the midpoints; the seven
 //                      bodies around the middle of the top row are static. dt = 1/60 s with 4
 //                      substeps for engines that substep, 5 s.
+//   tree-D       (2D)  a binary tree of depth D (2^D − 1 masses of 1 kg): the root hangs 1 m below
+//                      the pivot, each mass has two children 1 m below it, spread so that no two
+//                      masses meet; 1 m rods along the edges. dt = 1/240 s, 10 s.
+//   star-N       (2D)  a hub mass of 1 kg at the origin-side end of N rods of 1 m to N masses of
+//                      1 kg around it (a body shared by N constraints), the hub hanging from the
+//                      pivot by one more rod. dt = 1/240 s, 10 s.
 //
 // Gravity is (0, −9.81[, 0]) m/s². A scenario carries either particles and rods (chain,
 // cloth) or discs and pins (joint_grid).
@@ -34,7 +40,7 @@ struct Vector3 {
   double x = 0.0, y = 0.0, z = 0.0;
 };
 
-enum class ScenarioKind { Chain, Cloth, JointGrid };
+enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star };
 
 struct Scenario {
   // A point mass (chain, cloth). A nailed particle is held at its starting position: a
@@ -101,7 +107,10 @@ struct BodyState {
 Scenario chainScenario(int links);
 Scenario clothScenario(int side);
 Scenario jointGridScenario(int side);
-// "chain-N", "cloth-G" or "joint_grid-N" with a positive size; nullopt for anything else.
+Scenario treeScenario(int depth);
+Scenario starScenario(int arms);
+// "chain-N", "cloth-G", "joint_grid-N", "tree-D" or "star-N" with a positive size; nullopt for
+// anything else.
 std::optional<Scenario> scenarioByName(std::string_view name);
 
 // The constraint error of a state [bodyCount()], in units of L: for rods, the largest

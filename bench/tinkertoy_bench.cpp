@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "bench_models.hpp"
+#include "factorization_bench.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 
@@ -188,6 +189,7 @@ int main(int argc, char** argv) {
   registerScenario("chain", {10, 100, 1000, 10000});
   registerScenario("cloth", {16, 32, 64});
   registerJointGrid({10, 100});
+  registerFactorizations();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   const tinkertoy::SimulationSettings& s = options.settings;

@@ -68,6 +68,19 @@ CLI::Validator integerAtLeast(long minimum) {
       "INTEGER >= " + std::to_string(minimum));
 }
 
+CLI::Validator integerBetween(long minimum, long maximum) {
+  return CLI::Validator(
+      [minimum, maximum](std::string& text) -> std::string {
+        const std::optional<long> x = readWhole(text);
+        if (!x) return "expected a whole number, got '" + text + "'";
+        if (*x < minimum || *x > maximum) {
+          return "must be from " + std::to_string(minimum) + " to " + std::to_string(maximum) + ", got '" + text + "'";
+        }
+        return {};
+      },
+      "INTEGER in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]");
+}
+
 CLI::Validator pixelSize(int minimum) {
   return CLI::Validator(
       [minimum](std::string& text) -> std::string {

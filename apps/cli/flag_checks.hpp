@@ -12,6 +12,8 @@ enum class Sign { Any, Positive, NonNegative };
 CLI::Validator finiteNumber(Sign sign);
 // A whole number ≥ minimum.
 CLI::Validator integerAtLeast(long minimum);
+// A whole number in [minimum, maximum].
+CLI::Validator integerBetween(long minimum, long maximum);
 
 // A picture's size in pixels, written WxH on the command line.
 struct PixelSize {

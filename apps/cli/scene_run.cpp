@@ -27,6 +27,8 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.tolerance) s.solver.tolerance = *f.tolerance;
   if (f.maxIterations) s.solver.maxIterations = *f.maxIterations;
   if (f.regularization) s.solver.regularization = *f.regularization;
+  if (f.factorization) s.solver.factorization = *f.factorization;
+  if (f.reuseIterations) s.solver.reuseIterations = *f.reuseIterations;
   if (f.project) s.projection.enabled = true;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
@@ -56,6 +58,15 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   addOptional(app, "--max-iterations", f.maxIterations, "CG iteration cap (0: 2m + 100)")->check(integerAtLeast(0));
   addOptional(app, "--regularization", f.regularization, "LDLT diagonal regularization, relative")
       ->check(finiteNumber(Sign::NonNegative));
+  app.add_option_function<std::string>(
+         "--factorization", [&f](const std::string& name) { f.factorization = parseFactorization(name); },
+         "auto | simplicial | supernodal | tree (ldlt)")
+      ->check(CLI::IsMember({"auto", "simplicial", "supernodal", "tree"}));
+  app.add_option_function<std::string>(
+         "--reuse-iterations",
+         [&f](const std::string& text) { f.reuseIterations = text == "auto" ? -1 : std::stoi(text); },
+         "auto | N: CG iterations a stale factorization may take before the ldlt solver factors again (0: every solve)")
+      ->check(CLI::IsMember({"auto"}) | integerBetween(0, 1000));
   app.add_option_function<std::string>(
          "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
          "euler | symplectic-euler | midpoint | rk4")

@@ -67,3 +67,4 @@
 #include "tinkertoy/solvers/preconditioned_cg.hpp"
 #include "tinkertoy/solvers/sequential_impulses.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
+#include "tinkertoy/solvers/supernodal_cholesky.hpp"

@@ -53,6 +53,7 @@ void SimulationSettings::validate() const {
   detail::requirePositive(solver.tolerance, "solver tolerance");
   if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
   detail::requireNonNegative(solver.regularization, "ldlt regularization");
+  if (solver.reuseIterations < -1) throw std::invalid_argument("reuse iterations must be −1 (automatic) or more");
   detail::requirePositive(projection.tolerance, "projection tolerance");
   if (projection.maxIterations < 1) throw std::invalid_argument("projection iterations must be at least 1");
   if (velocity.iterations < 1) throw std::invalid_argument("iterations must be at least 1");

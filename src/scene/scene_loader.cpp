@@ -45,7 +45,8 @@ std::string element(Eigen::Index j) {
 
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
-               "regularization", "project", "iterations", "substeps", "warm_start", "position_correction"});
+               "regularization", "factorization", "reuse_iterations", "project", "iterations", "substeps", "warm_start",
+               "position_correction"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -99,6 +100,25 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     settings.solver.maxIterations = static_cast<int>(*cap);
   }
   settings.solver.regularization = s.nonNegative("regularization", settings.solver.regularization);
+  if (const auto name = s.optionalString("factorization")) {
+    const auto kind = parseFactorization(*name);
+    if (!kind) {
+      throw SceneError(s.pathOf("factorization"), "unknown factorization " + inQuotes(*name) +
+                                                      "; expected auto, simplicial, supernodal or tree");
+    }
+    settings.solver.factorization = *kind;
+  }
+  if (s.has("reuse_iterations")) {
+    const nlohmann::json& value = s.at("reuse_iterations");
+    if (value.is_string() && value.get<std::string>() == "auto") {
+      settings.solver.reuseIterations = -1;
+    } else if (const auto cap = value.is_string() ? std::nullopt : s.optionalInteger("reuse_iterations");
+               cap && *cap >= 0 && *cap <= 1000) {
+      settings.solver.reuseIterations = static_cast<int>(*cap);
+    } else {
+      throw SceneError(s.pathOf("reuse_iterations"), "must be \"auto\" or a whole number from 0 to 1000");
+    }
+  }
   if (const auto project = s.optionalBoolean("project")) settings.projection.enabled = *project;
   try {
     settings.validate();

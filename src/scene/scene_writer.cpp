@@ -132,6 +132,12 @@ class Writer {
     out["tolerance"] = s.solver.tolerance;
     out["max_iterations"] = s.solver.maxIterations;
     out["regularization"] = s.solver.regularization;
+    out["factorization"] = factorizationName(s.solver.factorization);
+    if (s.solver.reuseIterations < 0) {
+      out["reuse_iterations"] = "auto";
+    } else {
+      out["reuse_iterations"] = s.solver.reuseIterations;
+    }
     out["project"] = s.projection.enabled;
     out["iterations"] = s.velocity.iterations;
     out["substeps"] = s.velocity.substeps;

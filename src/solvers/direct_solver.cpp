@@ -4,7 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "solvers/constraint_matrix_assembly.hpp"
+#include "solvers/fill_reducing_ordering.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
+#include "tinkertoy/solvers/supernodal_cholesky.hpp"
 
 namespace tinkertoy {
 
@@ -77,12 +80,31 @@ SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd&
   return {1, residual, true};
 }
 
-std::unique_ptr<Factorization> makeFactorization(FactorizationKind kind, const ConstraintMatrix& /*A*/) {
+namespace {
+
+// Supernodes pay for their dense kernels once the factor is wide: measured on this project's
+// scenarios (bench/RESULTS.md, factorize/*), the simplicial factorization wins up to a cloth of
+// 64 × 64 (5e6 flops) and the supernodal one from the joint grid of 100 × 100 (1.6e8 flops) up.
+constexpr double kSupernodalFlops = 3e7;
+
+FactorizationKind automaticKind(const ConstraintMatrix& A) {
+  ConstraintMatrixAssembly assembly;
+  assembly.analyze(A.jacobian());
+  auto lower = assembly.pattern();
+  return fillReducingOrdering(lower).flops > kSupernodalFlops ? FactorizationKind::Supernodal
+                                                              : FactorizationKind::Simplicial;
+}
+
+}  // namespace
+
+std::unique_ptr<Factorization> makeFactorization(FactorizationKind kind, const ConstraintMatrix& A) {
   switch (kind) {
     case FactorizationKind::Automatic:
+      return makeFactorization(automaticKind(A), A);
     case FactorizationKind::Simplicial:
       return std::make_unique<SimplicialLdlt>();
     case FactorizationKind::Supernodal:
+      return std::make_unique<SupernodalCholesky>();
     case FactorizationKind::Tree:
       break;
   }

@@ -1,6 +1,5 @@
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
 
-#include <suitesparse/amd.h>
 extern "C" {
 #include <suitesparse/ldl.h>
 }
@@ -9,6 +8,7 @@ extern "C" {
 #include <string>
 
 #include "solvers/constraint_matrix_assembly.hpp"
+#include "solvers/fill_reducing_ordering.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
@@ -28,10 +28,7 @@ void SimplicialLdlt::analyze(const ConstraintMatrix& A) {
   m_ = static_cast<int>(A.size());
   const auto m = static_cast<std::size_t>(m_);
   auto lower = assembly_->pattern();
-  pivotRow_.resize(m);
-  if (m_ > 0 && amd_order(m_, lower.outerIndexPtr(), lower.innerIndexPtr(), pivotRow_.data(), nullptr, nullptr) < AMD_OK) {
-    throw std::runtime_error("AMD could not order J W Jᵀ");
-  }
+  pivotRow_ = fillReducingOrdering(lower).pivotRow;
   std::vector<int> position(m);
   for (std::size_t k = 0; k < m; ++k) position[static_cast<std::size_t>(pivotRow_[k])] = static_cast<int>(k);
   assembly_->layOut(position);

@@ -512,8 +512,17 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
   EXPECT_LT(df.norm(), 1e-9 * referenceForce.norm());
 }
 
-TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow) {
-  DirectSolver ldlt(FactorizationKind::Simplicial, 0.0, 0);
+// Every factorization behind the direct solve, for the tests that hold for each.
+class EachFactorization : public ::testing::WithParamInterface<FactorizationKind> {};
+std::string factorizationLabel(const ::testing::TestParamInfo<FactorizationKind>& info) {
+  return std::string(factorizationName(info.param));
+}
+#define EVERY_FACTORIZATION ::testing::Values(FactorizationKind::Simplicial, FactorizationKind::Supernodal)
+
+struct RedundantEach : RedundantFixture, EachFactorization {};
+
+TEST_P(RedundantEach, WithoutRegularizationReportsTheDuplicatedRow) {
+  DirectSolver ldlt(GetParam(), 0.0, 0);
   ldlt.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(redundant.system.rows());
   const Eigen::Index a = redundant.row(redundant.rods[1]);
@@ -529,7 +538,7 @@ TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow)
     EXPECT_NE(std::string(e.what()).find("singular"), std::string::npos) << e.what();
   }
   // The non-redundant system factorizes.
-  DirectSolver ok(FactorizationKind::Simplicial, 0.0, 0);
+  DirectSolver ok(GetParam(), 0.0, 0);
   ok.analyze(plain.matrix());
   Eigen::VectorXd x = Eigen::VectorXd::Zero(plain.system.rows());
   EXPECT_NO_THROW(ok.solve(plain.matrix(), plain.rhs(), x));
@@ -539,9 +548,9 @@ TEST_F(RedundantFixture, SparseLdltWithoutRegularizationReportsTheDuplicatedRow)
 // the null-space part of λ is free but does not change Jᵀλ, and the range part is
 // perturbed by a relative ≈ ε · max A_ii / σ⁺_min (≈ 1.4e-8 for this chain, whose
 // κ⁺ ≈ 140). The force must agree within 10× that estimate.
-TEST_F(RedundantFixture, SparseLdltWithRegularizationSolvesAndMatchesTheForce) {
+TEST_P(RedundantEach, WithRegularizationSolvesAndMatchesTheForce) {
   const double eps = 1e-10;
-  DirectSolver ldlt(FactorizationKind::Simplicial, eps, 0);
+  DirectSolver ldlt(GetParam(), eps, 0);
   ldlt.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(redundant.system.rows());
   const SolveStats s = ldlt.solve(redundant.matrix(), redundant.rhs(), lambda);
@@ -576,6 +585,70 @@ TEST(DirectSolver, AutomaticReuseFollowsTheCosts) {
   EXPECT_LE(forCloth.reuseCap(), 30);
   ASSERT_NE(forCloth.factorization(), nullptr);
   EXPECT_GT(forCloth.factorization()->cost().factorize, forCloth.factorization()->cost().solve);
+}
+
+INSTANTIATE_TEST_SUITE_P(Factorizations, RedundantEach, EVERY_FACTORIZATION, factorizationLabel);
+
+// Each factorization against a dense solve of the same SPD system, on a cloth large enough that
+// the supernodal one forms real supernodes: exact to a few ε κ.
+struct ClothEach : ::testing::Test, EachFactorization {};
+
+TEST_P(ClothEach, SolvesLikeADenseFactorization) {
+  std::mt19937 rng(44);
+  Cloth cloth(12, rng);
+  const ConstraintMatrix A = cloth.matrix();
+  const Eigen::MatrixXd Adense = cloth.denseA();
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(Adense);
+  const double kappa = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
+  const Eigen::VectorXd b = cloth.rhs();
+  const std::unique_ptr<Factorization> f = makeFactorization(GetParam(), A);
+  EXPECT_EQ(f->kind(), GetParam());
+  f->analyze(A);
+  f->factorize(A);
+  Eigen::VectorXd x = b;
+  f->solveInPlace(x);
+  const Eigen::VectorXd reference = Adense.ldlt().solve(b);
+  EXPECT_LT((x - reference).norm() / reference.norm(), 100 * kEps * kappa);
+  EXPECT_GT(f->cost().factorize, 0.0);
+  EXPECT_GT(f->cost().solve, 0.0);
+  // Factoring the same layout again with other values gives that matrix's solution.
+  cloth.jiggle(rng, 0.01);
+  f->factorize(A);
+  x = b;
+  f->solveInPlace(x);
+  const Eigen::VectorXd moved = cloth.denseA().ldlt().solve(b);
+  EXPECT_LT((x - moved).norm() / moved.norm(), 1000 * kEps * kappa);
+}
+
+INSTANTIATE_TEST_SUITE_P(Factorizations, ClothEach, EVERY_FACTORIZATION, factorizationLabel);
+
+// Automatic picks the simplicial factorization for a thin factor and the supernodal one for a
+// wide one; the names round-trip.
+TEST(Factorization, AutomaticChoosesByTheFactorsWidth) {
+  std::mt19937 rng(45);
+  Cloth small(6, rng);
+  EXPECT_EQ(makeFactorization(FactorizationKind::Automatic, small.matrix())->kind(), FactorizationKind::Simplicial);
+  // A star: one particle joined to 600 others, so that J W Jᵀ is dense (600² / 2 entries).
+  Model star(2);
+  const BodyId hub = star.addParticle(1.0, Eigen::Vector2d(0, 0));
+  for (int i = 0; i < 600; ++i) {
+    const double angle = 2 * 3.141592653589793 * i / 600;
+    star.addConstraint(std::make_unique<DistanceConstraint>(
+        hub, star.addParticle(1.0, Eigen::Vector2d(std::cos(angle), std::sin(angle))), 1.0));
+  }
+  ConstraintSystem system;
+  system.build(star);
+  system.evaluate(star, {0.0, star.q(), star.v()});
+  InverseMass W;
+  W.build(star);
+  W.update(star, star.q());
+  EXPECT_EQ(makeFactorization(FactorizationKind::Automatic, {system.jacobian(), W.matrix()})->kind(),
+            FactorizationKind::Supernodal);
+  for (const FactorizationKind k : {FactorizationKind::Automatic, FactorizationKind::Simplicial,
+                                    FactorizationKind::Supernodal, FactorizationKind::Tree}) {
+    EXPECT_EQ(parseFactorization(factorizationName(k)), k);
+  }
+  EXPECT_FALSE(parseFactorization("cholesky"));
 }
 
 // ---- argument checks ------------------------------------------------------------------

@@ -9,7 +9,7 @@
 //
 // The implementations (docs/theory.md §13):
 //
-//   SimplicialLdlt       Eigen's simplicial LDLᵀ of J W Jᵀ in an AMD ordering: best where the
+//   SimplicialLdlt       Davis.s simplicial LDLᵀ of J W Jᵀ (SuiteSparse LDL): best where the
 //                        factor is thin (chains, small models)
 //   SupernodalCholesky   CHOLMOD's supernodal LLᵀ of J W Jᵀ in a nested-dissection ordering,
 //                        dense blocks through BLAS: best where the factor is wide (grids)

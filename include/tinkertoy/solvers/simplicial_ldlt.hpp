@@ -1,7 +1,8 @@
 // SimplicialLdlt: A = J W Jᵀ + S factored as P A Pᵀ = L D Lᵀ, column by column (an up-looking,
-// "simplicial" factorization: Davis's LDL, from SuiteSparse), in a fill-reducing AMD ordering.
+// "simplicial" factorization: Davis's LDL, from SuiteSparse), in a fill-reducing ordering (the
+// best of AMD, METIS and nested dissection: solvers/fill_reducing_ordering.hpp).
 //
-// analyze() orders A's pattern (AMD), lays out the upper triangle of P A Pᵀ with its assembly
+// analyze() orders A's pattern, lays out the upper triangle of P A Pᵀ with its assembly
 // plan (ConstraintMatrixAssembly) and computes the elimination tree and the column counts of L.
 // factorize() assembles the values straight into that storage and factors; solveInPlace()
 // runs the two triangular solves and the diagonal one. Every work array is sized by analyze(),
