@@ -176,42 +176,50 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tinkertoy-peers: %s\n", e.what());
     return 2;
   }
+  // Every run first, then the table: some engines print to stdout when they start (Debian's
+  // Chipmunk is a debug build), and that must not land inside the table.
+  struct Row {
+    std::string scenario;
+    const EngineMode* mode;
+    RunResult result;
+    std::string ratio;
+  };
   const std::vector<EngineMode> modes = engineModes();
-  std::printf("| scenario | engine | mode | CPU ms/step | wall ms/step | max ‖C‖/L | energy drift (J) | ratio |\n");
-  std::printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+  std::vector<Row> table;
   for (const std::string& name : options.scenarios) {
     Scenario scenario = scenarioByName(name).value();
     if (options.duration > 0.0) scenario.duration = options.duration;
     const long steps = scenario.steps();
-    struct Row {
-      const EngineMode* mode;
-      RunResult result;
-    };
-    std::vector<Row> rows;
+    const std::size_t first = table.size();
     for (const EngineMode& mode : modes) {
       if (!selected(options, mode) || !mode.supports(scenario)) continue;
       std::fprintf(stderr, "%s: %s, %s ...\n", name.c_str(), mode.engine.c_str(), mode.mode.c_str());
-      rows.push_back({&mode, run(scenario, mode, steps, options.repeat)});
-      if (!rows.back().result.failure.empty()) std::fprintf(stderr, "  %s\n", rows.back().result.failure.c_str());
+      table.push_back({name, &mode, run(scenario, mode, steps, options.repeat), {}});
+      if (!table.back().result.failure.empty()) std::fprintf(stderr, "  %s\n", table.back().result.failure.c_str());
     }
     // The fastest peer that completed with max ‖C‖/L under 5 %.
     const Row* fastest = nullptr;
-    for (const Row& row : rows) {
+    for (std::size_t i = first; i < table.size(); ++i) {
+      const Row& row = table[i];
       if (row.mode->isTinkertoy || row.result.blewUp || !(row.result.maxError < 0.05)) continue;
       if (!fastest || row.result.cpuMsPerStep < fastest->result.cpuMsPerStep) fastest = &row;
     }
-    for (const Row& row : rows) {
-      const RunResult& r = row.result;
-      std::string ratio;
-      if (row.mode->isTinkertoy && fastest && !r.blewUp) {
-        ratio = format(r.cpuMsPerStep / fastest->result.cpuMsPerStep, "%.2f×") + " " + fastest->mode->engine;
+    for (std::size_t i = first; i < table.size(); ++i) {
+      Row& row = table[i];
+      if (row.mode->isTinkertoy && fastest && !row.result.blewUp) {
+        row.ratio = format(row.result.cpuMsPerStep / fastest->result.cpuMsPerStep, "%.2f×") + " " +
+                    fastest->mode->engine + " (" + fastest->mode->mode + ")";
       }
-      const std::string error = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.maxError, "%.2g");
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", name.c_str(), row.mode->engine.c_str(),
-                  row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), format(r.wallMsPerStep, "%.4g").c_str(),
-                  error.c_str(), format(r.energyDrift, "%.3g").c_str(), ratio.c_str());
     }
-    std::fflush(stdout);
+  }
+  std::printf("\n| scenario | engine | mode | CPU ms/step | wall ms/step | max ‖C‖/L | energy drift (J) | ratio to the fastest peer under 5 %% |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---|\n");
+  for (const Row& row : table) {
+    const RunResult& r = row.result;
+    const std::string error = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.maxError, "%.2g");
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.scenario.c_str(), row.mode->engine.c_str(),
+                row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), format(r.wallMsPerStep, "%.4g").c_str(),
+                error.c_str(), format(r.energyDrift, "%.3g").c_str(), row.ratio.c_str());
   }
   return 0;
 }

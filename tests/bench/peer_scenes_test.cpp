@@ -45,10 +45,17 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
     EXPECT_NEAR(masses[i], mass, 1e-6 * mass) << "body " << i;
   }
 
-  // One step moves it under gravity, and nothing comes apart.
+  // One step moves it under gravity, and nothing comes apart. An engine that moves the positions
+  // with the velocities of before the step (Chipmunk) has gained the kinetic energy of a step of
+  // free fall, ½ m |g|² dt² per body, without having fallen yet.
   world->step();
   world->read(state);
-  EXPECT_LT(energy(scenario, state), energy(scenario, expected) + 1e-3 * static_cast<double>(scenario.bodyCount()));
+  const double g2 = scenario.gravity.x * scenario.gravity.x + scenario.gravity.y * scenario.gravity.y +
+                    scenario.gravity.z * scenario.gravity.z;
+  double totalMass = 0.0;
+  for (const double m : masses) totalMass += m;
+  const double lag = 0.5 * totalMass * g2 * scenario.dt * scenario.dt;
+  EXPECT_LT(energy(scenario, state), energy(scenario, expected) + lag + 1e-3 * static_cast<double>(scenario.bodyCount()));
   EXPECT_LT(constraintError(scenario, state), 0.05);
 }
 
