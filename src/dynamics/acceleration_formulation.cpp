@@ -35,10 +35,10 @@ void AccelerationFormulation::rebuild() {
 
 void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   dynamics_.tally() = {};
-  dynamics_.invalidateMasses();
+  projectionTally_ = {};
   FirstStageRecorder recorder(dynamics_, lambda_, force_);
   integrator_.step(recorder, time, q, v, h);
-  if (project_) projection_.apply(dynamics_, model_, time, q, v);
+  if (project_) projectionTally_.add(projection_.apply(dynamics_, model_, time, q, v));
 }
 
 }  // namespace tinkertoy

@@ -16,11 +16,14 @@ class AccelerationFormulation final : public Formulation {
   AccelerationFormulation(const Model& model, const SimulationSettings& settings);
 
   void rebuild() override;
+  void modelEdited() override { dynamics_.invalidateMasses(); }
   void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
   [[nodiscard]] ConstraintSystem& constraints() override { return dynamics_.constraints(); }
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
   [[nodiscard]] const SolveTally& tally() const override { return dynamics_.tally(); }
+  [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
+  [[nodiscard]] bool evaluatedAtStepEnd() const override { return project_; }
 
  private:
   // Forwards to the dynamics and keeps λ and Q̂ of the first call of a step.
@@ -31,6 +34,7 @@ class AccelerationFormulation final : public Formulation {
   Integrator integrator_;
   Projection projection_;
   bool project_;
+  ProjectionTally projectionTally_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };
 

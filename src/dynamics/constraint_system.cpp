@@ -21,6 +21,7 @@ bool movesABody(const Model& model, const Constraint& constraint) {
 
 void ConstraintSystem::build(const Model& model) {
   const std::size_t count = model.constraintCount();
+  dimension_ = model.dimension();
   entries_.assign(count, Entry{});
   Eigen::Index rows = 0;
   int widest = 0;
@@ -28,6 +29,7 @@ void ConstraintSystem::build(const Model& model) {
     const ConstraintId id = model.constraintAt(k);
     entries_[k].blocks.row = rows;
     const Constraint& constraint = model.constraint(id);
+    entries_[k].constraint = &constraint;
     entries_[k].blocks.rows = model.isEnabled(id) && movesABody(model, constraint) ? constraint.rows() : 0;
     rows += entries_[k].blocks.rows;
     widest = std::max(widest, entries_[k].blocks.rows);
@@ -69,6 +71,13 @@ void ConstraintSystem::build(const Model& model) {
         ++b.count;
       }
     }
+    // A particle is written straight into its block unless another point shares the block.
+    for (std::size_t p = 0; p < e.pointCount; ++p) {
+      PointSlot& slot = e.points[p];
+      const auto sharing = std::count_if(e.points.begin(), e.points.begin() + static_cast<std::ptrdiff_t>(e.pointCount),
+                                         [&](const PointSlot& other) { return other.block == slot.block; });
+      slot.direct = slot.particle && sharing == 1;
+    }
   }
   C_.setZero(rows);
   Cdot_.setZero(rows);
@@ -76,18 +85,19 @@ void ConstraintSystem::build(const Model& model) {
   gradients_.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
   gradientDots_ = gradients_;
   rowScratch_.assign(3 * static_cast<std::size_t>(widest), 0.0);
+  rowParameterScratch_.assign(static_cast<std::size_t>(widest), RowParameters{});
 }
 
-void ConstraintSystem::evaluate(const Model& model, const StateView& state, Evaluation what) {
+void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, Evaluation what) {
   if (what != Evaluation::ValuesOnly) jacobian_.setZero();
   if (what == Evaluation::Full) jacobianDot_.setZero();
   C_.setZero();
   Cdot_.setZero();
   Ctt_.setZero();
-  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(model, state, k, what);
+  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(state, k, what);
 }
 
-void ConstraintSystem::evaluate(const Model& model, const StateView& state, std::size_t k, Evaluation what) {
+void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, std::size_t k, Evaluation what) {
   const ConstraintBlocks& b = entries_[k].blocks;
   for (std::size_t i = 0; i < b.count; ++i) {
     const auto size = static_cast<std::size_t>(b.rows * b.width[i]);
@@ -98,23 +108,11 @@ void ConstraintSystem::evaluate(const Model& model, const StateView& state, std:
   C_.segment(b.row, b.rows).setZero();
   Cdot_.segment(b.row, b.rows).setZero();
   Ctt_.segment(b.row, b.rows).setZero();
-  evaluateInto(model, state, k, what);
+  evaluateInto(state, k, what);
 }
 
-void ConstraintSystem::evaluateInto(const Model& model, const StateView& state, std::size_t k, Evaluation what) {
+ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, int d) {
   const Entry& e = entries_[k];
-  const ConstraintBlocks& b = e.blocks;
-  if (b.rows == 0) return;
-  evaluateGradients(model, state, k, C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row);
-  if (what == Evaluation::ValuesOnly) return;
-  for (std::size_t p = 0; p < e.pointCount; ++p) applyChainRule(e, p, model.dimension(), what == Evaluation::Full);
-}
-
-void ConstraintSystem::evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C,
-                                         double* Cdot, double* Ctt) {
-  const int d = model.dimension();
-  const Entry& e = entries_[k];
-  const ConstraintBlocks& b = e.blocks;
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     const PointSlot& slot = e.points[p];
     if (slot.particle) {
@@ -131,27 +129,60 @@ void ConstraintSystem::evaluateGradients(const Model& model, const StateView& st
     angles_[p] = kin.oriented ? kin.angle : 0.0;
     angularVelocities_[p] = kin.oriented ? kin.angularVelocity : 0.0;
   }
-  const std::size_t used = static_cast<std::size_t>(b.rows) * e.pointCount;
-  std::fill_n(gradients_.begin(), used, Eigen::Vector4d::Zero());
-  std::fill_n(gradientDots_.begin(), used, Eigen::Vector4d::Zero());
-  const ConstraintInput input{state.time,
-                              d,
-                              {positions_.data(), e.pointCount},
-                              {velocities_.data(), e.pointCount},
-                              {angles_.data(), e.pointCount},
-                              {angularVelocities_.data(), e.pointCount}};
-  ConstraintOutput output(C, Cdot, Ctt, gradients_.data(), gradientDots_.data(), parameters_.data() + b.row, b.rows);
-  model.constraint(model.constraintAt(k)).evaluate(input, output);
+  return {state.time,
+          d,
+          {positions_.data(), e.pointCount},
+          {velocities_.data(), e.pointCount},
+          {angles_.data(), e.pointCount},
+          {angularVelocities_.data(), e.pointCount}};
 }
 
-Eigen::Vector4d ConstraintSystem::pointForce(const Model& model, const StateView& state, std::size_t k,
+// C, Ċ and Ctt go straight into the system's zeroed vectors. With a Jacobian, a particle's gradients go straight into its
+// zeroed block and the other points' into zeroed scratch, from which the chain rule adds them
+// into their blocks; for values only, the gradients land in scratch that nobody reads.
+void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evaluation what) {
+  const Entry& e = entries_[k];
+  const ConstraintBlocks& b = e.blocks;
+  if (b.rows == 0) return;
+  const ConstraintInput input = gather(state, k, dimension_);
+  ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, gradients_.data(),
+                          gradientDots_.data(), parameters_.data() + b.row, b.rows);
+  if (what == Evaluation::ValuesOnly) {
+    e.constraint->evaluate(input, output);
+    return;
+  }
+  const bool withJacobianDot = what == Evaluation::Full;
+  const auto rows = static_cast<std::size_t>(b.rows);
+  for (std::size_t p = 0; p < e.pointCount; ++p) {
+    const PointSlot& slot = e.points[p];
+    if (slot.direct) {
+      double* J = jacobian_.values().data() + b.offset[slot.block];
+      double* Jdot = withJacobianDot ? jacobianDot_.values().data() + b.offset[slot.block] : nullptr;
+      output.writeDirectly(p, J, Jdot, b.width[slot.block]);
+    } else {
+      std::fill_n(gradients_.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
+      std::fill_n(gradientDots_.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
+    }
+  }
+  e.constraint->evaluate(input, output);
+  for (std::size_t p = 0; p < e.pointCount; ++p) {
+    if (!e.points[p].direct) applyChainRule(e, p, dimension_, withJacobianDot);
+  }
+}
+
+Eigen::Vector4d ConstraintSystem::pointForce(const Model& /*model*/, const StateView& state, std::size_t k,
                                              std::size_t p, std::span<const double> lambda) {
   const ConstraintBlocks& b = entries_[k].blocks;
   Eigen::Vector4d force = Eigen::Vector4d::Zero();
   if (b.rows == 0) return force;
   const auto rows = static_cast<std::size_t>(b.rows);
   std::fill_n(rowScratch_.begin(), 3 * rows, 0.0);
-  evaluateGradients(model, state, k, rowScratch_.data(), rowScratch_.data() + rows, rowScratch_.data() + 2 * rows);
+  const std::size_t used = rows * entries_[k].pointCount;
+  std::fill_n(gradients_.begin(), used, Eigen::Vector4d::Zero());
+  std::fill_n(gradientDots_.begin(), used, Eigen::Vector4d::Zero());
+  ConstraintOutput output(rowScratch_.data(), rowScratch_.data() + rows, rowScratch_.data() + 2 * rows,
+                          gradients_.data(), gradientDots_.data(), rowParameterScratch_.data(), b.rows);
+  entries_[k].constraint->evaluate(gather(state, k, dimension_), output);
   for (std::size_t r = 0; r < rows; ++r) force += lambda[r] * gradients_[p * rows + r];
   return force;
 }

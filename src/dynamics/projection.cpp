@@ -2,29 +2,36 @@
 
 namespace tinkertoy {
 
-void Projection::apply(AccelerationDynamics& dynamics, const Model& model, double time,
-                       Eigen::VectorXd& q, Eigen::VectorXd& v) {
+ProjectionResult Projection::apply(AccelerationDynamics& dynamics, const Model& model, double time,
+                                   Eigen::VectorXd& q, Eigen::VectorXd& v) {
   ConstraintSystem& system = dynamics.constraints();
-  if (system.rows() == 0) return;
+  if (system.rows() == 0) return {};
 
   // Positions: J W Jᵀ δ = −C, q += W Jᵀ δ, until ‖C‖∞ ≤ tolerance.
-  for (int i = 0; i < settings_.maxIterations; ++i) {
-    dynamics.updateInverseMass(q);
-    system.evaluate(model, {time, q, v});
-    if (system.value().lpNorm<Eigen::Infinity>() <= settings_.tolerance) break;
+  ProjectionResult result;
+  dynamics.updateInverseMass(q);
+  system.evaluate(model, {time, q, v});
+  result.error = system.value().lpNorm<Eigen::Infinity>();
+  while (result.error > settings_.tolerance && result.iterations < settings_.maxIterations) {
     rhs_ = -system.value();
     multipliers_.setZero(system.rows());
     dynamics.solve(rhs_, multipliers_);
     dynamics.addConstraintDisplacement(multipliers_, q);
+    ++result.iterations;
+    dynamics.updateInverseMass(q);
+    system.evaluate(model, {time, q, v});
+    result.error = system.value().lpNorm<Eigen::Infinity>();
   }
+  result.converged = result.error <= settings_.tolerance;
 
-  // Velocities: J W Jᵀ μ = −Ċ, v += W Jᵀ μ.
-  dynamics.updateInverseMass(q);
-  system.evaluate(model, {time, q, v});
+  // Velocities: J W Jᵀ μ = −Ċ, v += W Jᵀ μ; Ċ is linear in v, so then Ċ = 0 to the solve's
+  // accuracy, which is what the end state's evaluation is made to say.
   rhs_ = -system.velocity();
   multipliers_.setZero(system.rows());
   dynamics.solve(rhs_, multipliers_);
   dynamics.addConstraintDisplacement(multipliers_, v);
+  system.evaluate(model, {time, q, v}, ConstraintSystem::Evaluation::ValuesOnly);
+  return result;
 }
 
 }  // namespace tinkertoy

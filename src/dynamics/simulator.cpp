@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "common/vector_checks.hpp"
 #include "tinkertoy/model/point.hpp"
@@ -23,7 +24,7 @@ void Simulator::syncStructure() {
   Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
   for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
     const BodyId id = model_.bodyAt(b);
-    for (int i = 0; i < model_.body(id).pointCount(); ++i) {
+    for (int i = 0; i < std::as_const(model_).body(id).pointCount(); ++i) {
       const Eigen::Vector3d x = padTo3d(model_.position({id, i}));
       low = low.cwiseMin(x);
       high = high.cwiseMax(x);
@@ -36,8 +37,9 @@ void Simulator::step() {
   syncStructure();
   const double startTime = model_.time();
   double time = startTime;
-  q_ = model_.q();
-  v_ = model_.v();
+  if (model_.revision() != committedRevision_) formulation_->modelEdited();
+  q_ = std::as_const(model_).q();
+  v_ = std::as_const(model_).v();
 
   try {
     formulation_->step(time, q_, v_, settings_.dt);
@@ -54,7 +56,7 @@ void Simulator::step() {
   }
 
   // Measure the candidate state before committing it, so a bad one is never committed.
-  StepDiagnostics candidate = measure({time, q_, v_});
+  StepDiagnostics candidate = measure({time, q_, v_}, true);
   candidate.step = stepCount_ + 1;
   rejectIfBlownUp(candidate, startTime);
 
@@ -64,13 +66,14 @@ void Simulator::step() {
   ++stepCount_;
   diagnostics_ = candidate;
   breakOverloadedConstraints();
+  committedRevision_ = model_.revision();
 }
 
 Reaction Simulator::reaction(ConstraintId id) {
   syncStructure();
   const std::size_t k = model_.indexOf(id);
   const int d = model_.dimension();
-  const Eigen::Vector4d f = formulation_->constraints().pointForce(model_, {model_.time(), model_.q(), model_.v()}, k, 0,
+  const Eigen::Vector4d f = formulation_->constraints().pointForce(model_, {model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, k, 0,
                                                                    lambda(id));
   return {f.head(d), f[3]};
 }
@@ -118,7 +121,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
       if (system.violation(r) > system.violation(row)) row = r;
     }
     constraint = model_.constraintAt(system.constraintOfRow(row));
-    body = model_.constraint(*constraint).points().front().body;
+    body = std::as_const(model_).constraint(*constraint).points().front().body;
     what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by "
          << system.violation(row) << ", more than ten times the model's size (" << modelSize_ << " m)";
   }
@@ -146,7 +149,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
     bool worstTouches = false;
     for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
       const ConstraintId id = model_.constraintAt(k);
-      const Constraint& c = model_.constraint(id);
+      const Constraint& c = std::as_const(model_).constraint(id);
       const auto points = c.points();
       const bool touches = body && std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) {
                              return p.body == *body;
@@ -175,25 +178,30 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
 
 void Simulator::refreshDiagnostics() {
   syncStructure();
-  diagnostics_ = measure({model_.time(), model_.q(), model_.v()});
+  diagnostics_ = measure({model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, false);
   diagnostics_.step = stepCount_;
 }
 
-StepDiagnostics Simulator::measure(const StateView& state) {
+StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   StepDiagnostics d;
   d.time = state.time;
   d.kineticEnergy = model_.kineticEnergy(state.q, state.v);
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
-    d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_, state);
+    d.potentialEnergy += std::as_const(model_).force(model_.forceAt(i)).potentialEnergy(model_, state);
   }
   ConstraintSystem& system = formulation_->constraints();
-  system.evaluate(model_, state);
+  if (!(afterStep && formulation_->evaluatedAtStepEnd())) {
+    system.evaluate(model_, state, ConstraintSystem::Evaluation::ValuesOnly);
+  }
   d.constraintError = system.maxViolation();
   d.velocityError = system.maxVelocityViolation();
   const SolveTally& tally = formulation_->tally();
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
   d.factorizations = tally.factorizations;
+  const ProjectionTally& projection = formulation_->projectionTally();
+  d.projectionIterations = projection.iterations;
+  d.projectionConverged = projection.unconverged == 0;
   d.solverResidual = tally.maxResidual;
   return d;
 }

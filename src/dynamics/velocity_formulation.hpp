@@ -2,29 +2,31 @@
 // step is split into substeps of h = dt / substeps (docs/theory.md §12):
 //
 //   1. v* = v + h W Q                         applied forces into the velocities
-//   2. evaluate C at the predicted (q + h v*, t + h) and C, J at (q, t); warm start
-//      v* += W Jᵀ λ_previous
+//   2. C, Ċ and J at (q, t) (those the last substep's projection left, if nothing was edited
+//      since), and C at the predicted (q + h v*, t + h): the rows' targets (VelocityTargets);
+//      warm start v* += W Jᵀ λ_previous
 //   3. impulses λ so that J v⁺ meets each row's target within the row's impulse bounds
-//      (sequential impulses, or a global sparse solve with an active set), v⁺ = v* + W Jᵀ λ;
-//      the targets aim at C = 0 at the end of the substep (SequentialImpulses::prepare). If
-//      the impulses added kinetic energy (> 1 %), the motion was too fast for the step's
-//      linearization at q, and the solve is redone linearized at the prediction.
+//      (sequential impulses, or GlobalVelocitySolve: one sparse solve with an active set),
+//      v⁺ = v* + W Jᵀ λ; the targets aim at C = 0 at the end of the substep. If the impulses
+//      added kinetic energy (> 1 %), the motion was too fast for the step's linearization at q,
+//      and the solve is redone linearized at the prediction.
 //   4. q += h v⁺                              symplectic Euler
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
 // λ reported is the last substep's impulse divided by h: a force, comparable with the
-// acceleration level's λ.
+// acceleration level's λ. With projection, each substep leaves the constraints evaluated at the
+// state it returns, which the next substep starts from and the diagnostics read. The constant
+// blocks of W, too, are kept from step to step until the model is edited.
 #pragma once
 
-#include <array>
-#include <utility>
-#include <vector>
+#include <optional>
 
-#include "dynamics/row_block.hpp"
+#include "dynamics/global_velocity_solve.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
+#include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/solvers/sequential_impulses.hpp"
 
 namespace tinkertoy {
@@ -34,27 +36,22 @@ class VelocityFormulation final : public Formulation {
   VelocityFormulation(const Model& model, const SimulationSettings& settings);
 
   void rebuild() override;
+  void modelEdited() override;
   void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
   [[nodiscard]] ConstraintSystem& constraints() override { return system_; }
+  [[nodiscard]] bool evaluatedAtStepEnd() const override { return evaluatedAtEnd_; }
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
   [[nodiscard]] const SolveTally& tally() const override { return tally_; }
+  [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
 
  private:
   void substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
-  // Prepares the solve from the system as evaluated (at q, or at the prediction), warm-starts
-  // and solves for the impulses, updating v.
+  // The targets from the system as evaluated (at q, or at the prediction) and timeRate_, a warm
+  // start, and the impulses, updating v.
   void solveImpulses(Eigen::VectorXd& v, double h);
-  // The passes of the prepared solve, on the velocity or on Baumgarte's pseudo velocity.
-  void solvePasses(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
-  // The global solve's starting active set: the inequality rows held (at zero impulse).
-  void startHeld(std::vector<char>& held) const;
-  // solvePasses with a global solve: all rows but the springs together, with an active set for
-  // the bounded ones; the springs by sequential passes.
-  void solveGlobally(Eigen::VectorXd& v, SequentialImpulses::Pass pass);
-  // Step 5's projection with a global solve: Gauss–Newton with backtracking on the equality
-  // rows and an active set of inequality rows.
-  void projectGlobally(double time, Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The impulses of a pass: sequential passes or the global solve.
+  void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
 
   const Model& model_;
   SimulationSettings settings_;
@@ -62,20 +59,18 @@ class VelocityFormulation final : public Formulation {
   ConstraintSystem system_;
   InverseMass inverseMass_;
   AppliedForces applied_;
-  SequentialImpulses impulses_;
-  RowBlock global_;  // the global solves' rows: all but the springs
+  VelocityTargets targets_;
+  SequentialImpulses impulses_;  // all rows, or with a global solve the spring rows only
+  std::optional<GlobalVelocitySolve> global_;
   SolveTally tally_;
-  // Scratch: Q, W Q and Baumgarte's pseudo velocity [n]; the global block's right-hand side,
-  // increment and J_B v [rows of J_B].
-  // Scratch: the predicted q + h v* and v* [n]; C at the substep's start and at the prediction,
-  // and the previous substep's impulses [m].
-  Eigen::VectorXd Q_, WQ_, pseudo_, rhs_, delta_, JBv_, displacement_, trial_, predicted_, vStar_;
-  Eigen::VectorXd current_, predictedC_, previousImpulses_;
-  // The global solves' active sets [rows of J_B]: the rows held at a bound in the velocity and
-  // position passes, and the rows the projection takes.
-  std::array<std::vector<char>, 2> held_;
-  std::vector<std::pair<Eigen::Index, Eigen::Index>> motorLimits_;  // (motor, limit of its joint), J_B rows
-  std::vector<char> active_;
+  ProjectionTally projectionTally_;
+  // The system holds J, C and Ċ at the state the last substep returned (its projection's last
+  // evaluation), which is where the next one starts unless the model was edited.
+  bool evaluatedAtEnd_ = false;
+  // Scratch: Q, W Q, Baumgarte's pseudo velocity, the predicted q + h v* and v*, Jᵀλ [n]; C at
+  // the substep's start and at the prediction, and the previous substep's impulses [m].
+  Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
+  Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };
 

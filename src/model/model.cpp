@@ -111,6 +111,7 @@ BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordin
   q_.tail(n) = coordinates;
   v_.tail(n) = v;
   ++structureVersion_;
+  touch();
   return id;
 }
 
@@ -142,6 +143,7 @@ void Model::removeBody(BodyId id) {
   q_.swap(q);
   v_.swap(v);
   ++structureVersion_;
+  touch();
 }
 
 std::optional<BodyId> Model::findBody(std::string_view name) const {
@@ -168,18 +170,21 @@ Eigen::VectorXd Model::coordinates(BodyId id) const { return slice(q_, indexOf(i
 Eigen::VectorXd Model::velocities(BodyId id) const { return slice(v_, indexOf(id)); }
 
 void Model::setCoordinates(BodyId id, const Eigen::VectorXd& coordinates) {
+  touch();
   const Body& b = body(id);
   b.validateCoordinates(coordinates);
   q_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = coordinates;
 }
 
 void Model::setVelocities(BodyId id, const Eigen::VectorXd& velocities) {
+  touch();
   const Body& b = body(id);
   b.validateVelocities(velocities);
   v_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
 }
 
 Particle& Model::particle(BodyId id, std::string_view operation) {
+  touch();
   Body& b = *bodies_[indexOf(id)];
   if (b.type() != "particle") {
     throw std::invalid_argument(std::string(operation) + ": " + describe(id) +
@@ -237,6 +242,7 @@ void Model::addPointForce(const BodyPoint& point, const StateView& state, const 
 }
 
 ForceId Model::addForce(std::unique_ptr<Force> force) {
+  touch();
   if (!force) throw std::invalid_argument("addForce: null force");
   force->validate(dimension_);
   requirePoints(force->points(), std::string(force->type()) + " force");
@@ -246,6 +252,7 @@ ForceId Model::addForce(std::unique_ptr<Force> force) {
 }
 
 void Model::removeForce(ForceId id) {
+  touch();
   eraseSwapLast(forces_, forceIds_.erase(id));
 }
 
@@ -271,6 +278,7 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
   enabled_.push_back(true);
   breakForces_.push_back(std::numeric_limits<double>::infinity());
   ++structureVersion_;
+  touch();
   return id;
 }
 
@@ -279,9 +287,11 @@ void Model::setEnabled(ConstraintId id, bool enabled) {
   if (enabled_[index] == enabled) return;
   enabled_[index] = enabled;
   ++structureVersion_;
+  touch();
 }
 
 void Model::setBreakForce(ConstraintId id, double force) {
+  touch();
   if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
   breakForces_[indexOf(id)] = force;
 }
@@ -294,6 +304,7 @@ void Model::removeConstraint(ConstraintId id) {
   enabled_.pop_back();
   eraseSwapLast(breakForces_, hole);
   ++structureVersion_;
+  touch();
 }
 
 std::string Model::describe(ConstraintId id) const {

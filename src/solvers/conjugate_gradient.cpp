@@ -15,7 +15,8 @@ ConjugateGradient::ConjugateGradient(double tolerance, int maxIterations)
 
 void ConjugateGradient::analyze(const ConstraintMatrix& A) { jacobi_.inverseDiagonal.resize(A.size()); }
 
-SolveStats ConjugateGradient::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+SolveStats ConjugateGradient::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                    double tolerance) {
   const Eigen::Index m = b.size();
   if (b.norm() == 0.0) {
     x.setZero(m);
@@ -25,7 +26,8 @@ SolveStats ConjugateGradient::solve(const ConstraintMatrix& A, const Eigen::Vect
   A.diagonal(d);
   for (Eigen::Index i = 0; i < m; ++i) d[i] = d[i] > 0.0 ? 1.0 / d[i] : 1.0;
   const int cap = maxIterations_ > 0 ? maxIterations_ : static_cast<int>(2 * m + 100);
-  const CgResult r = preconditionedConjugateGradient(A, b, x, jacobi_, tolerance_, cap, scratch_);
+  const CgResult r =
+      preconditionedConjugateGradient(A, b, x, jacobi_, tolerance > 0.0 ? tolerance : tolerance_, cap, scratch_);
   return {r.iterations, r.residual};
 }
 

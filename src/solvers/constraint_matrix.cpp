@@ -2,6 +2,27 @@
 
 namespace tinkertoy {
 
+void ConstraintMatrix::apply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+  if (held_.empty()) {
+    J_.multiplyTransposed(x, scratch_);
+    W_.multiply(scratch_, weighted_);
+    J_.multiply(weighted_, y);
+    if (shift_) y += shift_->cwiseProduct(x);
+    return;
+  }
+  masked_ = x;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (held_[static_cast<std::size_t>(i)]) masked_[i] = 0.0;
+  }
+  J_.multiplyTransposed(masked_, scratch_);
+  W_.multiply(scratch_, weighted_);
+  J_.multiply(weighted_, y);
+  if (shift_) y += shift_->cwiseProduct(masked_);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (held_[static_cast<std::size_t>(i)]) y[i] = x[i];
+  }
+}
+
 void ConstraintMatrix::diagonal(Eigen::VectorXd& d) const {
   d.setZero(J_.rows());
   const auto values = J_.values();
@@ -16,6 +37,9 @@ void ConstraintMatrix::diagonal(Eigen::VectorXd& d) const {
     }
   }
   if (shift_) d += *shift_;
+  for (Eigen::Index i = 0; i < d.size(); ++i) {
+    if (isHeld(i)) d[i] = 1.0;
+  }
 }
 
 }  // namespace tinkertoy

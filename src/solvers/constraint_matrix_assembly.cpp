@@ -30,7 +30,7 @@ void ConstraintMatrixAssembly::analyze(const BlockSparseMatrix& J) {
             if (row < col) continue;
             entries_.push_back({row, col,
                                 {0, b1.offset + static_cast<std::size_t>(r * b1.cols),
-                                 b2.offset + static_cast<std::size_t>(s * b2.cols), b1.cols}});
+                                 b2.offset + static_cast<std::size_t>(s * b2.cols), b1.cols, row, col}});
           }
         }
       }
@@ -95,7 +95,9 @@ void ConstraintMatrixAssembly::assemble(const ConstraintMatrix& A, double* value
     }
   }
   std::fill(values, values + nonZeros(), 0.0);
+  const std::span<const char> held = A.held();
   for (const Term& t : terms_) {
+    if (!held.empty() && (held[static_cast<std::size_t>(t.r)] || held[static_cast<std::size_t>(t.s)])) continue;
     const double* a = JW_.data() + t.rowA;
     const double* b = Jv + t.rowB;
     double sum = 0.0;
@@ -104,6 +106,9 @@ void ConstraintMatrixAssembly::assemble(const ConstraintMatrix& A, double* value
   }
   if (const Eigen::VectorXd* shift = A.shift()) {
     for (std::size_t i = 0; i < diagonal_.size(); ++i) values[diagonal_[i]] += (*shift)[static_cast<Eigen::Index>(i)];
+  }
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    if (held[i]) values[diagonal_[i]] = 1.0;
   }
 }
 

@@ -33,8 +33,8 @@ class ConstraintMatrixAssembly {
   // (empty: P = I).  position: [m]
   void layOut(std::span<const int> position);
 
-  // Writes the entries of the upper triangle of P A Pᵀ, column by column as laid out.
-  // values: [nonZeros()]
+  // Writes the entries of the upper triangle of P A Pᵀ, column by column as laid out; a held
+  // row of A gets 1 on the diagonal and nothing else. values: [nonZeros()]
   void assemble(const ConstraintMatrix& A, double* values);
 
   [[nodiscard]] Eigen::Index rows() const { return rows_; }
@@ -51,6 +51,7 @@ class ConstraintMatrixAssembly {
     std::size_t rowA;   // offset of block row r in J.values() (and in J W)
     std::size_t rowB;   // offset of block row s
     int width;          // the body's coordinate count
+    int r, s;           // the two rows of A, to leave out held ones
   };
   struct Entry {
     int row, col;  // in A's original order, row ≥ col

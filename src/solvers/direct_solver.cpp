@@ -56,18 +56,20 @@ const ConstraintMatrix& DirectSolver::withRegularization(const ConstraintMatrix&
   A.diagonal(shift_);  // diag(J W Jᵀ) + S
   shift_ *= regularization_;
   if (const Eigen::VectorXd* S = A.shift()) shift_ += *S;
-  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_);
+  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_, A.held());
   return *regularized_;
 }
 
-SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) {
+SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                               double tolerance) {
   const Eigen::Index m = b.size();
   if (m == 0) return {0, 0.0, false};
   if (!factorization_ || m != A.size()) throw std::logic_error("DirectSolver::solve before analyze()");
   if (x.size() != m) x.setZero(m);
   const ConstraintMatrix& M = withRegularization(A);
   if (factored_ && reuseCap_ > 0) {
-    const CgResult r = preconditionedConjugateGradient(M, b, x, preconditioner_, reuseTolerance_, reuseCap_, scratch_);
+    const CgResult r = preconditionedConjugateGradient(M, b, x, preconditioner_, std::max(tolerance, reuseTolerance_),
+                                                       reuseCap_, scratch_);
     if (r.converged) return {r.iterations, r.residual, false};
   }
   factored_ = false;  // a failed factorization leaves nothing to reuse

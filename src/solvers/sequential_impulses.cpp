@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 
 namespace tinkertoy {
@@ -46,7 +45,7 @@ inline void addScaled(const double* row, double scale, double* x, std::size_t wi
 
 }  // namespace
 
-void SequentialImpulses::build(const ConstraintSystem& system) {
+void SequentialImpulses::build(const ConstraintSystem& system, bool springsOnly) {
   groups_.clear();
   hasSprings_ = false;
   std::size_t masses = 0;
@@ -62,15 +61,20 @@ void SequentialImpulses::build(const ConstraintSystem& system) {
     g.constraint = k;
     for (int r = 0; r < b.rows; ++r) {
       const RowKind kind = kinds[static_cast<std::size_t>(b.row + r)];
-      if (kind == RowKind::Equality) {
+      if (kind == RowKind::Spring) {
+        hasSprings_ = true;
+        g.springRows.push_back(r);
+      } else if (springsOnly) {
+        continue;
+      } else if (kind == RowKind::Equality) {
         if (r != g.equality) throw std::invalid_argument("a constraint's equality rows must come first");
         g.equalityRows.push_back(r);
         ++g.equality;
       } else {
-        hasSprings_ = hasSprings_ || kind == RowKind::Spring;
-        (kind == RowKind::Spring ? g.springRows : g.singleRows).push_back(r);
+        g.singleRows.push_back(r);
       }
     }
+    if (springsOnly && g.springRows.empty()) continue;
     g.equalityMass = masses;
     masses += static_cast<std::size_t>(g.equality * g.equality);
     g.springMass = masses;
@@ -80,20 +84,9 @@ void SequentialImpulses::build(const ConstraintSystem& system) {
   masses_.assign(masses, 0.0);
   JW_.assign(system.jacobian().values().size(), 0.0);
   const Eigen::Index m = system.rows();
-  rowConstraint_.resize(static_cast<std::size_t>(m));
-  for (std::size_t k = 0; k < system.constraintCount(); ++k) {
-    const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
-    std::fill_n(rowConstraint_.begin() + b.row, b.rows, k);
-  }
   impulses_.setZero(m);
-  bias_.setZero(m);
-  positionBias_.setZero(m);
   positionImpulses_.setZero(m);
-  lower_.setZero(m);
-  upper_.setZero(m);
   rowMass_.setZero(m);
-  massScale_.setZero(m);
-  impulseScale_.setZero(m);
 }
 
 void SequentialImpulses::weighBlocks(const ConstraintSystem& system, const BlockDiagonalMatrix& W, std::size_t k) {
@@ -162,96 +155,23 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
   }
 }
 
-// Row targets for a substep of length h (docs/theory.md §12). An equality row asks that the
-// constraint keep its value over the substep, C(q + h v⁺, t + h) = C(q, t). With
-// C̃ = C(q + h v*, t + h), where the bodies would be without the constraints, and J the
-// Jacobian the system was evaluated with (at q, or at the prediction q + h v* when the caller
-// found q's too coarse):
-//
-//   C(q + h v⁺) ≈ C̃ + h J (v⁺ − v*)     ⇒    J v⁺ = −b,   b = (C̃ − C(q))/h − J v*
-//
-// With J at q, b is to second order the tangent target Ct plus the curvature term
-// (h/2)(J̇ v* + Ctt); without that term a swinging chain drifts outward every substep and the
-// next solve takes the energy away. Ct = Ċ − J v* is the part of Ċ not due to the bodies.
-//
-//   equality     J v = −b                                            λ free
-//   inequality   J v ≥ −b, with C(q) = 0 in b while C(q) > 0         λ ≥ 0   (may close the gap,
-//                                                                              not cross it)
-//   motor        J v = target − Ct                                   |λ| ≤ F h
-//   spring       soft: δ = −s K⁻¹(J v + Ct + r C(q)) − i λ,          |λ| ≤ F h
-//
-// and for a spring of frequency f and damping ratio ζ, ω = 2πf: r = ω/(2ζ + hω),
-// s = hω(2ζ + hω)/(1 + hω(2ζ + hω)), i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit
-// damped spring on C).
-//
-// Baumgarte's correction is a separate target for the position pass: J u = −β C(q)/h for the
-// equality rows and J u ≥ −β min(C(q), 0)/h for the inequality rows, solved for a pseudo
-// velocity u that only moves the positions (split impulses).
+// The effective masses K⁻¹ of every row group at the Jacobian the system holds
+// (docs/theory.md §12): the targets themselves are VelocityTargets'.
 void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
-                                 const Eigen::VectorXd& v, const Eigen::VectorXd& current,
-                                 const Eigen::VectorXd& predicted, double h, const VelocitySettings& settings) {
+                                 const VelocityTargets& targets) {
   system_ = &system;
+  targets_ = &targets;
   positionImpulses_.setZero();
-  const double beta = settings.positionCorrection == PositionCorrection::Baumgarte ? settings.baumgarte : 0.0;
-  const auto kinds = system.kinds();
-  const auto parameters = system.parameters();
-  const Eigen::VectorXd& C = current;
-  const Eigen::VectorXd& Cdot = system.velocity();
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     weighBlocks(system, W, k);
-    const Eigen::Index first = system.blocks(k).row;
-    for (int r = 0; r < system.blocks(k).rows; ++r) {
-      const Eigen::Index row = first + r;
-      const RowParameters& p = parameters[static_cast<std::size_t>(row)];
-      const double Jv = rowTimes(system, k, r, v);
-      const double Ct = Cdot[row] - Jv;
-      lower_[row] = -kInfinity;
-      upper_[row] = kInfinity;
-      positionBias_[row] = 0.0;
-      switch (kinds[static_cast<std::size_t>(row)]) {
-        case RowKind::Equality:
-          bias_[row] = (predicted[row] - C[row]) / h - Jv;
-          positionBias_[row] = beta * C[row] / h;
-          break;
-        case RowKind::Inequality:
-          bias_[row] = (predicted[row] - std::min(C[row], 0.0)) / h - Jv;
-          positionBias_[row] = beta * std::min(C[row], 0.0) / h;
-          lower_[row] = 0.0;
-          break;
-        case RowKind::Motor:
-          bias_[row] = Ct - p.targetSpeed;
-          lower_[row] = -p.maxForce * h;
-          upper_[row] = p.maxForce * h;
-          break;
-        case RowKind::Spring: {
-          const double omega = 2.0 * std::numbers::pi * p.frequency;
-          const double a1 = 2.0 * p.dampingRatio + h * omega, a2 = h * omega * a1;
-          bias_[row] = Ct + omega / a1 * C[row];
-          massScale_[row] = a2 / (1.0 + a2);
-          impulseScale_[row] = 1.0 / (1.0 + a2);
-          upper_[row] = p.maxForce * h;
-          break;
-        }
-      }
-    }
     invertBlock(system, k, g.equalityRows, g.equalityMass);
     invertBlock(system, k, g.springRows, g.springMass);
+    const Eigen::Index first = system.blocks(k).row;
     for (const int r : g.singleRows) {
       const double K = effectiveMass(system, k, r, r);
       rowMass_[first + r] = K > 0.0 ? 1.0 / K : 0.0;
     }
-  }
-}
-
-void SequentialImpulses::warmStart(Eigen::VectorXd& v, bool enabled) {
-  if (!enabled) {
-    impulses_.setZero();
-    return;
-  }
-  for (const Group& g : groups_) {
-    const ConstraintSystem::ConstraintBlocks& b = system_->blocks(g.constraint);
-    for (int r = 0; r < b.rows; ++r) applyRow(*system_, g.constraint, r, impulses_[b.row + r], v);
   }
 }
 
@@ -262,7 +182,7 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
                                     Eigen::VectorXd& v) {
   const std::size_t n = rows.size();
   if (n == 0) return;
-  const Eigen::VectorXd& b = bias(pass);
+  const Eigen::VectorXd& b = targets_->bias(pass);
   Eigen::VectorXd& lambda = impulses(pass);
   const ConstraintSystem::ConstraintBlocks& blocks = system_->blocks(g.constraint);
   const double* J = system_->jacobian().values().data();
@@ -305,12 +225,12 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
 void SequentialImpulses::solveSprings(const Group& g, Eigen::VectorXd& v) {
   if (g.springRows.empty()) return;
   const Eigen::Index row = system_->blocks(g.constraint).row + g.springRows.front();
-  solveBlock(g, g.springRows, g.springMass, massScale_[row], impulseScale_[row], upper_[row], Pass::Velocity, v);
+  solveBlock(g, g.springRows, g.springMass, targets_->massScale(row), targets_->impulseScale(row),
+             targets_->bounds(row, Pass::Velocity).second, Pass::Velocity, v);
 }
 
 void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass) {
-  const auto kinds = system_->kinds();
-  const Eigen::VectorXd& b = bias(pass);
+  const Eigen::VectorXd& b = targets_->bias(pass);
   Eigen::VectorXd& lambda = impulses(pass);
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
@@ -318,10 +238,10 @@ void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass) {
     if (pass == Pass::Velocity) solveSprings(g, v);
     for (const int r : g.singleRows) {
       const Eigen::Index row = first + r;
-      if (pass == Pass::Position && kinds[static_cast<std::size_t>(row)] != RowKind::Inequality) continue;
+      const auto [lower, upper] = targets_->bounds(row, pass);
+      if (lower == upper) continue;  // a motor in the position pass
       const double old = lambda[row];
-      const double updated =
-          std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]), lower_[row], upper_[row]);
+      const double updated = std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]), lower, upper);
       applyRow(*system_, k, r, updated - old, v);
       lambda[row] = updated;
     }
@@ -331,30 +251,6 @@ void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass) {
 
 void SequentialImpulses::solveSprings(Eigen::VectorXd& v) {
   for (const Group& g : groups_) solveSprings(g, v);
-}
-
-double SequentialImpulses::rowVelocity(Eigen::Index row, const Eigen::VectorXd& v) const {
-  const std::size_t k = rowConstraint_[static_cast<std::size_t>(row)];
-  return rowTimes(*system_, k, static_cast<int>(row - system_->blocks(k).row), v);
-}
-
-void SequentialImpulses::applyImpulse(Eigen::Index row, double impulse, Eigen::VectorXd& v) const {
-  const std::size_t k = rowConstraint_[static_cast<std::size_t>(row)];
-  applyRow(*system_, k, static_cast<int>(row - system_->blocks(k).row), impulse, v);
-}
-
-std::pair<double, double> SequentialImpulses::bounds(Eigen::Index row, Pass pass) const {
-  if (pass == Pass::Velocity) return {lower_[row], upper_[row]};
-  switch (system_->kinds()[static_cast<std::size_t>(row)]) {
-    case RowKind::Equality:
-      return {-kInfinity, kInfinity};
-    case RowKind::Inequality:
-      return {0.0, kInfinity};
-    case RowKind::Motor:
-    case RowKind::Spring:
-      break;
-  }
-  return {0.0, 0.0};
 }
 
 double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W,

@@ -21,13 +21,14 @@
 // file, next to the code.
 //
 // A constraint sees only its own points, through ConstraintInput, and writes through
-// ConstraintOutput. The engine zeroes the outputs first, so a constraint writes only the
-// entries that can be non-zero.
+// ConstraintOutput. The engine zeroes the outputs it will read first, so a constraint writes
+// only the entries that can be non-zero.
 //
 //   model.addConstraint(std::make_unique<tinkertoy::DistanceConstraint>(a, b, 1.0));
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -72,7 +73,10 @@ struct ConstraintInput {
 
 // Where a constraint writes its evaluation. A point's gradient has four entries: ∂C/∂x, ∂C/∂y,
 // ∂C/∂z and ∂C/∂φ, the last for constraints on the angle of a point's frame. Gradients are
-// stored point by point: row r of G_k is gradients[k * rows + r].
+// stored point by point: row r of G_k is gradients[k * rows + r]. The engine may instead send a
+// point's gradients straight into its body's block of J (and J̇): for a particle, whose J_k = I,
+// G_k is the block itself (writeDirectly); its angle entries are then dropped, since a particle
+// has no frame.
 class ConstraintOutput {
  public:
   ConstraintOutput(double* C, double* Cdot, double* Ctt, Eigen::Vector4d* gradients,
@@ -80,28 +84,52 @@ class ConstraintOutput {
       : C_(C), Cdot_(Cdot), Ctt_(Ctt), gradients_(gradients), gradientDots_(gradientDots),
         parameters_(parameters), rows_(rows) {}
 
+  // Sends point k's gradient rows into a row-major [rows × width] block of J, and of J̇ unless
+  // Jdot is null (then Ġ_k is dropped).
+  void writeDirectly(std::size_t point, double* J, double* Jdot, int width) { direct_[point] = {J, Jdot, width}; }
+
   void setValue(int row, double value) { C_[row] = value; }
   void setVelocity(int row, double value) { Cdot_[row] = value; }
   void setTimeTerm(int row, double value) { Ctt_[row] = value; }
   // Row `row` of G_k: the gradient of C_row with respect to point k's position.
   void setJacobian(std::size_t point, int row, const Eigen::Vector3d& gradient) {
-    at(gradients_, point, row).head<3>() = gradient;
+    if (const Direct& d = direct_[point]; d.J) {
+      write(d.J, d.width, row, gradient);
+    } else {
+      at(gradients_, point, row).head<3>() = gradient;
+    }
   }
   // Row `row` of Ġ_k.
   void setJacobianDot(std::size_t point, int row, const Eigen::Vector3d& gradientDot) {
-    at(gradientDots_, point, row).head<3>() = gradientDot;
+    if (const Direct& d = direct_[point]; d.J) {
+      if (d.Jdot) write(d.Jdot, d.width, row, gradientDot);
+    } else {
+      at(gradientDots_, point, row).head<3>() = gradientDot;
+    }
   }
   // ∂C_row/∂φ_k and its time derivative, for a constraint on the angle of point k's frame.
-  void setAngleJacobian(std::size_t point, int row, double gradient) { at(gradients_, point, row)[3] = gradient; }
+  void setAngleJacobian(std::size_t point, int row, double gradient) {
+    if (!direct_[point].J) at(gradients_, point, row)[3] = gradient;
+  }
   void setAngleJacobianDot(std::size_t point, int row, double gradientDot) {
-    at(gradientDots_, point, row)[3] = gradientDot;
+    if (!direct_[point].J) at(gradientDots_, point, row)[3] = gradientDot;
   }
   // The parameters of a Motor or Spring row.
   void setParameters(int row, const RowParameters& parameters) { parameters_[row] = parameters; }
 
  private:
+  struct Direct {
+    double* J = nullptr;
+    double* Jdot = nullptr;
+    int width = 0;
+  };
+
   Eigen::Vector4d& at(Eigen::Vector4d* rows, std::size_t point, int row) const {
     return rows[point * static_cast<std::size_t>(rows_) + static_cast<std::size_t>(row)];
+  }
+  static void write(double* block, int width, int row, const Eigen::Vector3d& g) {
+    double* entries = block + static_cast<std::ptrdiff_t>(row) * width;
+    for (int c = 0; c < width; ++c) entries[c] = g[c];
   }
 
   double* C_;
@@ -111,6 +139,7 @@ class ConstraintOutput {
   Eigen::Vector4d* gradientDots_;
   RowParameters* parameters_;
   int rows_;
+  std::array<Direct, kMaxConstraintPoints> direct_{};
 };
 
 class Constraint {

@@ -40,8 +40,8 @@ class AccelerationDynamics final : public AccelerationField {
   // Throws std::invalid_argument if a constraint has rows other than equalities (limits,
   // motors, springs, ropes): those need the velocity formulation.
   void rebuild();
-  // Before each step: the parts of W that do not depend on the configuration are recomputed
-  // at the next evaluation (particle masses may have been edited since the last step).
+  // After an edit of the model: the parts of W that do not depend on the configuration are
+  // recomputed at the next evaluation (particle masses may have been edited).
   void invalidateMasses() { inverseMass_.invalidate(); }
   void acceleration(const StateView& state, Eigen::VectorXd& a) override;
 

@@ -99,25 +99,27 @@ class ConstraintSystem {
     int coordinates = 0;          // n_b
     Site site;                    // the point's site on its body
     bool particle = false;        // J_k = I: gather straight from q and v
+    bool direct = false;          // a particle alone in its block: G_k is written into J itself
     std::size_t block = 0;        // which of the constraint's blocks is its body's
   };
   struct Entry {
+    const Constraint* constraint = nullptr;  // valid until the model's structure changes
     ConstraintBlocks blocks;
     std::size_t pointCount = 0;
     std::array<PointSlot, kMaxConstraintPoints> points{};
   };
 
   // Evaluates constraint k into its rows and the blocks `what` asks for, which must be zero.
-  void evaluateInto(const Model& model, const StateView& state, std::size_t k, Evaluation what);
-  // Gathers the points of constraint k at `state` and lets it write C, Ċ, Ctt (at the given
-  // pointers) and its gradients (into gradients_, gradientDots_).
-  void evaluateGradients(const Model& model, const StateView& state, std::size_t k, double* C, double* Cdot,
-                         double* Ctt);
+  void evaluateInto(const StateView& state, std::size_t k, Evaluation what);
+  // Gathers the points of constraint k at `state` into the per-evaluation scratch; returns its
+  // input.
+  ConstraintInput gather(const StateView& state, std::size_t k, int dimension);
   // Adds G_k J_k into J_b and, if withJacobianDot, Ġ_k J_k + G_k J̇_k into J̇_b for point p of
   // entry e.
   void applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot);
 
   std::vector<Entry> entries_;
+  int dimension_ = 2;
   BlockSparseMatrix jacobian_, jacobianDot_;
   Eigen::VectorXd C_, Cdot_, Ctt_;
   std::vector<RowKind> kinds_;
@@ -129,6 +131,7 @@ class ConstraintSystem {
   std::array<double, kMaxConstraintPoints> angles_{}, angularVelocities_{};
   std::vector<Eigen::Vector4d> gradients_, gradientDots_;
   std::vector<double> rowScratch_;  // C, Ċ, Ctt of one constraint for pointForce() [3 × widest]
+  std::vector<RowParameters> rowParameterScratch_;  // and its row parameters [widest]
 };
 
 }  // namespace tinkertoy

@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
 
@@ -29,17 +30,26 @@ class Formulation {
   // Re-lays out its matrices after bodies or constraints were added or removed; forgets λ.
   // Throws std::invalid_argument if the model has constraints it cannot solve.
   virtual void rebuild() = 0;
-  // Advances time, q and v [n] by h. Masses may have changed since the last step. Throws
-  // SingularSystemError or SingularMassError; the caller keeps the state it passed a copy of.
+  // The model may have been edited since the last step (masses, parameters, the state; not its
+  // structure): forgets what it derived from the model and kept between steps.
+  virtual void modelEdited() = 0;
+  // Advances time, q and v [n] by h. Throws SingularSystemError or SingularMassError; the
+  // caller keeps the state it passed a copy of. Between two steps the caller passes the state
+  // the first returned, unless it called modelEdited().
   virtual void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) = 0;
 
-  // The constraint system (the Simulator evaluates it again for the diagnostics).
+  // The constraint system.
   [[nodiscard]] virtual ConstraintSystem& constraints() = 0;
+  // Whether the last step() left the constraint system evaluated (C and Ċ at least) at the state
+  // it returned, so that the diagnostics of that state need not evaluate it again.
+  [[nodiscard]] virtual bool evaluatedAtStepEnd() const = 0;
   // λ of the last step as forces [m], and Q̂ = Jᵀλ [n].
   [[nodiscard]] virtual const Eigen::VectorXd& lambda() const = 0;
   [[nodiscard]] virtual const Eigen::VectorXd& constraintForce() const = 0;
   // Linear solves of the last step (cleared at the start of each step).
   [[nodiscard]] virtual const SolveTally& tally() const = 0;
+  // Position projections of the last step (none unless it projects).
+  [[nodiscard]] virtual const ProjectionTally& projectionTally() const = 0;
 };
 
 // The formulation `settings` asks for, on `model` (which it keeps a reference to).

@@ -23,13 +23,36 @@ struct ProjectionSettings {
   int maxIterations = 10;    // Gauss–Newton iterations per step
 };
 
+// What one position projection did.
+struct ProjectionResult {
+  int iterations = 0;     // Gauss–Newton iterations taken
+  double error = 0.0;     // ‖C‖∞ (the violation) it ended at
+  bool converged = true;  // error ≤ tolerance
+};
+
+// The projections of one step (one per substep at the velocity level).
+struct ProjectionTally {
+  int projections = 0;
+  int iterations = 0;
+  int unconverged = 0;      // projections that stopped at the iteration cap above the tolerance
+  double worstError = 0.0;  // the largest final ‖C‖∞ among them
+
+  void add(const ProjectionResult& r) {
+    ++projections;
+    iterations += r.iterations;
+    unconverged += r.converged ? 0 : 1;
+    worstError = r.error > worstError ? r.error : worstError;
+  }
+};
+
 class Projection {
  public:
   explicit Projection(const ProjectionSettings& settings) : settings_(settings) {}
 
-  // Projects (q, v) at time t. Overwrites the dynamics' constraint evaluation.
-  void apply(AccelerationDynamics& dynamics, const Model& model, double time, Eigen::VectorXd& q,
-             Eigen::VectorXd& v);
+  // Projects (q, v) at time t. Leaves the dynamics' constraint system evaluated at the result
+  // (C and Ċ; J and J̇ at the projected q).
+  ProjectionResult apply(AccelerationDynamics& dynamics, const Model& model, double time, Eigen::VectorXd& q,
+                         Eigen::VectorXd& v);
 
  private:
   ProjectionSettings settings_;

@@ -46,6 +46,8 @@ struct StepDiagnostics {
   int solves = 0;                // linear solves in the step (stages + projection)
   long solverIterations = 0;     // total over those solves
   int factorizations = 0;        // numeric factorizations among them (direct solver)
+  int projectionIterations = 0;  // Gauss–Newton iterations of the step's position projections
+  bool projectionConverged = true;  // every projection reached its tolerance
   double solverResidual = 0.0;   // largest relative residual among them
 
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }
@@ -102,8 +104,9 @@ class Simulator {
   void syncStructure();
   // Disables every constraint whose reaction force exceeds its break force, recording why.
   void breakOverloadedConstraints();
-  // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally.
-  StepDiagnostics measure(const StateView& state);
+  // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally;
+  // afterStep: `state` is what the formulation's last step() returned.
+  StepDiagnostics measure(const StateView& state, bool afterStep);
   // Throws SimulationError if the candidate state (q_, v_) is not fit to commit.
   void rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const;
 
@@ -111,6 +114,7 @@ class Simulator {
   SimulationSettings settings_;
   std::unique_ptr<Formulation> formulation_;
   std::uint64_t structureVersion_ = 0;
+  std::uint64_t committedRevision_ = 0;  // the model's revision when the last step was committed
   bool built_ = false;
   double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m
   std::uint64_t stepCount_ = 0;

@@ -62,8 +62,11 @@ class Model {
   [[nodiscard]] std::size_t offsetOf(BodyId id) const { return offsets_[indexOf(id)]; }
   [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const;
   [[nodiscard]] const Body& body(BodyId id) const { return *bodies_[indexOf(id)]; }
-  // Mutable access to edit a body's parameters (a particle's mass, say).
-  [[nodiscard]] Body& body(BodyId id) { return *bodies_[indexOf(id)]; }
+  // Mutable access to edit a body's parameters (a particle's mass, say). Counts as an edit.
+  [[nodiscard]] Body& body(BodyId id) {
+    touch();
+    return *bodies_[indexOf(id)];
+  }
   [[nodiscard]] bool isParticle(BodyId id) const { return body(id).type() == "particle"; }
   [[nodiscard]] const std::string& name(BodyId id) const { return bodyNames_[indexOf(id)]; }
   // "particle 'p1'", "chain 'arm'", or "bead #3" for a body without a name.
@@ -103,7 +106,10 @@ class Model {
   [[nodiscard]] bool contains(ForceId id) const { return forceIds_.contains(id); }
   [[nodiscard]] std::size_t forceCount() const { return forces_.size(); }
   [[nodiscard]] ForceId forceAt(std::size_t index) const { return forceIds_.idAt(index); }
-  [[nodiscard]] Force& force(ForceId id) { return *forces_[forceIds_.at(id)]; }
+  [[nodiscard]] Force& force(ForceId id) {  // counts as an edit
+    touch();
+    return *forces_[forceIds_.at(id)];
+  }
   [[nodiscard]] const Force& force(ForceId id) const { return *forces_[forceIds_.at(id)]; }
 
   // ---- constraints -----------------------------------------------------------------
@@ -116,7 +122,10 @@ class Model {
     return constraintIds_.idAt(index);
   }
   [[nodiscard]] std::size_t indexOf(ConstraintId id) const { return constraintIds_.at(id); }
-  [[nodiscard]] Constraint& constraint(ConstraintId id) { return *constraints_[indexOf(id)]; }
+  [[nodiscard]] Constraint& constraint(ConstraintId id) {  // counts as an edit
+    touch();
+    return *constraints_[indexOf(id)];
+  }
   [[nodiscard]] const Constraint& constraint(ConstraintId id) const {
     return *constraints_[indexOf(id)];
   }
@@ -135,18 +144,32 @@ class Model {
 
   // ---- state -----------------------------------------------------------------------
   [[nodiscard]] double time() const { return time_; }
-  void setTime(double time) { time_ = time; }
+  void setTime(double time) {
+    touch();
+    time_ = time;
+  }
   [[nodiscard]] const Eigen::VectorXd& q() const { return q_; }
   [[nodiscard]] const Eigen::VectorXd& v() const { return v_; }
-  // Mutable access for integrators; the size must not change.
-  [[nodiscard]] Eigen::VectorXd& q() { return q_; }
-  [[nodiscard]] Eigen::VectorXd& v() { return v_; }
+  // Mutable access (counts as an edit); the size must not change.
+  [[nodiscard]] Eigen::VectorXd& q() {
+    touch();
+    return q_;
+  }
+  [[nodiscard]] Eigen::VectorXd& v() {
+    touch();
+    return v_;
+  }
   // The slice of a state vector x [n] that belongs to body `index` (dense index).
   [[nodiscard]] Eigen::Ref<const Eigen::VectorXd> slice(const Eigen::VectorXd& x, std::size_t index) const;
 
   // Increments whenever bodies or constraints are added or removed, i.e. whenever the
   // row/column layout of J changes. The simulator rebuilds its matrices when it changes.
   [[nodiscard]] std::uint64_t structureVersion() const { return structureVersion_; }
+  // Increments at every edit of any kind: a change of structure, a setter, or a call of a
+  // non-const accessor (q(), v(), body(), force(), constraint()), which may have changed what it
+  // gave access to. The simulator keeps what it derived from the model (the constant blocks of
+  // W, the constraints' evaluation at the state it left) only while this stays the same.
+  [[nodiscard]] std::uint64_t revision() const { return revision_; }
 
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
@@ -156,6 +179,7 @@ class Model {
   // The particle `id`; throws naming `operation` if the body is not a particle.
   Particle& particle(BodyId id, std::string_view operation);
   void layOutState();
+  void touch() { ++revision_; }
 
   int dimension_;
   double time_ = 0.0;
@@ -176,6 +200,7 @@ class Model {
   std::vector<double> breakForces_;
 
   std::uint64_t structureVersion_ = 0;
+  std::uint64_t revision_ = 0;
 };
 
 }  // namespace tinkertoy

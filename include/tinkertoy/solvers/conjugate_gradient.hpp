@@ -26,7 +26,8 @@ class ConjugateGradient final : public LinearSolver {
 
   [[nodiscard]] std::string_view name() const override { return "cg"; }
   void analyze(const ConstraintMatrix& A) override;
-  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) override;
+  using LinearSolver::solve;
+  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance) override;
 
  private:
   // z = r / diag(A), 1 where a diagonal entry is not positive (a row nothing moves).

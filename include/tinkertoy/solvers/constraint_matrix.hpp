@@ -1,20 +1,27 @@
 // ConstraintMatrix: A = J W Jᵀ + S, the matrix of the multiplier equation (seed 000 eq. 11),
-// with an optional diagonal S (zero unless given).
+// with an optional diagonal S and an optional set of rows held out of it.
 //
 // It is never formed for the iterative solver: apply() computes A x as J (W (Jᵀ x)) with the
 // block-sparse products, exactly as seed 000 §4.4 describes. Since A is symmetric no
 // transpose product is needed.
 //
-// S lets a solve hold some rows out without changing the layout: a row of J that is zero with
-// S_ii = 1 reads δ_i = b_i (an active-set iteration sets b_i = 0 for a row it leaves out).
+// A held row takes no part: it reads as a row and column of the identity, A_ii = 1 and A_ij = 0,
+// so a solve gives it δ_i = b_i, and a caller that passes b_i = 0 leaves it out. That is how the
+// velocity level's global solves keep an active set (an inequality row that is slack, a row
+// whose impulse sits at a bound) and leave the spring rows to sequential passes, with one
+// layout for every solve. With P = diag(1 − held):
+//
+//   A = P (J W Jᵀ + S) P + (I − P)
 //
 //   J: [m × n] block-sparse Jacobian   W: [n × n] block-diagonal inverse mass   A, S: [m × m]
+//   held: [m], non-zero for a held row (or empty: none)
 //
 //   ConstraintMatrix A(J, W);
 //   A.apply(x, y);    // y = J W Jᵀ x
 #pragma once
 
 #include <Eigen/Core>
+#include <span>
 
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
 #include "tinkertoy/math/block_sparse_matrix.hpp"
@@ -23,33 +30,34 @@ namespace tinkertoy {
 
 class ConstraintMatrix {
  public:
-  // shift: the diagonal of S, [m], which must outlive the matrix; none for S = 0.
-  ConstraintMatrix(const BlockSparseMatrix& J, const BlockDiagonalMatrix& W, const Eigen::VectorXd* shift = nullptr)
-      : J_(J), W_(W), shift_(shift) {}
+  // shift: the diagonal of S, [m]; held: the held rows, [m]. Both must outlive the matrix.
+  ConstraintMatrix(const BlockSparseMatrix& J, const BlockDiagonalMatrix& W, const Eigen::VectorXd* shift = nullptr,
+                   std::span<const char> held = {})
+      : J_(J), W_(W), shift_(shift), held_(held) {}
 
   [[nodiscard]] Eigen::Index size() const { return J_.rows(); }
   [[nodiscard]] const BlockSparseMatrix& jacobian() const { return J_; }
   [[nodiscard]] const BlockDiagonalMatrix& inverseMass() const { return W_; }
   // The diagonal of S, or null.
   [[nodiscard]] const Eigen::VectorXd* shift() const { return shift_; }
+  // The held rows, or empty.
+  [[nodiscard]] std::span<const char> held() const { return held_; }
+  [[nodiscard]] bool isHeld(Eigen::Index row) const { return !held_.empty() && held_[static_cast<std::size_t>(row)]; }
 
-  // y = (J W Jᵀ + S) x.  x, y: [m]
-  void apply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
-    J_.multiplyTransposed(x, scratch_);
-    W_.multiply(scratch_, weighted_);
-    J_.multiply(weighted_, y);
-    if (shift_) y += shift_->cwiseProduct(x);
-  }
+  // y = A x.  x, y: [m]
+  void apply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
 
-  // diag(A)_i = Σ over the blocks B of row i of (B W_b Bᵀ)_ii, plus S_ii.  d: [m]
+  // diag(A)_i = Σ over the blocks B of row i of (B W_b Bᵀ)_ii, plus S_ii; 1 for a held row.
+  // d: [m]
   void diagonal(Eigen::VectorXd& d) const;
 
  private:
   const BlockSparseMatrix& J_;
   const BlockDiagonalMatrix& W_;
   const Eigen::VectorXd* shift_;
-  // Jᵀ x and W Jᵀ x, [n]; reused so apply() does not allocate.
-  mutable Eigen::VectorXd scratch_, weighted_;
+  std::span<const char> held_;
+  // P x [m], Jᵀ P x and W Jᵀ P x [n]; reused so apply() does not allocate.
+  mutable Eigen::VectorXd masked_, scratch_, weighted_;
 };
 
 }  // namespace tinkertoy

@@ -39,7 +39,10 @@ class DirectSolver final : public LinearSolver {
 
   [[nodiscard]] std::string_view name() const override { return "ldlt"; }
   void analyze(const ConstraintMatrix& A) override;
-  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) override;
+  using LinearSolver::solve;
+  // A caller's tolerance above the solver's own lets CG with a stale factorization stop early
+  // (an inexact Newton step); a fresh factorization solves exactly either way.
+  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance) override;
 
   // The factorization analyze() chose (null before the first analyze()).
   [[nodiscard]] const Factorization* factorization() const { return factorization_.get(); }

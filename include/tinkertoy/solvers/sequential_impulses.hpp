@@ -26,14 +26,14 @@
 //
 //   SequentialImpulses si;
 //   si.build(system);                        // after the layout changed
-//   si.prepare(system, W, v, h, settings);   // each substep, system evaluated at (q, v*)
-//   si.warmStart(v, true);
+//   si.prepare(system, W, targets);          // each substep (dynamics/velocity_targets.hpp)
+//   v += W Jᵀ si.impulses();                  // warm start from the last substep's impulses
 //   for (int i = 0; i < iterations; ++i) si.solve(v);
 //   u.setZero();                             // Baumgarte: the position pass
-//   for (int i = 0; i < iterations; ++i) si.solve(u, SequentialImpulses::Pass::Position);
+//   for (int i = 0; i < iterations; ++i) si.solve(u, ImpulsePass::Position);
 //
-// A global solve (VelocityFormulation) uses the same targets, bounds and row operations, and
-// these passes only for the spring rows.
+// A global solve (dynamics/global_velocity_solve.hpp) uses the same targets and bounds, and
+// these passes only for the spring rows: build(system, true) lays out only those.
 #pragma once
 
 #include <Eigen/Core>
@@ -42,6 +42,7 @@
 
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
+#include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
 
 namespace tinkertoy {
@@ -51,44 +52,28 @@ inline constexpr int kMaxRowsPerConstraint = 6;
 
 class SequentialImpulses {
  public:
-  // Velocity: the rows' velocity targets, warm-started. Position: Baumgarte's targets, for the
-  // equality and inequality rows only, from zero impulses each substep.
-  enum class Pass { Velocity, Position };
+  using Pass = ImpulsePass;
 
-  // Lays out the per-constraint groups and forgets the impulses. Throws std::invalid_argument if
-  // a constraint has more than kMaxRowsPerConstraint rows, or an equality row after a row of
+  // Lays out the per-constraint groups and forgets the impulses; with springsOnly, only the
+  // spring rows (for a global solve that takes the rest). Throws std::invalid_argument if a
+  // constraint has more than kMaxRowsPerConstraint rows, or an equality row after a row of
   // another kind (joints put their equality rows first).
-  void build(const ConstraintSystem& system);
+  void build(const ConstraintSystem& system, bool springsOnly = false);
 
-  // Prepares one substep of length h from `system` evaluated with v* (the velocities after the
-  // applied forces) at the substep's start q or at the prediction q + h v*, and from C at the
-  // start (`current`) and at the prediction (`predicted`) [m]: the effective masses of every row
-  // group, each row's velocity target (bias) and impulse bounds, and with Baumgarte's
-  // correction its position-pass target; the position pass's impulses are reset to zero.
-  void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const Eigen::VectorXd& v,
-               const Eigen::VectorXd& current, const Eigen::VectorXd& predicted, double h,
-               const VelocitySettings& settings);
-  // Applies the previous substep's impulses to v (v += W Jᵀ λ), or forgets them.
-  void warmStart(Eigen::VectorXd& v, bool enabled);
+  // Prepares one substep from `system` as evaluated for it (at the substep's start q or at the
+  // prediction q + h v*) and the rows' targets, which must outlive the substep: the effective
+  // masses of every row group; the position pass's impulses are reset to zero.
+  void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const VelocityTargets& targets);
   // One pass over all constraints. v is the velocity, or for the position pass the pseudo
   // velocity.
   void solve(Eigen::VectorXd& v, Pass pass = Pass::Velocity);
   // One pass over the spring rows only.
   void solveSprings(Eigen::VectorXd& v);
 
-  // Single rows of the prepared system (row: a system row): J_row v; v += W J_rowᵀ impulse; and
-  // the bounds on the row's accumulated impulse in the pass (equal bounds: the row takes no part).
-  [[nodiscard]] double rowVelocity(Eigen::Index row, const Eigen::VectorXd& v) const;
-  void applyImpulse(Eigen::Index row, double impulse, Eigen::VectorXd& v) const;
-  [[nodiscard]] std::pair<double, double> bounds(Eigen::Index row, Pass pass) const;
-
   // Accumulated impulses of the current substep, N·s (or N·m·s) [m]; row r of an equality
   // block wants J_r v = −bias_r.
   [[nodiscard]] Eigen::VectorXd& impulses(Pass pass = Pass::Velocity) {
     return pass == Pass::Velocity ? impulses_ : positionImpulses_;
-  }
-  [[nodiscard]] const Eigen::VectorXd& bias(Pass pass = Pass::Velocity) const {
-    return pass == Pass::Velocity ? bias_ : positionBias_;
   }
   [[nodiscard]] bool hasSpringRows() const { return hasSprings_; }
 
@@ -131,13 +116,11 @@ class SequentialImpulses {
   void solveSprings(const Group& g, Eigen::VectorXd& v);
 
   std::vector<Group> groups_;
-  std::vector<std::size_t> rowConstraint_;    // the constraint of each system row
   const ConstraintSystem* system_ = nullptr;  // the system of the last prepare()
+  const VelocityTargets* targets_ = nullptr;  // and its targets
   std::vector<double> JW_;                    // J W, laid out like J.values()
   std::vector<double> masses_;                // inverted effective-mass blocks
-  Eigen::VectorXd impulses_, bias_, lower_, upper_, rowMass_;                // [m]
-  Eigen::VectorXd positionImpulses_, positionBias_;                          // [m]
-  Eigen::VectorXd massScale_, impulseScale_;                                 // [m], spring rows
+  Eigen::VectorXd impulses_, positionImpulses_, rowMass_;  // [m]
   bool hasSprings_ = false;
 };
 
