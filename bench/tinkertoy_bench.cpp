@@ -5,8 +5,11 @@
 //   C_over_L         final ‖C‖∞ divided by the rod length (the grid spacing for joint_grid)
 //   C_max_over_L     largest ‖C‖∞ over the run, divided by the same
 //   energy_drift     max over steps of |E(t) − E(0)|, J
-//   iters_per_solve  mean solver iterations per linear solve (1 for LDLT; the pass count for
-//                    sequential impulses)
+//   iters_per_solve  mean solver iterations per linear solve (1 for a fresh factorization; the
+//                    pass count for sequential impulses)
+//   solves_per_step, factorizations_per_step, projection_iterations_per_step
+//                    linear solves, numeric factorizations and projection (Gauss–Newton)
+//                    iterations per step
 //   simulated_s      simulated time reached: less than the scenario's duration if it blew up
 //                    (the blow-up message goes to stderr; the other counters cover the steps run)
 //
@@ -73,6 +76,10 @@ void simulate(benchmark::State& state, const std::string& family, SimulationSett
     state.counters["C_max_over_L"] = stats.constraintErrorMax / scenario.length;
     state.counters["energy_drift"] = stats.energyDriftMax;
     state.counters["iters_per_solve"] = stats.iterationsPerSolve();
+    state.counters["solves_per_step"] = stats.steps > 0 ? static_cast<double>(stats.solves) / static_cast<double>(stats.steps) : 0.0;
+    state.counters["factorizations_per_step"] = stats.factorizationsPerStep();
+    state.counters["projection_iterations_per_step"] =
+        stats.steps > 0 ? static_cast<double>(stats.projectionIterations) / static_cast<double>(stats.steps) : 0.0;
   }
 }
 

@@ -79,6 +79,9 @@ nlohmann::json summaryJson(const Report& r) {
       {"velocity_error_max", r.stats.velocityErrorMax},
       {"solver_iterations_mean", r.stats.iterationsPerSolve()},
       {"factorizations_per_step", r.stats.factorizationsPerStep()},
+      {"projection_iterations", r.stats.projectionIterations},
+      {"projection_unconverged_steps", r.stats.unconvergedProjections},
+      {"substep_splits", r.stats.substepSplits},
       {"solver_residual_max", r.stats.residualMax},
       {"wall_seconds", r.wallSeconds},
       {"steps_per_second", stepsPerSecond},
@@ -111,6 +114,16 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
   if (s.solver.kind == SolverKind::SparseLdlt) out << st.factorizationsPerStep() << " factorizations per step, ";
   out << "max residual " << st.residualMax << "\n";
+  if (st.projectionIterations > 0 || st.substepSplits > 0) {
+    out << "  projection   " << st.projectionIterations << " iterations";
+    if (st.substepSplits > 0) out << ", " << st.substepSplits << " substeps split in half to converge";
+    out << "\n";
+  }
+  if (st.unconvergedProjections > 0) {
+    out << "  warning      the position projection stopped above its tolerance (" << s.projection.tolerance
+        << ") in " << st.unconvergedProjections << " of " << st.steps
+        << " steps: the constraints cannot all hold there, or need more iterations\n";
+  }
   for (const BreakEvent& b : r.breaks) {
     out << "  break        " << model.describe(b.constraint) << " at step " << b.step << " (t = " << b.time
         << " s): reaction force " << b.force << " N above its break force " << model.breakForce(b.constraint)

@@ -1,6 +1,7 @@
 #include "dynamics/global_velocity_solve.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace tinkertoy {
@@ -8,6 +9,9 @@ namespace tinkertoy {
 namespace {
 
 constexpr auto kJacobian = ConstraintSystem::Evaluation::WithoutJacobianDot;
+// Projection steps that together keep more than this fraction of ½‖C‖₂² have stalled.
+constexpr double kPlateau = 0.99;
+constexpr int kPlateauWindow = 3;
 
 }  // namespace
 
@@ -158,12 +162,20 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     }
     return grew;
   };
+  // The line search's merit: ½‖violation‖₂², for which the Gauss–Newton step is a descent
+  // direction (it is not for the max norm, which convergence is judged by).
+  const auto merit = [&] {
+    double sum = 0.0;
+    for (Eigen::Index r = 0; r < m; ++r) sum += system.violation(r) * system.violation(r);
+    return 0.5 * sum;
+  };
   system.evaluate(model, {time, q, v}, kJacobian);
   double error = system.maxViolation();
   if (m == 0 || error <= tolerance) return {0, error, true};
   for (Eigen::Index r = 0; r < m; ++r) active_[static_cast<std::size_t>(r)] = kindOf(r) == RowKind::Equality;
   activate(error);
   int iterations = 0;
+  std::array<double, kPlateauWindow> merits{};  // the merit after each of the last iterations
   while (iterations < settings.maxIterations && error > tolerance) {
     for (Eigen::Index r = 0; r < m; ++r) rhs_[r] = active_[static_cast<std::size_t>(r)] ? -system.value()[r] : 0.0;
     for (std::size_t r = 0; r < active_.size(); ++r) mask_[r] = !active_[r];
@@ -174,6 +186,7 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     tally.add(solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_), rhs_, delta_, linearTolerance));
     system.jacobian().multiplyTransposed(delta_, JtDelta_);
     W.multiply(JtDelta_, displacement_);
+    const double before = merit();
     trial_ = q;
     q += displacement_;
     system.evaluate(model, {time, q, v}, kJacobian);
@@ -182,14 +195,26 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
       system.evaluate(model, {time, q, v}, kJacobian);
       continue;
     }
-    for (double step = 0.5; !(system.maxViolation() < error) && step > 1.0 / 64; step *= 0.5) {
+    for (double step = 0.5; !(merit() < before) && step > 1.0 / 64; step *= 0.5) {
       q = trial_ + step * displacement_;
       system.evaluate(model, {time, q, v}, kJacobian);
     }
-    error = system.maxViolation();
     ++iterations;
+    const double after = merit();
+    if (!(after < before)) {  // not even a 64th of the step helps: give up, where we were
+      q = trial_;
+      system.evaluate(model, {time, q, v}, kJacobian);
+      return {iterations, error, false, true};
+    }
+    error = system.maxViolation();
+    // A plateau: the violation settles at a least-squares compromise instead of going to zero.
+    merits[static_cast<std::size_t>(iterations % kPlateauWindow)] = after;
+    const double windowAgo = merits[static_cast<std::size_t>((iterations + 1) % kPlateauWindow)];
+    if (error > tolerance && iterations >= kPlateauWindow && after > kPlateau * windowAgo) {
+      return {iterations, error, false, true};
+    }
   }
-  return {iterations, error, error <= tolerance};
+  return {iterations, error, error <= tolerance, false};
 }
 
 }  // namespace tinkertoy

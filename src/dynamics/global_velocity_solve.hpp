@@ -28,7 +28,11 @@
 // could push past, and any that a full step does push past, after which the step is recomputed
 // (at most once per inequality row, and not counted as an iteration). The set only grows, so a
 // correction cannot trade one stretched rope segment for its neighbour and back. Motor rows take
-// no part. The projection reports whether it reached the tolerance.
+// no part. The projection reports whether it reached the tolerance, and whether it stalled, which
+// happens where the constraints cannot all hold: a step along which not even a 64th reduces
+// ½‖C‖₂² (the line search's merit: the Gauss–Newton step is a descent direction for it, not for
+// the max norm; it then stops where it was), or three steps that together remove less than 1 %
+// of it (a plateau at a least-squares compromise).
 //
 //   GlobalVelocitySolve global(settings.solver);
 //   global.build(system, W);                                        // after the layout changed

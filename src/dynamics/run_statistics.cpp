@@ -20,6 +20,9 @@ void RunStatistics::add(const StepDiagnostics& step) {
   solves += step.solves;
   iterations += step.solverIterations;
   factorizations += step.factorizations;
+  projectionIterations += step.projectionIterations;
+  unconvergedProjections += step.projectionConverged ? 0 : 1;
+  substepSplits += step.substepSplits;
   residualMax = std::max(residualMax, step.solverResidual);
 }
 

@@ -202,6 +202,7 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   const ProjectionTally& projection = formulation_->projectionTally();
   d.projectionIterations = projection.iterations;
   d.projectionConverged = projection.unconverged == 0;
+  d.substepSplits = projection.splits;
   d.solverResidual = tally.maxResidual;
   return d;
 }

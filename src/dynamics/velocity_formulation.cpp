@@ -39,10 +39,37 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   tally_ = {};
   projectionTally_ = {};
   const int substeps = settings_.velocity.substeps;
-  for (int s = 0; s < substeps; ++s) substep(time, q, v, h / substeps);
+  for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
 }
 
-void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth) {
+  const bool splittable = global_ && settings_.velocity.positionCorrection == PositionCorrection::Projection &&
+                          depth < kMostSplits;
+  const double start = time;
+  if (splittable) {
+    SubstepStart& saved = starts_[static_cast<std::size_t>(depth)];
+    saved.q = q;
+    saved.v = v;
+    saved.impulses = impulses_.impulses();
+  }
+  const ProjectionResult result = substep(time, q, v, h);
+  if (result.converged || result.stalled || !splittable) {
+    if (global_ && settings_.velocity.positionCorrection == PositionCorrection::Projection) projectionTally_.add(result);
+    return;
+  }
+  const SubstepStart& saved = starts_[static_cast<std::size_t>(depth)];
+  time = start;
+  q = saved.q;
+  v = saved.v;
+  impulses_.impulses() = saved.impulses;
+  evaluatedAtEnd_ = false;
+  projectionTally_.iterations += result.iterations;
+  ++projectionTally_.splits;
+  advance(time, q, v, h / 2, depth + 1);
+  advance(time, q, v, h / 2, depth + 1);
+}
+
+ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   inverseMass_.update(model_, q);
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
   // C, its time rate and J at the substep's start, before the forces change v.
@@ -91,14 +118,15 @@ void VelocityFormulation::substep(double& time, Eigen::VectorXd& q, Eigen::Vecto
   time += h;
 
   // 5. Projection onto C = 0 at the new positions.
-  if (system_.rows() == 0 || settings_.velocity.positionCorrection != PositionCorrection::Projection) return;
+  if (system_.rows() == 0 || settings_.velocity.positionCorrection != PositionCorrection::Projection) return {};
   if (sequential_) {
     impulses_.projectPositions(model_, system_, W, time, q, v, settings_.velocity.iterations,
                                settings_.projection.tolerance);
-    return;
+    return {};
   }
-  projectionTally_.add(global_->project(model_, system_, W, time, q, v, settings_.projection, tally_));
+  const ProjectionResult result = global_->project(model_, system_, W, time, q, v, settings_.projection, tally_);
   evaluatedAtEnd_ = true;
+  return result;
 }
 
 void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {

@@ -14,12 +14,20 @@
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
+// With the global solve and projection (the exact mode), a substep whose projection runs out of
+// iterations while still converging moved too far for its linearization (a whip: bodies
+// crossing a link's length in one substep); it is redone as two half substeps, and so on, up
+// to kMostSplits halvings, so that the constraints hold at every step and only the violent
+// moments cost more. A projection that stalls (constraints that cannot all hold) is not split:
+// halving would not help. Both are counted in the diagnostics.
+//
 // λ reported is the last substep's impulse divided by h: a force, comparable with the
 // acceleration level's λ. With projection, each substep leaves the constraints evaluated at the
 // state it returns, which the next substep starts from and the diagnostics read. The constant
 // blocks of W, too, are kept from step to step until the model is edited.
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "dynamics/global_velocity_solve.hpp"
@@ -46,7 +54,11 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
 
  private:
-  void substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // A substep of h, redone as two halves if its projection does not converge (at most
+  // kMostSplits - depth times more).
+  void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
+  // One substep; what its projection did (a converged nothing without a global projection).
+  ProjectionResult substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
   // The targets from the system as evaluated (at q, or at the prediction) and timeRate_, a warm
   // start, and the impulses, updating v.
   void solveImpulses(Eigen::VectorXd& v, double h);
@@ -72,6 +84,12 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
+  // The start of a substep, kept to redo it as halves: one per depth of splitting.
+  struct SubstepStart {
+    Eigen::VectorXd q, v, impulses;
+  };
+  static constexpr int kMostSplits = 5;
+  std::array<SubstepStart, kMostSplits> starts_;
 };
 
 }  // namespace tinkertoy

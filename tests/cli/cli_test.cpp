@@ -7,6 +7,33 @@
 namespace tinkertoy::cli {
 namespace {
 
+// A particle on three rods to three anchors that no point satisfies: the exact mode's projection
+// cannot converge, and `run` says so in its summary and on its report instead of passing it by.
+TEST_F(Cli, RunReportsAProjectionThatDoesNotConverge) {
+  const std::string scene = writeScene("inconsistent.json", R"({
+    "particles": [{"id": "p", "mass": 1, "position": [1.5, 1.0]}],
+    "constraints": [
+      {"type": "distance", "a": "p", "b": [0, 0], "length": 1.2},
+      {"type": "distance", "a": "p", "b": [3, 0], "length": 1.2},
+      {"type": "distance", "a": "p", "b": [1.5, 2.6], "length": 1.2}],
+    "settings": {"formulation": "velocity", "solver": "ldlt", "regularization": 1e-9,
+                 "position_correction": "projection", "dt": 0.01, "duration": 0.05}})");
+  const Result r = tinkertoy({"run", scene, "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("the position projection stopped above its tolerance"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("in 5 of 5 steps"), std::string::npos) << r.out;
+  const nlohmann::json s = readJson(file("s.json"));
+  EXPECT_EQ(s["projection_unconverged_steps"], 5);
+  EXPECT_EQ(s["substep_splits"], 0);
+  EXPECT_GT(s["projection_iterations"].get<long>(), 0);
+  // A model that converges reports nothing of the kind.
+  const Result ok = tinkertoy({"run", kScenes + "chain.json", "--formulation", "velocity", "--solver", "ldlt",
+                               "--position-correction", "projection", "--duration", "0.1"});
+  ASSERT_EQ(ok.code, kSuccess) << ok.err;
+  EXPECT_EQ(ok.out.find("warning"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("projection   "), std::string::npos) << ok.out;
+}
+
 TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   const Result r = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "1", "--summary", file("s.json")});
   ASSERT_EQ(r.code, kSuccess) << r.err;
@@ -17,7 +44,8 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   std::vector<std::string> expected = {
       "scene", "dimension", "particles", "bodies", "constraints", "formulation", "integrator", "solver", "dt", "steps",
       "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
-      "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "factorizations_per_step", "solver_residual_max",
+      "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "factorizations_per_step", "projection_iterations",
+      "projection_unconverged_steps", "substep_splits", "solver_residual_max",
       "wall_seconds", "steps_per_second", "breaks", "final_state"};
   std::sort(keys.begin(), keys.end());
   std::sort(expected.begin(), expected.end());

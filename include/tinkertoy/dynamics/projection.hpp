@@ -28,6 +28,8 @@ struct ProjectionResult {
   int iterations = 0;     // Gauss–Newton iterations taken
   double error = 0.0;     // ‖C‖∞ (the violation) it ended at
   bool converged = true;  // error ≤ tolerance
+  bool stalled = false;   // its last step could not reduce the violation: the constraints cannot
+                          // all hold here (inconsistent, or a singular configuration)
 };
 
 // The projections of one step (one per substep at the velocity level).
@@ -35,6 +37,7 @@ struct ProjectionTally {
   int projections = 0;
   int iterations = 0;
   int unconverged = 0;      // projections that stopped at the iteration cap above the tolerance
+  int splits = 0;           // substeps redone as two halves because their projection did not converge
   double worstError = 0.0;  // the largest final ‖C‖∞ among them
 
   void add(const ProjectionResult& r) {

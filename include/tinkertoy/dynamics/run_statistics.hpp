@@ -8,6 +8,7 @@
 //   velocityErrorMax     max over steps (including step 0) of ‖Ċ‖∞
 //   iterationsPerSolve   total solver iterations / total linear solves
 //   factorizationsPerStep  numeric factorizations / steps (the direct solver reuses them)
+//   unconvergedProjections steps whose position projection stopped short of its tolerance
 //   residualMax          largest relative residual of any solve
 //
 //   RunStatistics stats(sim.diagnostics());
@@ -34,6 +35,9 @@ struct RunStatistics {
   long solves = 0;
   long iterations = 0;
   long factorizations = 0;
+  long projectionIterations = 0;
+  long unconvergedProjections = 0;  // steps whose projection stopped above its tolerance
+  long substepSplits = 0;           // substeps redone as halves for their projection to converge
   double residualMax = 0.0;
 
   [[nodiscard]] double iterationsPerSolve() const {

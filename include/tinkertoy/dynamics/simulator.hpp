@@ -48,6 +48,7 @@ struct StepDiagnostics {
   int factorizations = 0;        // numeric factorizations among them (direct solver)
   int projectionIterations = 0;  // Gauss–Newton iterations of the step's position projections
   bool projectionConverged = true;  // every projection reached its tolerance
+  int substepSplits = 0;         // substeps redone as halves so that their projection converged
   double solverResidual = 0.0;   // largest relative residual among them
 
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }
