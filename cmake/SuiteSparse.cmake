@@ -2,7 +2,7 @@
 # Debian's libsuitesparse-dev. Sources include the headers as <suitesparse/...>; those find their
 # own siblings. LDL's header has no extern "C" guard, so include it inside one.
 find_path(SUITESPARSE_INCLUDE_DIR NAMES suitesparse/ldl.h REQUIRED)
-foreach(component LDL CHOLMOD)
+foreach(component LDL CHOLMOD SUITESPARSECONFIG)
   if(TARGET SuiteSparse::${component})
     continue()
   endif()

@@ -35,8 +35,10 @@ void GlobalVelocitySolve::build(const ConstraintSystem& system, const BlockDiago
   }
   rhs_.setZero(m);
   delta_.setZero(m);
+  Jv_.setZero(m);
+  for (Eigen::VectorXd* x : {&JtDelta_, &displacement_, &trial_}) x->setZero(W.size());
   for (std::size_t r = 0; r < rows; ++r) mask_[r] = kinds_[r] == RowKind::Spring;
-  solver_->analyze(ConstraintMatrix(system.jacobian(), W, nullptr, mask_));
+  solver_->analyze(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_));
 }
 
 double GlobalVelocitySolve::rowVelocity(const ConstraintSystem& system, Eigen::Index row, const Eigen::VectorXd& v) {
@@ -66,7 +68,7 @@ SolveStats GlobalVelocitySolve::solveHeldOut(const ConstraintSystem& system, con
                                              const std::vector<char>& held, double tolerance) {
   for (std::size_t r = 0; r < mask_.size(); ++r) mask_[r] = held[r] || kinds_[r] == RowKind::Spring;
   delta_.setZero();
-  return solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_), rhs_, delta_, tolerance);
+  return solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_), rhs_, delta_, tolerance);
 }
 
 void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
@@ -183,7 +185,7 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     // current one: a tenth of the tolerance is enough.
     const double linearTolerance = std::clamp(0.1 * tolerance / error, 1e-12, 0.1);
     delta_.setZero();
-    tally.add(solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_), rhs_, delta_, linearTolerance));
+    tally.add(solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_), rhs_, delta_, linearTolerance));
     system.jacobian().multiplyTransposed(delta_, JtDelta_);
     W.multiply(JtDelta_, displacement_);
     const double before = merit();

@@ -88,6 +88,7 @@ class GlobalVelocitySolve {
   std::vector<char> mask_;                        // [m] the rows held out of the current solve
   std::array<std::vector<char>, 2> held_;         // [m] the impulse passes' active sets
   std::vector<char> active_;                      // [m] the projection's rows
+  ConstraintMatrix::Workspace workspace_;         // the products of every solve's matrix
   std::vector<std::pair<Eigen::Index, Eigen::Index>> motorLimits_;  // (motor, limit of its joint), rows
   Eigen::VectorXd rhs_, delta_, Jv_, JtDelta_, displacement_, trial_;  // [m] and [n] scratch
 };

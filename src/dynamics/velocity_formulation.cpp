@@ -28,6 +28,11 @@ void VelocityFormulation::rebuild() {
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
+  for (SubstepStart& start : starts_) {  // sized now, so that a first split does not allocate
+    start.q.setZero(model_.q().size());
+    start.v.setZero(model_.v().size());
+    start.impulses.setZero(system_.rows());
+  }
 }
 
 void VelocityFormulation::modelEdited() {

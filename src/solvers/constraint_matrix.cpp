@@ -3,21 +3,22 @@
 namespace tinkertoy {
 
 void ConstraintMatrix::apply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+  Workspace& w = *workspace_;
   if (held_.empty()) {
-    J_.multiplyTransposed(x, scratch_);
-    W_.multiply(scratch_, weighted_);
-    J_.multiply(weighted_, y);
+    J_.multiplyTransposed(x, w.transposed);
+    W_.multiply(w.transposed, w.weighted);
+    J_.multiply(w.weighted, y);
     if (shift_) y += shift_->cwiseProduct(x);
     return;
   }
-  masked_ = x;
+  w.masked = x;
   for (Eigen::Index i = 0; i < x.size(); ++i) {
-    if (held_[static_cast<std::size_t>(i)]) masked_[i] = 0.0;
+    if (held_[static_cast<std::size_t>(i)]) w.masked[i] = 0.0;
   }
-  J_.multiplyTransposed(masked_, scratch_);
-  W_.multiply(scratch_, weighted_);
-  J_.multiply(weighted_, y);
-  if (shift_) y += shift_->cwiseProduct(masked_);
+  J_.multiplyTransposed(w.masked, w.transposed);
+  W_.multiply(w.transposed, w.weighted);
+  J_.multiply(w.weighted, y);
+  if (shift_) y += shift_->cwiseProduct(w.masked);
   for (Eigen::Index i = 0; i < x.size(); ++i) {
     if (held_[static_cast<std::size_t>(i)]) y[i] = x[i];
   }

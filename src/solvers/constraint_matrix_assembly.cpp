@@ -50,13 +50,16 @@ Eigen::SparseMatrix<double, Eigen::ColMajor, int> ConstraintMatrixAssembly::patt
   return lower;
 }
 
-void ConstraintMatrixAssembly::layOut(std::span<const int> position) {
+void ConstraintMatrixAssembly::layOut(std::span<const int> position, Triangle triangle) {
   const auto m = static_cast<std::size_t>(rows_);
   const auto at = [&](int row) { return position.empty() ? row : position[static_cast<std::size_t>(row)]; };
-  // (row, col) of the upper triangle of P A Pᵀ for each entry, and every diagonal entry.
+  // (row, col) in the triangle of P A Pᵀ for each entry, and every diagonal entry.
+  const auto place = [&](int i, int j) {
+    return triangle == Triangle::Upper ? std::pair{std::min(i, j), std::max(i, j)} : std::pair{std::max(i, j), std::min(i, j)};
+  };
   std::vector<std::pair<int, int>> places;
   places.reserve(entries_.size() + m);
-  for (const Entry& e : entries_) places.emplace_back(std::min(at(e.row), at(e.col)), std::max(at(e.row), at(e.col)));
+  for (const Entry& e : entries_) places.push_back(place(at(e.row), at(e.col)));
   for (std::size_t i = 0; i < m; ++i) places.emplace_back(at(static_cast<int>(i)), at(static_cast<int>(i)));
   std::vector<std::pair<int, int>> unique = places;  // (col, row) order for compressed columns
   for (auto& p : unique) std::swap(p.first, p.second);

@@ -1,5 +1,5 @@
 // ConstraintMatrixAssembly: A = J W Jᵀ + S assembled from J's blocks into compressed-column
-// storage, the upper triangle of P A Pᵀ for a symmetric ordering P, through a plan made once
+// storage, the upper or lower triangle of P A Pᵀ for a symmetric ordering P, through a plan made once
 // per layout (a scatter map), so that each assembly is a loop of short dot products with no
 // search, no allocation and no virtual call.
 //
@@ -11,7 +11,7 @@
 //   ConstraintMatrixAssembly assembly;
 //   assembly.analyze(J);                                  // the terms, unordered
 //   Eigen::SparseMatrix<double> lower = assembly.pattern();   // for an ordering (AMD, METIS)
-//   assembly.layOut(P);                                   // CSC of the upper triangle of P A Pᵀ
+//   assembly.layOut(P, Triangle::Upper);                  // CSC of the upper triangle of P A Pᵀ
 //   assembly.assemble(A, values);                         // values: [nonZeros()]
 #pragma once
 
@@ -25,16 +25,18 @@ namespace tinkertoy {
 
 class ConstraintMatrixAssembly {
  public:
+  enum class Triangle { Upper, Lower };
+
   // The terms of A for J's block layout.
   void analyze(const BlockSparseMatrix& J);
   // The pattern of A's lower triangle, diagonal included, in the original row order.
   [[nodiscard]] Eigen::SparseMatrix<double, Eigen::ColMajor, int> pattern() const;
-  // Lays out the upper triangle of P A Pᵀ, where row i of A is row position[i] of P A Pᵀ
-  // (empty: P = I).  position: [m]
-  void layOut(std::span<const int> position);
+  // Lays out one triangle of P A Pᵀ, where row i of A is row position[i] of P A Pᵀ (empty:
+  // P = I).  position: [m]
+  void layOut(std::span<const int> position, Triangle triangle);
 
-  // Writes the entries of the upper triangle of P A Pᵀ, column by column as laid out; a held
-  // row of A gets 1 on the diagonal and nothing else. values: [nonZeros()]
+  // Writes the entries of the triangle of P A Pᵀ, column by column as laid out; a held row of A
+  // gets 1 on the diagonal and nothing else. values: [nonZeros()]
   void assemble(const ConstraintMatrix& A, double* values);
 
   [[nodiscard]] Eigen::Index rows() const { return rows_; }

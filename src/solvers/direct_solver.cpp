@@ -56,7 +56,7 @@ const ConstraintMatrix& DirectSolver::withRegularization(const ConstraintMatrix&
   A.diagonal(shift_);  // diag(J W Jᵀ) + S
   shift_ *= regularization_;
   if (const Eigen::VectorXd* S = A.shift()) shift_ += *S;
-  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_, A.held());
+  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_, A.held(), A.workspace());
   return *regularized_;
 }
 

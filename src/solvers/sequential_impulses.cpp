@@ -275,8 +275,9 @@ double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem
         }
         invertBlock(system, k, g.equalityRows, g.equalityMass);
         const Eigen::Map<const Eigen::MatrixXd> inverse(masses_.data() + g.equalityMass, g.equality, g.equality);
-        const SmallVector delta = -(inverse * error);
-        for (int r = 0; r < g.equality; ++r) applyRow(system, k, r, delta[r], q);
+        SmallVector correction(g.equality);
+        correction.noalias() = inverse * error;  // a bare product into fixed capacity: no temporary
+        for (int r = 0; r < g.equality; ++r) applyRow(system, k, r, -correction[r], q);
       }
       for (const int r : g.singleRows) {
         const Eigen::Index row = first + r;

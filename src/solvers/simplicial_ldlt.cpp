@@ -31,7 +31,7 @@ void SimplicialLdlt::analyze(const ConstraintMatrix& A) {
   pivotRow_ = fillReducingOrdering(lower).pivotRow;
   std::vector<int> position(m);
   for (std::size_t k = 0; k < m; ++k) position[static_cast<std::size_t>(pivotRow_[k])] = static_cast<int>(k);
-  assembly_->layOut(position);
+  assembly_->layOut(position, ConstraintMatrixAssembly::Triangle::Upper);  // what LDL reads
   columnStarts_.assign(assembly_->columnStarts().begin(), assembly_->columnStarts().end());
   rowIndices_.assign(assembly_->rowIndices().begin(), assembly_->rowIndices().end());
   values_.assign(assembly_->nonZeros(), 0.0);

@@ -8,6 +8,7 @@
 
 #include "solvers/constraint_matrix_assembly.hpp"
 #include "solvers/fill_reducing_ordering.hpp"
+#include "solvers/recycling_pool.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
@@ -26,13 +27,15 @@ constexpr double kSingularPivot = 1e-12;
 }  // namespace
 
 struct SupernodalCholesky::Cholmod {
+  RecyclingPool pool;  // what a factorization or solve allocates, for the next one
   cholmod_common common{};
   ConstraintMatrixAssembly assembly;
-  cholmod_sparse* A = nullptr;  // the upper triangle of P A Pᵀ, values assembled in place
+  cholmod_sparse* A = nullptr;  // the lower triangle of P A Pᵀ, values assembled in place
   cholmod_factor* L = nullptr;
   cholmod_dense *B = nullptr, *X = nullptr, *Y = nullptr, *E = nullptr;  // a solve's vectors
 
   Cholmod() {
+    RecyclingPool::install();
     cholmod_start(&common);
     common.print = 0;  // failures come back as exceptions, not as printed warnings
     common.supernodal = CHOLMOD_SUPERNODAL;
@@ -79,8 +82,9 @@ void SupernodalCholesky::analyze(const ConstraintMatrix& A) {
 
   std::vector<int> position(m);
   for (std::size_t k = 0; k < m; ++k) position[static_cast<std::size_t>(pivotRow_[k])] = static_cast<int>(k);
-  c.assembly.layOut(position);
-  c.A = c.require(cholmod_allocate_sparse(m, m, c.assembly.nonZeros(), 1, 1, 1, CHOLMOD_REAL, &c.common),
+  // The lower triangle in natural order is what CHOLMOD factors without transposing it first.
+  c.assembly.layOut(position, ConstraintMatrixAssembly::Triangle::Lower);
+  c.A = c.require(cholmod_allocate_sparse(m, m, c.assembly.nonZeros(), 1, 1, -1, CHOLMOD_REAL, &c.common),
                   "allocate J W Jᵀ");
   std::copy(c.assembly.columnStarts().begin(), c.assembly.columnStarts().end(), static_cast<int*>(c.A->p));
   std::copy(c.assembly.rowIndices().begin(), c.assembly.rowIndices().end(), static_cast<int*>(c.A->i));
@@ -99,7 +103,10 @@ void SupernodalCholesky::factorize(const ConstraintMatrix& A) {
   if (m_ == 0) return;
   Cholmod& c = *cholmod_;
   c.assembly.assemble(A, static_cast<double*>(c.A->x));
-  cholmod_factorize(c.A, c.L, &c.common);
+  {
+    RecyclingPool::Scope scope(c.pool);  // CHOLMOD's update workspace, the same every time
+    cholmod_factorize(c.A, c.L, &c.common);
+  }
   if (c.common.status == CHOLMOD_NOT_POSDEF) throwSingular(pivotRow_[c.L->minor]);
   if (c.common.status < CHOLMOD_OK) throw std::runtime_error("CHOLMOD could not factor J W Jᵀ");
   checkPivots();
@@ -131,6 +138,7 @@ void SupernodalCholesky::solveInPlace(Eigen::VectorXd& x) {
   Cholmod& c = *cholmod_;
   auto* b = static_cast<double*>(c.B->x);
   for (int k = 0; k < m_; ++k) b[k] = x[pivotRow_[static_cast<std::size_t>(k)]];
+  RecyclingPool::Scope scope(c.pool);
   if (!cholmod_solve2(CHOLMOD_A, c.L, c.B, nullptr, &c.X, nullptr, &c.Y, &c.E, &c.common)) {
     throw std::runtime_error("CHOLMOD could not solve with its factors");
   }

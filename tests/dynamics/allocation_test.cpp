@@ -1,23 +1,38 @@
 // The step loop must not allocate (DESIGN §3: "keep allocations out of the step loop"). This
-// binary replaces the global operator new with a counting one and steps every shipped scene
-// with both solvers after a warm-up step (the first step sizes the scratch space).
+// binary replaces the C allocation functions (malloc, calloc, realloc and the aligned ones) with
+// counting ones: Eigen, SuiteSparse and OpenBLAS allocate with malloc, and operator new does
+// too. Under AddressSanitizer, which owns malloc, it counts operator new only. Every shipped
+// scene is stepped with every formulation, solver, position correction and factorization it
+// accepts, after warm-up steps that size the scratch space (and the direct solver's reuse).
+//
+// One exception, in a library the engine does not control: Debian's CHOLMOD runs parts of its
+// supernodal factorization in OpenMP parallel regions, and libgomp allocates a team for each
+// region, even with one thread. Its own workspace comes from a recycling pool; so with an
+// explicitly supernodal factorization the test checks that solving allocates nothing and that a
+// factorization allocates no more than the first one after warm-up (nothing that grows).
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <malloc.h>
 #include <new>
 
+#include <iostream>
+
+#include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/scene/scene.hpp"
+#include "tinkertoy/solvers/direct_solver.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
 // A deliberate replacement of the global allocation functions; GCC cannot see that new and
 // delete are replaced as a pair and warns that free() meets operator new's pointers.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-
 void* operator new(std::size_t size) {
   ++allocations;
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
@@ -25,43 +40,172 @@ void* operator new(std::size_t size) {
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+constexpr bool kCountsMalloc = false;
+#else
+// glibc's own allocator, under the names it exports for exactly this purpose.
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* pointer, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+void __libc_free(void* pointer);
+
+void* malloc(std::size_t size) {
+  ++allocations;
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) {
+  ++allocations;
+  return __libc_calloc(count, size);
+}
+void* realloc(void* pointer, std::size_t size) {
+  ++allocations;
+  return __libc_realloc(pointer, size);
+}
+void* memalign(std::size_t alignment, std::size_t size) {
+  ++allocations;
+  return __libc_memalign(alignment, size);
+}
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+  ++allocations;
+  return __libc_memalign(alignment, size);
+}
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) {
+  ++allocations;
+  *out = __libc_memalign(alignment, size);
+  return *out ? 0 : ENOMEM;
+}
+void free(void* pointer) { __libc_free(pointer); }
+}
+constexpr bool kCountsMalloc = true;
+#endif
 
 namespace tinkertoy {
 namespace {
 
-class StepsWithoutAllocating : public ::testing::TestWithParam<SolverKind> {};
-
-// The counter sees allocations at all, or the test below could not fail.
+// The counter sees allocations at all, or the tests below could not fail: operator new, and
+// with the C functions replaced, malloc itself (as Eigen calls it).
 TEST(AllocationCounter, CountsAnAllocation) {
-  const long before = allocations.load();
+  long before = allocations.load();
   auto* probe = new double(1.0);
-  EXPECT_EQ(allocations.load() - before, 1);
+  EXPECT_GE(allocations.load() - before, 1);
   delete probe;
+  if (!kCountsMalloc) GTEST_SKIP() << "under AddressSanitizer only operator new is counted";
+  before = allocations.load();
+  void* block = std::malloc(64);
+  EXPECT_EQ(allocations.load() - before, 1);
+  std::free(block);
+  before = allocations.load();
+  Eigen::VectorXd x(1000);
+  EXPECT_EQ(allocations.load() - before, 1);
 }
 
+struct Configuration {
+  FormulationKind formulation;
+  SolverKind solver;
+  PositionCorrection correction = PositionCorrection::Baumgarte;
+  FactorizationKind factorization = FactorizationKind::Automatic;
+  bool project = false;  // acceleration level
+};
+
+// Built by appending: GCC 12 warns falsely (-Wrestrict) on chains of string +.
+std::string label(const Configuration& c) {
+  std::string name(formulationName(c.formulation));
+  name.append("_").append(solverName(c.solver));
+  if (c.formulation == FormulationKind::Velocity) name.append("_").append(positionCorrectionName(c.correction));
+  if (c.solver == SolverKind::SparseLdlt) name.append("_").append(factorizationName(c.factorization));
+  if (c.project) name.append("_projected");
+  return name;
+}
+
+std::vector<Configuration> configurations() {
+  std::vector<Configuration> all;
+  for (const SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
+    for (const bool project : {false, true}) {
+      all.push_back({FormulationKind::Acceleration, solver, PositionCorrection::None, FactorizationKind::Automatic, project});
+    }
+  }
+  for (const SolverKind solver : {SolverKind::SequentialImpulses, SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
+    for (const PositionCorrection correction : {PositionCorrection::Baumgarte, PositionCorrection::Projection}) {
+      all.push_back({FormulationKind::Velocity, solver, correction});
+    }
+  }
+  for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
+    all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
+    all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection, kind});
+  }
+  return all;
+}
+
+class StepsWithoutAllocating : public ::testing::TestWithParam<Configuration> {};
+
 TEST_P(StepsWithoutAllocating, EveryShippedScene) {
+  const Configuration& c = GetParam();
   const std::filesystem::path scenes = std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes";
   int checked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(scenes)) {
     if (entry.path().extension() != ".json") continue;
     Scene scene = loadScene(entry.path());
-    scene.settings.solver.kind = GetParam();
-    scene.settings.solver.regularization = 1e-10;  // cloth-like scenes may be redundant for LDLT
-    Simulator sim(scene.model, scene.settings);
-    sim.step();
+    SimulationSettings& s = scene.settings;
+    s.formulation = c.formulation;
+    s.solver.kind = c.solver;
+    s.solver.factorization = c.factorization;
+    s.solver.regularization = 1e-10;  // cloth-like scenes may be redundant for the direct solve
+    s.velocity.positionCorrection = c.correction;
+    s.projection.enabled = c.project;
+    std::unique_ptr<Simulator> sim;
+    try {
+      sim = std::make_unique<Simulator>(scene.model, s);
+    } catch (const std::invalid_argument&) {
+      continue;  // limits, motors or springs at the acceleration level: not a combination that runs
+    }
+    for (int i = 0; i < 5; ++i) sim->step();  // sizes the scratch space and the first reuses
     const long before = allocations.load();
-    for (int i = 0; i < 20; ++i) sim.step();
+    for (int i = 0; i < 20; ++i) sim->step();
     EXPECT_EQ(allocations.load() - before, 0) << entry.path().filename() << " allocated while stepping";
     ++checked;
   }
-  EXPECT_GE(checked, 14);
+  EXPECT_GE(checked, 10);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, StepsWithoutAllocating,
-                         ::testing::Values(SolverKind::ConjugateGradient, SolverKind::SparseLdlt),
-                         [](const ::testing::TestParamInfo<SolverKind>& param) {
-                           return std::string(solverName(param.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Configurations, StepsWithoutAllocating, ::testing::ValuesIn(configurations()),
+                         [](const ::testing::TestParamInfo<Configuration>& param) { return label(param.param); });
+
+// CHOLMOD's supernodal factorization on the cloth scene: solves with its factors allocate
+// nothing, and after warm-up every factorization allocates the same (libgomp's OpenMP teams)
+// and no more: CHOLMOD's own workspace comes back from the pool.
+TEST(SupernodalAllocations, SolvesAllocateNothingAndFactorizationsDoNotGrow) {
+  if (!kCountsMalloc) GTEST_SKIP() << "under AddressSanitizer only operator new is counted";
+  Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "cloth.json");
+  ConstraintSystem system;
+  system.build(scene.model);
+  system.evaluate(scene.model, {0.0, scene.model.q(), scene.model.v()});
+  InverseMass W;
+  W.build(scene.model);
+  W.update(scene.model, scene.model.q());
+  Eigen::VectorXd shift;
+  ConstraintMatrix(system.jacobian(), W.matrix()).diagonal(shift);
+  shift *= 1e-10;
+  const ConstraintMatrix A(system.jacobian(), W.matrix(), &shift);
+  const std::unique_ptr<Factorization> f = makeFactorization(FactorizationKind::Supernodal, A);
+  f->analyze(A);
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(A.size());
+  for (int i = 0; i < 3; ++i) {
+    f->factorize(A);
+    f->solveInPlace(x);
+  }
+  long before = allocations.load();
+  for (int i = 0; i < 10; ++i) f->solveInPlace(x);
+  EXPECT_EQ(allocations.load() - before, 0) << "solving with the factors allocated";
+  before = allocations.load();
+  f->factorize(A);
+  const long one = allocations.load() - before;
+  before = allocations.load();
+  for (int i = 0; i < 10; ++i) f->factorize(A);
+  EXPECT_EQ(allocations.load() - before, 10 * one) << "factorizations allocate more and more";
+  std::cout << "[ info ] a supernodal factorization of cloth.json allocates " << one
+            << " blocks, all in libgomp's OpenMP regions\n";
+}
 
 }  // namespace
 }  // namespace tinkertoy

@@ -289,7 +289,7 @@ TEST(ConstraintMatrixAssembly, AssembledMatrixEqualsDenseProduct) {
   ASSERT_NE(m % 7, 0);
   ConstraintMatrixAssembly assembly;
   assembly.analyze(A.jacobian());
-  assembly.layOut(position);
+  assembly.layOut(position, ConstraintMatrixAssembly::Triangle::Upper);
   std::vector<double> values(assembly.nonZeros());
   assembly.assemble(A, values.data());
   Eigen::MatrixXd assembled = Eigen::MatrixXd::Zero(m, m);

@@ -30,10 +30,21 @@ namespace tinkertoy {
 
 class ConstraintMatrix {
  public:
-  // shift: the diagonal of S, [m]; held: the held rows, [m]. Both must outlive the matrix.
+  // Scratch of apply(): P x [m], Jᵀ P x and W Jᵀ P x [n]. A matrix made for one solve can use a
+  // workspace that lives longer, so that its products do not allocate.
+  struct Workspace {
+    Eigen::VectorXd masked, transposed, weighted;
+  };
+
+  // shift: the diagonal of S, [m]; held: the held rows, [m]; workspace: scratch for apply() (its
+  // own if null). All must outlive the matrix.
   ConstraintMatrix(const BlockSparseMatrix& J, const BlockDiagonalMatrix& W, const Eigen::VectorXd* shift = nullptr,
-                   std::span<const char> held = {})
-      : J_(J), W_(W), shift_(shift), held_(held) {}
+                   std::span<const char> held = {}, Workspace* workspace = nullptr)
+      : J_(J), W_(W), shift_(shift), held_(held), workspace_(workspace ? workspace : &own_) {}
+  ConstraintMatrix(const ConstraintMatrix& other)
+      : J_(other.J_), W_(other.W_), shift_(other.shift_), held_(other.held_),
+        workspace_(other.workspace_ == &other.own_ ? &own_ : other.workspace_) {}
+  ConstraintMatrix& operator=(const ConstraintMatrix&) = delete;
 
   [[nodiscard]] Eigen::Index size() const { return J_.rows(); }
   [[nodiscard]] const BlockSparseMatrix& jacobian() const { return J_; }
@@ -43,6 +54,8 @@ class ConstraintMatrix {
   // The held rows, or empty.
   [[nodiscard]] std::span<const char> held() const { return held_; }
   [[nodiscard]] bool isHeld(Eigen::Index row) const { return !held_.empty() && held_[static_cast<std::size_t>(row)]; }
+  // The scratch its products use, for a matrix made from this one's J, W and held rows.
+  [[nodiscard]] Workspace* workspace() const { return workspace_; }
 
   // y = A x.  x, y: [m]
   void apply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
@@ -56,8 +69,8 @@ class ConstraintMatrix {
   const BlockDiagonalMatrix& W_;
   const Eigen::VectorXd* shift_;
   std::span<const char> held_;
-  // P x [m], Jᵀ P x and W Jᵀ P x [n]; reused so apply() does not allocate.
-  mutable Eigen::VectorXd masked_, scratch_, weighted_;
+  mutable Workspace own_;
+  Workspace* workspace_;
 };
 
 }  // namespace tinkertoy

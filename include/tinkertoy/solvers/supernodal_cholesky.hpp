@@ -3,10 +3,13 @@
 // the factorization updates with BLAS (Debian's OpenBLAS) instead of entry by entry.
 //
 // analyze() lets CHOLMOD choose the ordering that gives the fewest flops among AMD, METIS and
-// its own nested dissection (NESDIS), lays out the upper triangle of P A Pᵀ already permuted with
+// its own nested dissection (NESDIS), lays out the lower triangle of P A Pᵀ already permuted with
 // its assembly plan (ConstraintMatrixAssembly), and makes the supernodal symbolic factorization
 // of that matrix. factorize() assembles the values straight into CHOLMOD's input matrix and
-// factors it; solveInPlace() solves with the factors into work arrays kept between solves.
+// factors it; solveInPlace() solves with the factors into work arrays kept between solves. What
+// CHOLMOD allocates inside a factorization (its update workspace) comes from a pool that hands
+// the same blocks back at the next one (src/solvers/recycling_pool.hpp), so neither allocates
+// once the first has run.
 //
 // On a grid (joint_grid, a large cloth) the factor is wide and the supernodes are big, and
 // the dense kernels beat the simplicial factorization; on a chain every supernode is a column
