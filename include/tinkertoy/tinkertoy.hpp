@@ -68,3 +68,4 @@
 #include "tinkertoy/solvers/sequential_impulses.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
 #include "tinkertoy/solvers/supernodal_cholesky.hpp"
+#include "tinkertoy/solvers/tree_factorization.hpp"

@@ -40,6 +40,23 @@ Eigen::Map<Eigen::MatrixXd> BlockDiagonalMatrix::denseBlock(std::size_t block) {
   return {dense_.data() + b.value, b.size, b.size};
 }
 
+void BlockDiagonalMatrix::copyBlock(std::size_t block, double* out) const {
+  const Block& b = blocks_[block];
+  Eigen::Map<Eigen::MatrixXd> full(out, b.size, b.size);
+  if (b.diagonal) {
+    full.setZero();
+    full.diagonal() = diagonal_.segment(b.offset, b.size);
+  } else {
+    full = Eigen::Map<const Eigen::MatrixXd>(dense_.data() + b.value, b.size, b.size);
+  }
+}
+
+bool BlockDiagonalMatrix::isZeroBlock(std::size_t block) const {
+  const Block& b = blocks_[block];
+  if (b.diagonal) return (diagonal_.segment(b.offset, b.size).array() == 0.0).all();
+  return (Eigen::Map<const Eigen::MatrixXd>(dense_.data() + b.value, b.size, b.size).array() == 0.0).all();
+}
+
 void BlockDiagonalMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
   assert(&x != &y && "BlockDiagonalMatrix::multiply cannot work in place");
   y = diagonal_.cwiseProduct(x);

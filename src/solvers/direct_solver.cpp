@@ -8,6 +8,7 @@
 #include "solvers/fill_reducing_ordering.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
 #include "tinkertoy/solvers/supernodal_cholesky.hpp"
+#include "tinkertoy/solvers/tree_factorization.hpp"
 
 namespace tinkertoy {
 
@@ -88,13 +89,20 @@ namespace {
 // scenarios (bench/RESULTS.md, factorize/*), the simplicial factorization wins up to a cloth of
 // 64 × 64 (5e6 flops) and the supernodal one from the joint grid of 100 × 100 (1.6e8 flops) up.
 constexpr double kSupernodalFlops = 3e7;
+// The tree factorization works node by node on blocks of a few entries, about ten times slower
+// per flop than the sparse factorizations' column loops (factorize/tree/chain-* against
+// factorize/simplicial/chain-*); it is chosen where that still wins: a body shared by many
+// constraints (a star), whose J W Jᵀ is dense.
+constexpr double kTreeOverhead = 10.0;
 
 FactorizationKind automaticKind(const ConstraintMatrix& A) {
   ConstraintMatrixAssembly assembly;
   assembly.analyze(A.jacobian());
   auto lower = assembly.pattern();
-  return fillReducingOrdering(lower).flops > kSupernodalFlops ? FactorizationKind::Supernodal
-                                                              : FactorizationKind::Simplicial;
+  const double sparse = fillReducingOrdering(lower).flops;
+  const std::optional<FactorizationCost> tree = TreeFactorization::estimate(A);
+  if (tree && kTreeOverhead * tree->factorize < sparse) return FactorizationKind::Tree;
+  return sparse > kSupernodalFlops ? FactorizationKind::Supernodal : FactorizationKind::Simplicial;
 }
 
 }  // namespace
@@ -108,9 +116,9 @@ std::unique_ptr<Factorization> makeFactorization(FactorizationKind kind, const C
     case FactorizationKind::Supernodal:
       return std::make_unique<SupernodalCholesky>();
     case FactorizationKind::Tree:
-      break;
+      return std::make_unique<TreeFactorization>();
   }
-  throw std::invalid_argument("factorization " + std::string(factorizationName(kind)) + " is not available");
+  throw std::invalid_argument("unknown factorization");
 }
 
 }  // namespace tinkertoy

@@ -25,6 +25,7 @@
 #include "solvers/constraint_matrix_assembly.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
+#include "tinkertoy/solvers/tree_factorization.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -517,7 +518,8 @@ class EachFactorization : public ::testing::WithParamInterface<FactorizationKind
 std::string factorizationLabel(const ::testing::TestParamInfo<FactorizationKind>& info) {
   return std::string(factorizationName(info.param));
 }
-#define EVERY_FACTORIZATION ::testing::Values(FactorizationKind::Simplicial, FactorizationKind::Supernodal)
+#define EVERY_FACTORIZATION \
+  ::testing::Values(FactorizationKind::Simplicial, FactorizationKind::Supernodal, FactorizationKind::Tree)
 
 struct RedundantEach : RedundantFixture, EachFactorization {};
 
@@ -622,13 +624,21 @@ TEST_P(ClothEach, SolvesLikeADenseFactorization) {
 
 INSTANTIATE_TEST_SUITE_P(Factorizations, ClothEach, EVERY_FACTORIZATION, factorizationLabel);
 
-// Automatic picks the simplicial factorization for a thin factor and the supernodal one for a
-// wide one; the names round-trip.
-TEST(Factorization, AutomaticChoosesByTheFactorsWidth) {
+// Automatic picks the simplicial factorization for a thin factor, the tree for a star (whose
+// J W Jᵀ is dense but whose primal–dual matrix is a tree) and the supernodal one for a wide
+// factor (a 3D lattice of rods); the names round-trip.
+TEST(Factorization, AutomaticChoosesByTheModel) {
+  const auto automatic = [](const Model& model) {
+    ConstraintSystem system;
+    system.build(model);
+    system.evaluate(model, {0.0, model.q(), model.v()});
+    InverseMass W;
+    W.build(model);
+    W.update(model, model.q());
+    return makeFactorization(FactorizationKind::Automatic, {system.jacobian(), W.matrix()})->kind();
+  };
   std::mt19937 rng(45);
-  Cloth small(6, rng);
-  EXPECT_EQ(makeFactorization(FactorizationKind::Automatic, small.matrix())->kind(), FactorizationKind::Simplicial);
-  // A star: one particle joined to 600 others, so that J W Jᵀ is dense (600² / 2 entries).
+  EXPECT_EQ(automatic(Cloth(6, rng).model), FactorizationKind::Simplicial);
   Model star(2);
   const BodyId hub = star.addParticle(1.0, Eigen::Vector2d(0, 0));
   for (int i = 0; i < 600; ++i) {
@@ -636,19 +646,103 @@ TEST(Factorization, AutomaticChoosesByTheFactorsWidth) {
     star.addConstraint(std::make_unique<DistanceConstraint>(
         hub, star.addParticle(1.0, Eigen::Vector2d(std::cos(angle), std::sin(angle))), 1.0));
   }
-  ConstraintSystem system;
-  system.build(star);
-  system.evaluate(star, {0.0, star.q(), star.v()});
-  InverseMass W;
-  W.build(star);
-  W.update(star, star.q());
-  EXPECT_EQ(makeFactorization(FactorizationKind::Automatic, {system.jacobian(), W.matrix()})->kind(),
-            FactorizationKind::Supernodal);
+  EXPECT_EQ(automatic(star), FactorizationKind::Tree);
+  constexpr int kSide = 14;
+  Model lattice(3);
+  std::vector<BodyId> p;
+  for (int i = 0; i < kSide * kSide * kSide; ++i) {
+    p.push_back(lattice.addParticle(1.0, Eigen::Vector3d(i % kSide, (i / kSide) % kSide, i / (kSide * kSide))));
+  }
+  for (int i = 0; i < kSide * kSide * kSide; ++i) {
+    for (const int step : {1, kSide, kSide * kSide}) {
+      const bool inside = (step == 1 ? i % kSide : step == kSide ? (i / kSide) % kSide : i / (kSide * kSide)) + 1 < kSide;
+      if (inside) lattice.addConstraint(std::make_unique<DistanceConstraint>(p[std::size_t(i)], p[std::size_t(i + step)], 1.0));
+    }
+  }
+  EXPECT_EQ(automatic(lattice), FactorizationKind::Supernodal);
   for (const FactorizationKind k : {FactorizationKind::Automatic, FactorizationKind::Simplicial,
                                     FactorizationKind::Supernodal, FactorizationKind::Tree}) {
     EXPECT_EQ(parseFactorization(factorizationName(k)), k);
   }
   EXPECT_FALSE(parseFactorization("cholesky"));
+}
+
+// The tree factorization's flop count, from its analysis, doubles when a chain, a binary tree or
+// a star doubles: linear in the size of any forest (the measured times are in bench/RESULTS.md).
+TEST(TreeFactorization, CostIsLinearOnChainsTreesAndStars) {
+  const auto cost = [](const Model& model) {
+    ConstraintSystem system;
+    system.build(model);
+    system.evaluate(model, {0.0, model.q(), model.v()});
+    InverseMass W;
+    W.build(model);
+    W.update(model, model.q());
+    TreeFactorization tree;
+    tree.analyze({system.jacobian(), W.matrix()});
+    EXPECT_EQ(tree.auxiliaryRows(), 0);
+    return tree.cost();
+  };
+  const auto chain = [](int links) {
+    Model model(2);
+    BodyId previous = model.addParticle(1.0, Eigen::Vector2d(1, 0));
+    model.addConstraint(std::make_unique<DistanceConstraint>(previous, Eigen::Vector2d(0, 0), 1.0));
+    for (int i = 1; i < links; ++i) {
+      const BodyId next = model.addParticle(1.0, Eigen::Vector2d(i + 1, 0));
+      model.addConstraint(std::make_unique<DistanceConstraint>(previous, next, 1.0));
+      previous = next;
+    }
+    return model;
+  };
+  const auto binaryTree = [](int depth) {
+    Model model(2);
+    std::vector<BodyId> level{model.addParticle(1.0, Eigen::Vector2d(0, -1))};
+    model.addConstraint(std::make_unique<DistanceConstraint>(level[0], Eigen::Vector2d(0, 0), 1.0));
+    for (int d = 1; d < depth; ++d) {
+      std::vector<BodyId> next;
+      for (const BodyId parent : level) {
+        for (const double side : {-1.0, 1.0}) {
+          const Eigen::Vector2d at = model.position(parent) + Eigen::Vector2d(side * 0.3, -1.0);
+          next.push_back(model.addParticle(1.0, at));
+          model.addConstraint(std::make_unique<DistanceConstraint>(parent, next.back(), (at - model.position(parent)).norm()));
+        }
+      }
+      level = next;
+    }
+    return model;
+  };
+  const auto star = [](int arms) {
+    Model model(2);
+    const BodyId hub = model.addParticle(1.0, Eigen::Vector2d(0, 0));
+    model.addConstraint(std::make_unique<DistanceConstraint>(hub, Eigen::Vector2d(0, 1), 1.0));
+    for (int i = 0; i < arms; ++i) {
+      const double angle = 6.283185307179586 * (i + 0.5) / arms;
+      model.addConstraint(std::make_unique<DistanceConstraint>(
+          hub, model.addParticle(1.0, Eigen::Vector2d(std::cos(angle), std::sin(angle))), 1.0));
+    }
+    return model;
+  };
+  const auto expectDoubling = [](const FactorizationCost& small, const FactorizationCost& large, const char* what) {
+    EXPECT_NEAR(large.factorize / small.factorize, 2.0, 0.05) << what;
+    EXPECT_NEAR(large.solve / small.solve, 2.0, 0.05) << what;
+  };
+  expectDoubling(cost(chain(1000)), cost(chain(2000)), "chain");
+  expectDoubling(cost(binaryTree(10)), cost(binaryTree(11)), "binary tree");  // 1023 → 2047 masses
+  expectDoubling(cost(star(1000)), cost(star(2000)), "star");
+}
+
+// The tree refuses a model whose loops would make its dense Schur complement huge, saying what
+// to use instead, rather than allocating it.
+TEST(TreeFactorization, RefusesAModelWithTooManyLoops) {
+  std::mt19937 rng(46);
+  Cloth cloth(60, rng);
+  EXPECT_FALSE(TreeFactorization::estimate(cloth.matrix()));
+  TreeFactorization tree;
+  try {
+    tree.analyze(cloth.matrix());
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("simplicial or supernodal"), std::string::npos) << e.what();
+  }
 }
 
 // ---- argument checks ------------------------------------------------------------------

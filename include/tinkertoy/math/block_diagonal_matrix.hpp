@@ -38,10 +38,17 @@ class BlockDiagonalMatrix {
 
   [[nodiscard]] Eigen::Index size() const { return diagonal_.size(); }
   [[nodiscard]] std::span<const Block> blocks() const { return blocks_; }
-  // The block whose columns include `column`.
+  // The block whose columns include `column`, and its index.
   [[nodiscard]] const Block& blockOfColumn(Eigen::Index column) const {
     return blocks_[blockOfColumn_[static_cast<std::size_t>(column)]];
   }
+  [[nodiscard]] std::size_t indexOfColumn(Eigen::Index column) const {
+    return blockOfColumn_[static_cast<std::size_t>(column)];
+  }
+  // Block `block` written out in full, column-major.  out: [size × size]
+  void copyBlock(std::size_t block, double* out) const;
+  // Whether every entry of block `block` is zero (a body nothing moves).
+  [[nodiscard]] bool isZeroBlock(std::size_t block) const;
   // The entries of a diagonal block [size] or of a dense one [size × size].
   [[nodiscard]] Eigen::VectorBlock<Eigen::VectorXd> diagonalBlock(std::size_t block);
   [[nodiscard]] Eigen::Map<Eigen::MatrixXd> denseBlock(std::size_t block);
