@@ -11,7 +11,7 @@ void InverseMass::build(const Model& model) {
     const BodyId id = model.bodyAt(i);
     const Body& body = model.body(id);
     W_.addBlock(static_cast<Eigen::Index>(model.offsetOf(id)), body.coordinateCount(),
-                body.hasDiagonalMass());
+                body.hasDiagonalMass() || body.isDriven(), body.isDriven());
     widest = std::max(widest, body.coordinateCount());
   }
   M_.resize(widest, widest);

@@ -22,7 +22,6 @@ void VelocityFormulation::rebuild() {
   targets_.resize(system_.rows());
   impulses_.build(system_, !sequential_);
   if (global_) {
-    inverseMass_.update(model_, model_.q());  // W's layout for the analysis (its values come each substep)
     global_->build(system_, inverseMass_.matrix());
   }
   lambda_.setZero(system_.rows());

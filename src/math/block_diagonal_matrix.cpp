@@ -13,13 +13,14 @@ void BlockDiagonalMatrix::reset(Eigen::Index size) {
   blockOfColumn_.assign(static_cast<std::size_t>(size), 0);
 }
 
-std::size_t BlockDiagonalMatrix::addBlock(Eigen::Index offset, int size, bool diagonal) {
+std::size_t BlockDiagonalMatrix::addBlock(Eigen::Index offset, int size, bool diagonal, bool zero) {
   const Eigen::Index end = blocks_.empty() ? 0 : blocks_.back().offset + blocks_.back().size;
   if (offset != end || size <= 0 || offset + size > this->size()) {
     throw std::out_of_range("BlockDiagonalMatrix::addBlock: blocks must tile the diagonal in order");
   }
   const std::size_t index = blocks_.size();
-  blocks_.push_back({offset, size, diagonal, dense_.size()});
+  if (zero && !diagonal) throw std::invalid_argument("BlockDiagonalMatrix::addBlock: a zero block is a diagonal one");
+  blocks_.push_back({offset, size, diagonal, dense_.size(), zero});
   if (!diagonal) {
     denseBlocks_.push_back(index);
     dense_.resize(dense_.size() + static_cast<std::size_t>(size * size), 0.0);
@@ -49,12 +50,6 @@ void BlockDiagonalMatrix::copyBlock(std::size_t block, double* out) const {
   } else {
     full = Eigen::Map<const Eigen::MatrixXd>(dense_.data() + b.value, b.size, b.size);
   }
-}
-
-bool BlockDiagonalMatrix::isZeroBlock(std::size_t block) const {
-  const Block& b = blocks_[block];
-  if (b.diagonal) return (diagonal_.segment(b.offset, b.size).array() == 0.0).all();
-  return (Eigen::Map<const Eigen::MatrixXd>(dense_.data() + b.value, b.size, b.size).array() == 0.0).all();
 }
 
 void BlockDiagonalMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {

@@ -51,8 +51,8 @@ class ConstraintForest {
     Eigen::Index offset = 0;   // its first entry in the primal–dual vector [bodies, constraints]
   };
 
-  // Builds the forest of J's constraints over W's moving bodies. W's values must be set: a zero
-  // block is a body nothing moves, which is part of the world.
+  // Builds the forest of J's constraints over W's moving bodies: a block W laid out as zero is a
+  // body nothing moves, which is part of the world.
   static ConstraintForest build(const BlockSparseMatrix& J, const BlockDiagonalMatrix& W);
 
   [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }  // elimination order
@@ -67,6 +67,7 @@ class ConstraintForest {
   [[nodiscard]] int nodeOfBody(std::size_t block) const { return bodyNode_[block]; }
   // Whether W's block moves (is part of the forest).
   [[nodiscard]] bool moves(std::size_t block) const { return bodyNode_[block] >= 0; }
+
 
  private:
   std::vector<Node> nodes_;

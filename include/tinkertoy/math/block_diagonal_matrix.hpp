@@ -29,12 +29,14 @@ class BlockDiagonalMatrix {
     int size = 0;
     bool diagonal = true;     // only the diagonal is stored (and non-zero)
     std::size_t value = 0;    // dense blocks: first entry in the dense values, size² column-major
+    bool zero = false;        // identically zero, whatever is written in it (a body nothing moves)
   };
 
   // Removes every block; the matrix becomes size × size and must be covered by blocks.
   void reset(Eigen::Index size);
-  // Adds the block at (offset, offset); blocks must be added in order and must not overlap.
-  std::size_t addBlock(Eigen::Index offset, int size, bool diagonal);
+  // Adds the block at (offset, offset); blocks must be added in order and must not overlap. A
+  // zero block is one the matrix's user keeps at zero (a diagonal one).
+  std::size_t addBlock(Eigen::Index offset, int size, bool diagonal, bool zero = false);
 
   [[nodiscard]] Eigen::Index size() const { return diagonal_.size(); }
   [[nodiscard]] std::span<const Block> blocks() const { return blocks_; }
@@ -47,8 +49,8 @@ class BlockDiagonalMatrix {
   }
   // Block `block` written out in full, column-major.  out: [size × size]
   void copyBlock(std::size_t block, double* out) const;
-  // Whether every entry of block `block` is zero (a body nothing moves).
-  [[nodiscard]] bool isZeroBlock(std::size_t block) const;
+  // Whether block `block` was laid out as identically zero (a body nothing moves).
+  [[nodiscard]] bool isZeroBlock(std::size_t block) const { return blocks_[block].zero; }
   // The entries of a diagonal block [size] or of a dense one [size × size].
   [[nodiscard]] Eigen::VectorBlock<Eigen::VectorXd> diagonalBlock(std::size_t block);
   [[nodiscard]] Eigen::Map<Eigen::MatrixXd> denseBlock(std::size_t block);
