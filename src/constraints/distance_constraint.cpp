@@ -64,21 +64,23 @@ void DistanceConstraint::setLength(double length) {
   settings_.length = length;
 }
 
+// One distance ℓ = |x_a − x_b| (distance_part.hpp) serves every row; each is C = ±ℓ − offset.
 void DistanceConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
-  const detail::JointEnd b = anchor_ ? detail::worldEnd(anchor3d_) : detail::pointEnd(input, 1);
-  const detail::ScalarTerm l = detail::distanceTerm(detail::pointEnd(input, 0), b);
-  const std::size_t n = points().size();
+  const bool twoPoints = !anchor_;
+  const Eigen::Vector3d& xb = twoPoints ? input.positions[1] : anchor3d_;
+  const Eigen::Vector3d vb = twoPoints ? input.velocities[1] : Eigen::Vector3d::Zero();
+  const detail::DistanceRow l = detail::evaluateDistance(input.positions[0], input.velocities[0], xb, vb, 0.0);
   int row = 0;
   if (settings_.length) {
-    detail::writeRow(output, row, l, 1.0, *settings_.length, n);
+    detail::writeDistanceRow(output, row, l, 1.0, *settings_.length, twoPoints);
     if (settings_.spring) {
       output.setParameters(row, {.frequency = settings_.spring->frequency,
                                  .dampingRatio = settings_.spring->dampingRatio});
     }
     ++row;
   }
-  if (settings_.minLength > 0.0) detail::writeRow(output, row++, l, 1.0, settings_.minLength, n);
-  if (std::isfinite(settings_.maxLength)) detail::writeRow(output, row, l, -1.0, -settings_.maxLength, n);
+  if (settings_.minLength > 0.0) detail::writeDistanceRow(output, row++, l, 1.0, settings_.minLength, twoPoints);
+  if (std::isfinite(settings_.maxLength)) detail::writeDistanceRow(output, row, l, -1.0, -settings_.maxLength, twoPoints);
 }
 
 }  // namespace tinkertoy

@@ -115,9 +115,11 @@ ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, 
   const Entry& e = entries_[k];
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     const PointSlot& slot = e.points[p];
-    if (slot.particle) {
-      positions_[p] = readPoint(state.q, static_cast<std::size_t>(slot.offset), d);
-      velocities_[p] = readPoint(state.v, static_cast<std::size_t>(slot.offset), d);
+    if (slot.particle) {  // its coordinates are its position
+      const double* x = state.q.data() + slot.offset;
+      const double* u = state.v.data() + slot.offset;
+      positions_[p] = {x[0], x[1], d == 3 ? x[2] : 0.0};
+      velocities_[p] = {u[0], u[1], d == 3 ? u[2] : 0.0};
       angles_[p] = angularVelocities_[p] = 0.0;
       continue;
     }

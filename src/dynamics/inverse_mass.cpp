@@ -15,6 +15,7 @@ void InverseMass::build(const Model& model) {
     widest = std::max(widest, body.coordinateCount());
   }
   M_.resize(widest, widest);
+  massDiagonal_.setZero(model.q().size());
   // Built in place: copying a default-constructed LLT reads its uninitialized status.
   cholesky_.clear();
   cholesky_.resize(model.bodyCount());
@@ -45,6 +46,7 @@ void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std:
   }
   if (body.hasDiagonalMass()) {
     W_.diagonalBlock(i) = M.diagonal().cwiseInverse();
+    massDiagonal_.segment(static_cast<Eigen::Index>(model.offsetOf(model.bodyAt(i))), n) = M.diagonal();
     return;
   }
   Eigen::LLT<Eigen::MatrixXd>& llt = cholesky_[i];
@@ -57,6 +59,12 @@ void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std:
   auto W = W_.denseBlock(i);
   W.setIdentity();
   llt.solveInPlace(W);
+}
+
+double InverseMass::kineticEnergy(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const {
+  double twice = (massDiagonal_.array() * v.array().square()).sum();
+  for (const std::size_t i : dense_) twice += 2.0 * model.body(model.bodyAt(i)).kineticEnergy(model.slice(q, i), model.slice(v, i));
+  return 0.5 * twice;
 }
 
 }  // namespace tinkertoy

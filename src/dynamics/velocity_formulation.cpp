@@ -96,12 +96,12 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     predictedC_ = system_.value();
     vStar_ = v;
     previousImpulses_ = impulses_.impulses();
-    const double kinetic = model_.kineticEnergy(q, v);
+    const double kinetic = inverseMass_.kineticEnergy(model_, q, v);
     solveImpulses(v, h);
     // Ideal constraint impulses do no work; a solve linearized at q that adds much kinetic
     // energy has met a motion too fast for its step (h|v| near a link's length, as in a
     // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
-    if (model_.kineticEnergy(q, v) > 1.01 * kinetic + 1e-12) {
+    if (inverseMass_.kineticEnergy(model_, q, v) > 1.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
       system_.evaluate(model_, {time + h, predicted_, v}, kJacobian);

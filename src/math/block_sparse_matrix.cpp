@@ -10,6 +10,8 @@ void BlockSparseMatrix::reset(Eigen::Index rows, Eigen::Index cols) {
   cols_ = cols;
   blocks_.clear();
   values_.clear();
+  rowOf_.clear();
+  columnOf_.clear();
 }
 
 std::size_t BlockSparseMatrix::reserveBlock(Eigen::Index row, Eigen::Index col, int rows, int cols) {
@@ -19,6 +21,12 @@ std::size_t BlockSparseMatrix::reserveBlock(Eigen::Index row, Eigen::Index col, 
   const std::size_t offset = values_.size();
   blocks_.push_back({row, col, rows, cols, offset});
   values_.resize(offset + static_cast<std::size_t>(rows * cols), 0.0);
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      rowOf_.push_back(static_cast<int>(row + r));
+      columnOf_.push_back(static_cast<int>(col + c));
+    }
+  }
   return offset;
 }
 
@@ -26,25 +34,22 @@ void BlockSparseMatrix::setZero() { std::fill(values_.begin(), values_.end(), 0.
 
 void BlockSparseMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
   y.setZero(rows_);
-  for (const Block& b : blocks_) {
-    const double* a = values_.data() + b.offset;
-    for (int r = 0; r < b.rows; ++r) {
-      double sum = 0.0;
-      for (int c = 0; c < b.cols; ++c) sum += a[r * b.cols + c] * x[b.col + c];
-      y[b.row + r] += sum;
-    }
-  }
+  const double* a = values_.data();
+  const int* row = rowOf_.data();
+  const int* column = columnOf_.data();
+  const double* in = x.data();
+  double* out = y.data();
+  for (std::size_t k = 0; k < values_.size(); ++k) out[row[k]] += a[k] * in[column[k]];
 }
 
 void BlockSparseMatrix::multiplyTransposed(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
   y.setZero(cols_);
-  for (const Block& b : blocks_) {
-    const double* a = values_.data() + b.offset;
-    for (int r = 0; r < b.rows; ++r) {
-      const double xr = x[b.row + r];
-      for (int c = 0; c < b.cols; ++c) y[b.col + c] += a[r * b.cols + c] * xr;
-    }
-  }
+  const double* a = values_.data();
+  const int* row = rowOf_.data();
+  const int* column = columnOf_.data();
+  const double* in = x.data();
+  double* out = y.data();
+  for (std::size_t k = 0; k < values_.size(); ++k) out[column[k]] += a[k] * in[row[k]];
 }
 
 Eigen::SparseMatrix<double> BlockSparseMatrix::toSparse() const {

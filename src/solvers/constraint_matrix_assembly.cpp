@@ -91,10 +91,17 @@ void ConstraintMatrixAssembly::layOut(std::span<const int> position, Triangle tr
 void ConstraintMatrixAssembly::assemble(const ConstraintMatrix& A, double* values) {
   const BlockSparseMatrix& J = A.jacobian();
   const double* Jv = J.values().data();
-  for (const BlockSparseMatrix::Block& b : J.blocks()) {
-    for (int r = 0; r < b.rows; ++r) {
-      const std::size_t at = b.offset + static_cast<std::size_t>(r * b.cols);
-      A.inverseMass().multiplyRow(b.col, Jv + at, JW_.data() + at);
+  const BlockDiagonalMatrix& W = A.inverseMass();
+  if (W.isDiagonal()) {  // J W entry by entry: each entry scaled by its column's W_jj
+    const double* w = W.diagonal().data();
+    const int* column = J.columns().data();
+    for (std::size_t k = 0; k < JW_.size(); ++k) JW_[k] = Jv[k] * w[column[k]];
+  } else {
+    for (const BlockSparseMatrix::Block& b : J.blocks()) {
+      for (int r = 0; r < b.rows; ++r) {
+        const std::size_t at = b.offset + static_cast<std::size_t>(r * b.cols);
+        W.multiplyRow(b.col, Jv + at, JW_.data() + at);
+      }
     }
   }
   std::fill(values, values + nonZeros(), 0.0);

@@ -275,8 +275,11 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
   std::cout << "[ info ] |x_cg - x_ldlt| / |x_ldlt| = " << (xCg - xLdlt).norm() / xLdlt.norm() << "\n";
   EXPECT_LT((xCg - xLdlt).norm() / xLdlt.norm(), kappa * tau);
   EXPECT_LT((xCg - xLdlt).norm() / xLdlt.norm(), 1e-8);
-  // The reported residual is the true one.
-  EXPECT_NEAR(cgStats.residual, (b - Adense * xCg).norm() / b.norm(), 1e-3 * tau);
+  // The reported residual is the true one (not the recurrence's, which drifts from it by up to
+  // about ε κ): recomputed with a dense product, it differs only by the rounding of A x summed in
+  // another order, a fraction of a percent of a residual near τ.
+  const double trueResidual = (b - Adense * xCg).norm() / b.norm();
+  EXPECT_NEAR(cgStats.residual, trueResidual, 1e-2 * trueResidual);
 }
 
 // The assembly plan fills the upper triangle of P A Pᵀ; mapped back, it is the whole A.

@@ -49,11 +49,17 @@ class InverseMass {
 
   [[nodiscard]] const BlockDiagonalMatrix& matrix() const { return W_; }
 
+  // ½ vᵀ M v over the bodies that move, at the configuration of the last update() (its q):
+  // bodies with a diagonal mass from it in one vectorized sum, the others by their own formula.
+  // Driven bodies count nothing. v: [n]
+  [[nodiscard]] double kineticEnergy(const Model& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) const;
+
  private:
   void updateBlock(const Model& model, const Eigen::VectorXd& q, std::size_t body);
 
   BlockDiagonalMatrix W_;
   std::vector<std::size_t> dense_;                    // bodies whose mass depends on q
+  Eigen::VectorXd massDiagonal_;                      // [n] M's diagonal for diagonal bodies, 0 elsewhere
   bool constantCurrent_ = false;                      // the diagonal blocks are up to date
   Eigen::MatrixXd M_;                                 // scratch, widest body × widest body
   std::vector<Eigen::LLT<Eigen::MatrixXd>> cholesky_;  // per body; used by dense blocks only

@@ -61,6 +61,11 @@ class BlockDiagonalMatrix {
   // row, out: [b.size], not overlapping.
   void multiplyRow(Eigen::Index column, const double* row, double* out) const;
 
+  // Whether every block is diagonal (particles and rigid bodies only): W is then its diagonal.
+  [[nodiscard]] bool isDiagonal() const { return denseBlocks_.empty(); }
+  // The diagonal blocks' entries, 0 where a dense block sits. [size]
+  [[nodiscard]] const Eigen::VectorXd& diagonal() const { return diagonal_; }
+
   // The assembled matrix, for tests.
   [[nodiscard]] Eigen::MatrixXd toDense() const;
 

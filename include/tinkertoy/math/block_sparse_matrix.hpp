@@ -3,7 +3,8 @@
 // Each block has an origin (row, col), a size (rows × cols) and its entries, row-major, in
 // one contiguous array shared by all blocks. Constraints reserve their blocks once, when the
 // layout is built, and overwrite the entries at every evaluation; the step loop never
-// allocates. The two products the seeds ask for, A x and Aᵀ x, loop over the blocks.
+// allocates. The two products the seeds ask for, A x and Aᵀ x, run over the entries in one flat
+// loop, each entry knowing its row and column (recorded when its block was reserved).
 // Blocks may overlap; overlapping entries add, as in a sum of per-constraint contributions.
 //
 //   BlockSparseMatrix J(rows, cols);
@@ -46,6 +47,8 @@ class BlockSparseMatrix {
   [[nodiscard]] std::span<const Block> blocks() const { return blocks_; }
   [[nodiscard]] std::span<double> values() { return values_; }
   [[nodiscard]] std::span<const double> values() const { return values_; }
+  // The column of each entry of values().
+  [[nodiscard]] std::span<const int> columns() const { return columnOf_; }
   void setZero();
 
   // y = A x.   x: [cols], y: [rows] (resized if needed)
@@ -61,6 +64,7 @@ class BlockSparseMatrix {
   Eigen::Index cols_ = 0;
   std::vector<Block> blocks_;
   std::vector<double> values_;
+  std::vector<int> rowOf_, columnOf_;  // of each entry of values_
 };
 
 }  // namespace tinkertoy

@@ -32,9 +32,10 @@ inline DistanceRow evaluateDistance(const Eigen::Vector3d& xa, const Eigen::Vect
   const Eigen::Vector3d d = xa - xb;
   const Eigen::Vector3d dDot = va - vb;
   const double l = d.norm();
-  const Eigen::Vector3d n = d / l;
+  const double inverse = 1.0 / l;  // one division for n and ṅ
+  const Eigen::Vector3d n = d * inverse;
   const double nDotDdot = n.dot(dDot);
-  return {l - length, nDotDdot, n, (dDot - n * nDotDdot) / l};
+  return {l - length, nDotDdot, n, (dDot - n * nDotDdot) * inverse};
 }
 
 }  // namespace tinkertoy::detail

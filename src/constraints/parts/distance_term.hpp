@@ -7,6 +7,20 @@
 
 namespace tinkertoy::detail {
 
+// Writes row `row` as C = sign·(ℓ − L) − offset straight from the distance part (what writeRow
+// does with distanceTerm, without assembling a term): the gradient n goes to point 0, −n to
+// point 1 if the constraint has one (else b is a world point). Distance has no angle terms.
+inline void writeDistanceRow(ConstraintOutput& out, int row, const DistanceRow& d, double sign, double offset,
+                             bool twoPoints) {
+  out.setValue(row, sign * d.C - offset);
+  out.setVelocity(row, sign * d.Cdot);
+  out.setJacobian(0, row, sign * d.gradient);
+  out.setJacobianDot(0, row, sign * d.gradientDot);
+  if (!twoPoints) return;
+  out.setJacobian(1, row, -sign * d.gradient);
+  out.setJacobianDot(1, row, -sign * d.gradientDot);
+}
+
 inline ScalarTerm distanceTerm(const JointEnd& a, const JointEnd& b) {
   const DistanceRow row = evaluateDistance(a.position, a.velocity, b.position, b.velocity, 0.0);
   ScalarTerm t;
