@@ -22,6 +22,7 @@ class AccelerationFormulation final : public Formulation {
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
   [[nodiscard]] const SolveTally& tally() const override { return dynamics_.tally(); }
+  [[nodiscard]] long analyses() const override { return dynamics_.analyses(); }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
   [[nodiscard]] bool evaluatedAtStepEnd() const override { return project_; }
 

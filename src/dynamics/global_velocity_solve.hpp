@@ -61,6 +61,8 @@ class GlobalVelocitySolve {
 
   // Lays out the held-row sets for the system's layout and analyzes J W Jᵀ.
   void build(const ConstraintSystem& system, const BlockDiagonalMatrix& W);
+  // Symbolic analyses of J W Jᵀ so far.
+  [[nodiscard]] long analyses() const { return solver_->analyses(); }
 
   // Solves for the accumulated impulses λ [m] of a pass, starting from their current values,
   // and applies what they add to v (the velocity, or the position pass's pseudo velocity) [n].

@@ -65,6 +65,7 @@ void Simulator::step() {
   model_.setTime(time);
   ++stepCount_;
   diagnostics_ = candidate;
+  analysesReported_ = formulation_->analyses();
   breakOverloadedConstraints();
   committedRevision_ = model_.revision();
 }
@@ -180,6 +181,7 @@ void Simulator::refreshDiagnostics() {
   syncStructure();
   diagnostics_ = measure({model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, false);
   diagnostics_.step = stepCount_;
+  analysesReported_ = formulation_->analyses();
 }
 
 StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
@@ -199,6 +201,7 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
   d.factorizations = tally.factorizations;
+  d.analyses = static_cast<int>(formulation_->analyses() - analysesReported_);
   const ProjectionTally& projection = formulation_->projectionTally();
   d.projectionIterations = projection.iterations;
   d.projectionConverged = projection.unconverged == 0;

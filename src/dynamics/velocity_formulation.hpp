@@ -51,6 +51,7 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }
   [[nodiscard]] const SolveTally& tally() const override { return tally_; }
+  [[nodiscard]] long analyses() const override { return global_ ? global_->analyses() : 0; }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
 
  private:

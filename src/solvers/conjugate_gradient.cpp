@@ -13,7 +13,7 @@ ConjugateGradient::ConjugateGradient(double tolerance, int maxIterations)
   if (maxIterations < 0) throw std::invalid_argument("CG iteration cap must not be negative");
 }
 
-void ConjugateGradient::analyze(const ConstraintMatrix& A) { jacobi_.inverseDiagonal.resize(A.size()); }
+void ConjugateGradient::analyzeLayout(const ConstraintMatrix& A) { jacobi_.inverseDiagonal.resize(A.size()); }
 
 SolveStats ConjugateGradient::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                     double tolerance) {

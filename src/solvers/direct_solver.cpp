@@ -33,7 +33,7 @@ void DirectSolver::FactorPreconditioner::apply(const Eigen::VectorXd& r, Eigen::
   solver_.factorization_->solveInPlace(z);
 }
 
-void DirectSolver::analyze(const ConstraintMatrix& A) {
+void DirectSolver::analyzeLayout(const ConstraintMatrix& A) {
   if (!factorization_ || (kind_ == FactorizationKind::Automatic) || factorization_->kind() != kind_) {
     factorization_ = makeFactorization(kind_, A);
   }

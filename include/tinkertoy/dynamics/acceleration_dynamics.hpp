@@ -63,6 +63,8 @@ class AccelerationDynamics final : public AccelerationField {
 
   [[nodiscard]] SolveTally& tally() { return tally_; }
   [[nodiscard]] const SolveTally& tally() const { return tally_; }
+  // Symbolic analyses of J W Jᵀ so far (one per rebuild()).
+  [[nodiscard]] long analyses() const { return solver_->analyses(); }
 
  private:
   const Model& model_;

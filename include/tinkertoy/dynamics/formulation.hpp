@@ -48,6 +48,8 @@ class Formulation {
   [[nodiscard]] virtual const Eigen::VectorXd& constraintForce() const = 0;
   // Linear solves of the last step (cleared at the start of each step).
   [[nodiscard]] virtual const SolveTally& tally() const = 0;
+  // Symbolic analyses of the constraint matrix since construction (0 without a global solve).
+  [[nodiscard]] virtual long analyses() const = 0;
   // Position projections of the last step (none unless it projects).
   [[nodiscard]] virtual const ProjectionTally& projectionTally() const = 0;
 };

@@ -46,6 +46,8 @@ struct StepDiagnostics {
   int solves = 0;                // linear solves in the step (stages + projection)
   long solverIterations = 0;     // total over those solves
   int factorizations = 0;        // numeric factorizations among them (direct solver)
+  int analyses = 0;              // symbolic analyses of J W Jᵀ since the diagnostics before
+                                 // (one per layout: bodies or constraints added or removed)
   int projectionIterations = 0;  // Gauss–Newton iterations of the step's position projections
   bool projectionConverged = true;  // every projection reached its tolerance
   int substepSplits = 0;         // substeps redone as halves so that their projection converged
@@ -115,6 +117,7 @@ class Simulator {
   SimulationSettings settings_;
   std::unique_ptr<Formulation> formulation_;
   std::uint64_t structureVersion_ = 0;
+  long analysesReported_ = 0;  // the formulation's analyses() when diagnostics were last published
   std::uint64_t committedRevision_ = 0;  // the model's revision when the last step was committed
   bool built_ = false;
   double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m

@@ -25,11 +25,12 @@ class ConjugateGradient final : public LinearSolver {
   ConjugateGradient(double tolerance, int maxIterations);
 
   [[nodiscard]] std::string_view name() const override { return "cg"; }
-  void analyze(const ConstraintMatrix& A) override;
   using LinearSolver::solve;
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance) override;
 
  private:
+  void analyzeLayout(const ConstraintMatrix& A) override;
+
   // z = r / diag(A), 1 where a diagonal entry is not positive (a row nothing moves).
   class Jacobi final : public Preconditioner {
    public:

@@ -38,7 +38,6 @@ class DirectSolver final : public LinearSolver {
   DirectSolver(FactorizationKind kind, double regularization, int reuseIterations);
 
   [[nodiscard]] std::string_view name() const override { return "ldlt"; }
-  void analyze(const ConstraintMatrix& A) override;
   using LinearSolver::solve;
   // A caller's tolerance above the solver's own lets CG with a stale factorization stop early
   // (an inexact Newton step); a fresh factorization solves exactly either way.
@@ -50,6 +49,8 @@ class DirectSolver final : public LinearSolver {
   [[nodiscard]] int reuseCap() const { return reuseCap_; }
 
  private:
+  void analyzeLayout(const ConstraintMatrix& A) override;
+
   // z = A_f⁻¹ r with the last factorization.
   class FactorPreconditioner final : public Preconditioner {
    public:

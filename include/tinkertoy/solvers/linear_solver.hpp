@@ -82,8 +82,14 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
-  // Prepares for a new block layout of A's J and W (called when constraints or bodies change).
-  virtual void analyze(const ConstraintMatrix& A) = 0;
+  // Prepares for a new block layout of A's J and W (called when constraints or bodies change):
+  // the symbolic analysis, counted by analyses().
+  void analyze(const ConstraintMatrix& A) {
+    ++analyses_;
+    analyzeLayout(A);
+  }
+  // How many times analyze() has run on this solver.
+  [[nodiscard]] long analyses() const { return analyses_; }
   // Solves A x = b to a relative residual `tolerance` (0: the solver's own; a direct solve with
   // a fresh factorization is exact regardless). On entry x is the warm start and must have size
   // b.size().
@@ -91,6 +97,10 @@ class LinearSolver {
                            double tolerance) = 0;
   // The same to the solver's own tolerance.
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) { return solve(A, b, x, 0.0); }
+
+ private:
+  virtual void analyzeLayout(const ConstraintMatrix& A) = 0;
+  long analyses_ = 0;
 };
 
 // ‖b − A x‖ / ‖b‖, or 0 if b = 0. Every solver reports this for the x it returns.
