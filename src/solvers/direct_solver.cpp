@@ -17,6 +17,8 @@ namespace {
 // The residual a solve with a stale factorization must reach: a fresh direct solve's is round-off.
 constexpr double kReuseTolerance = 1e-12;
 constexpr int kMostReuseIterations = 30;
+// The most solves that factor without trying the last factorization after reuse failed.
+constexpr int kMostReuseBackoff = 8;
 
 }  // namespace
 
@@ -39,17 +41,24 @@ void DirectSolver::analyzeLayout(const ConstraintMatrix& A) {
   }
   factorization_->analyze(A);
   factored_ = false;
+  skipReuse_ = 0;
+  reuseBackoff_ = 1;
   reuseTolerance_ = kReuseTolerance;
   if (reuseIterations_ >= 0) {
     reuseCap_ = reuseIterations_;
     return;
   }
   // One CG iteration: a solve with the factorization and a product J (W (Jᵀ p)), 2 flops per
-  // entry of J each way, plus the vector updates.
+  // entry of J each way, plus the vector updates. A reuse that takes k iterations saves
+  // F − k·I; one that fails costs its iterations and the factorization anyway. Capped at half
+  // of F / I, every success saves at least half a factorization, which pays for the failed
+  // attempts as long as most attempts succeed (and the backoff stops trying when they do not).
   const FactorizationCost cost = factorization_->cost();
   const auto entries = static_cast<double>(A.jacobian().values().size());
   const double iteration = cost.solve + 4.0 * entries + 10.0 * static_cast<double>(A.size());
-  reuseCap_ = iteration > 0.0 ? static_cast<int>(std::min<double>(kMostReuseIterations, cost.factorize / iteration)) : 0;
+  reuseCap_ = iteration > 0.0
+                  ? static_cast<int>(std::min<double>(kMostReuseIterations, 0.5 * cost.factorize / iteration))
+                  : 0;
 }
 
 const ConstraintMatrix& DirectSolver::withRegularization(const ConstraintMatrix& A) {
@@ -68,10 +77,19 @@ SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd&
   if (!factorization_ || m != A.size()) throw std::logic_error("DirectSolver::solve before analyze()");
   if (x.size() != m) x.setZero(m);
   const ConstraintMatrix& M = withRegularization(A);
-  if (factored_ && reuseCap_ > 0) {
+  if (factored_ && reuseCap_ > 0 && skipReuse_ > 0) {
+    --skipReuse_;
+  } else if (factored_ && reuseCap_ > 0) {
     const CgResult r = preconditionedConjugateGradient(M, b, x, preconditioner_, std::max(tolerance, reuseTolerance_),
-                                                       reuseCap_, scratch_);
-    if (r.converged) return {r.iterations, r.residual, false};
+                                                       reuseCap_, scratch_, CgPatience::UntilTooSlow);
+    if (r.converged) {
+      reuseBackoff_ = 1;
+      return {r.iterations, r.residual, false};
+    }
+    // The matrix has moved too far for the factorization: the next solves likely find the same,
+    // so the next reuseBackoff_ of them factor without trying (1, 2, 4, … solves).
+    skipReuse_ = reuseBackoff_;
+    reuseBackoff_ = std::min(2 * reuseBackoff_, kMostReuseBackoff);
   }
   factored_ = false;  // a failed factorization leaves nothing to reuse
   factorization_->factorize(M);

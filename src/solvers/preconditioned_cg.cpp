@@ -1,11 +1,14 @@
 #include "tinkertoy/solvers/preconditioned_cg.hpp"
 
+#include <cmath>
+
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
 
 CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
-                                         Preconditioner& M, double tolerance, int cap, CgScratch& s) {
+                                         Preconditioner& M, double tolerance, int cap, CgScratch& s,
+                                         CgPatience patience) {
   const Eigen::Index m = b.size();
   if (x.size() != m) x.setZero(m);
   const double bNorm = b.norm();
@@ -24,8 +27,14 @@ CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen:
   M.apply(s.r, s.z);
   s.p = s.z;
   double rz = s.r.dot(s.z);
+  const double firstNorm = s.r.norm();
   int iterations = 0;
-  while (iterations < cap && s.r.norm() > target) {
+  for (double rNorm = firstNorm; iterations < cap && rNorm > target; rNorm = s.r.norm()) {
+    if (patience == CgPatience::UntilTooSlow && iterations >= 2) {
+      // The mean reduction per iteration so far, ρ, predicts log(target/‖r‖)/log ρ more.
+      const double rate = std::pow(rNorm / firstNorm, 1.0 / iterations);
+      if (!(rate < 1.0) || iterations + std::log(target / rNorm) / std::log(rate) > cap) break;
+    }
     A.apply(s.p, s.Ap);
     const double curvature = s.p.dot(s.Ap);
     if (!(curvature > 0.0)) break;  // p lies in A's null space: nothing more to gain

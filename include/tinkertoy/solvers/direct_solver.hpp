@@ -68,6 +68,8 @@ class DirectSolver final : public LinearSolver {
   double regularization_;
   int reuseIterations_;
   int reuseCap_ = 0;
+  int skipReuse_ = 0;     // solves left that factor without trying reuse (after one failed)
+  int reuseBackoff_ = 1;  // the skip after the next failure: doubles per failure, 1 after a success
   std::unique_ptr<Factorization> factorization_;
   bool factored_ = false;         // the factorization holds a matrix of the current layout
   double reuseTolerance_ = 0.0;   // the residual a CG solve with it must reach

@@ -8,7 +8,9 @@
 // Starting from the x it is given (a warm start):
 //   r = b − A x,  z = M⁻¹ r,  p = z
 //   repeat:  α = rᵀz / pᵀAp,  x += α p,  r −= α Ap,  z = M⁻¹ r,  β = rᵀz_new / rᵀz_old,  p = z + β p
-// until ‖r‖ ≤ tolerance ‖b‖ or `cap` iterations. A direction of zero curvature (pᵀAp ≤ 0: p in
+// until ‖r‖ ≤ tolerance ‖b‖ or `cap` iterations; with CgPatience::UntilTooSlow, also as soon as
+// the mean residual reduction per iteration so far (from the third iteration on) predicts more
+// than `cap` iterations in all. A direction of zero curvature (pᵀAp ≤ 0: p in
 // the null space of a singular A) ends the iteration with the best x so far. The residual
 // reported is the true ‖b − A x‖ / ‖b‖ of the returned x: the recursively updated r drifts.
 //
@@ -41,7 +43,12 @@ struct CgResult {
   bool converged = false;  // residual ≤ tolerance
 };
 
+// Whether CG runs to its cap, or gives up once it predicts missing it (a caller with a cheaper
+// way to an exact solve than a slow CG).
+enum class CgPatience { UntilCap, UntilTooSlow };
+
 CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
-                                         Preconditioner& M, double tolerance, int cap, CgScratch& scratch);
+                                         Preconditioner& M, double tolerance, int cap, CgScratch& scratch,
+                                         CgPatience patience = CgPatience::UntilCap);
 
 }  // namespace tinkertoy
