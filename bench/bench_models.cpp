@@ -51,6 +51,16 @@ Model tinkertoyModel(const Scenario& s) {
   return model;
 }
 
+StateConstraintMatrix::StateConstraintMatrix(const Model& model, double regularization) {
+  system_.build(model);
+  system_.evaluate(model, {model.time(), model.q(), model.v()}, ConstraintSystem::Evaluation::WithoutJacobianDot);
+  inverseMass_.build(model);
+  inverseMass_.update(model, model.q());
+  ConstraintMatrix(system_.jacobian(), inverseMass_.matrix()).diagonal(shift_);
+  shift_ *= regularization;
+  matrix_ = std::make_unique<ConstraintMatrix>(system_.jacobian(), inverseMass_.matrix(), &shift_);
+}
+
 void readState(const Model& model, std::vector<BodyState>& out) {
   out.resize(model.bodyCount());
   const int d = model.dimension();

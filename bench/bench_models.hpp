@@ -7,16 +7,36 @@
 //   Simulator sim(model, exactSettings(s));
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "scenario.hpp"
+#include "tinkertoy/dynamics/constraint_system.hpp"
+#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
+#include "tinkertoy/solvers/constraint_matrix.hpp"
 
 namespace tinkertoy::bench {
 
 Model tinkertoyModel(const Scenario& scenario);
 // The state of the model's bodies in the scenario's body order (bodies were added in that order).
 void readState(const Model& model, std::vector<BodyState>& out);
+
+// A model's J W Jᵀ + ε diag(J W Jᵀ) at its current state, for the factorization benchmarks and
+// tests (ε = 1e-9 makes joint_grid's redundant pin rows solvable, as its exact mode does).
+class StateConstraintMatrix {
+ public:
+  explicit StateConstraintMatrix(const Model& model, double regularization = 1e-9);
+  StateConstraintMatrix(const StateConstraintMatrix&) = delete;
+  StateConstraintMatrix& operator=(const StateConstraintMatrix&) = delete;
+  [[nodiscard]] const ConstraintMatrix& matrix() const { return *matrix_; }
+
+ private:
+  ConstraintSystem system_;
+  InverseMass inverseMass_;
+  Eigen::VectorXd shift_;
+  std::unique_ptr<ConstraintMatrix> matrix_;  // refers to the three above
+};
 
 }  // namespace tinkertoy::bench

@@ -13,8 +13,6 @@
 #include <ctime>
 
 #include "bench_models.hpp"
-#include "tinkertoy/dynamics/constraint_system.hpp"
-#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
 
 namespace tinkertoy::bench {
@@ -30,16 +28,8 @@ double cpuSeconds() {
 void factorize(benchmark::State& state, const std::string& name, FactorizationKind kind) {
   const Scenario scenario = scenarioByName(name).value();
   const Model model = tinkertoyModel(scenario);
-  ConstraintSystem system;
-  system.build(model);
-  system.evaluate(model, {model.time(), model.q(), model.v()}, ConstraintSystem::Evaluation::WithoutJacobianDot);
-  InverseMass W;
-  W.build(model);
-  W.update(model, model.q());
-  Eigen::VectorXd shift;
-  ConstraintMatrix(system.jacobian(), W.matrix()).diagonal(shift);
-  shift *= 1e-9;
-  const ConstraintMatrix A(system.jacobian(), W.matrix(), &shift);
+  const StateConstraintMatrix matrix(model);
+  const ConstraintMatrix& A = matrix.matrix();
   const std::unique_ptr<Factorization> f = makeFactorization(kind, A);
   f->analyze(A);
   for (auto _ : state) f->factorize(A);

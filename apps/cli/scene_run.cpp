@@ -29,6 +29,7 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.regularization) s.solver.regularization = *f.regularization;
   if (f.factorization) s.solver.factorization = *f.factorization;
   if (f.reuseIterations) s.solver.reuseIterations = *f.reuseIterations;
+  if (f.threads) s.threads = *f.threads;
   if (f.project) s.projection.enabled = true;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
@@ -67,6 +68,8 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
          [&f](const std::string& text) { f.reuseIterations = text == "auto" ? -1 : std::stoi(text); },
          "auto | N: CG iterations a stale factorization may take before the ldlt solver factors again (0: every solve)")
       ->check(CLI::IsMember({"auto"}) | integerBetween(0, 1000));
+  addOptional(app, "--threads", f.threads, "Threads a step may use (the same results on any number)")
+      ->check(integerBetween(1, kMostThreads));
   app.add_option_function<std::string>(
          "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
          "euler | symplectic-euler | midpoint | rk4")

@@ -19,7 +19,7 @@ namespace tinkertoy::cli {
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
   std::optional<double> duration, dt, ks, kd, tolerance, regularization;
-  std::optional<int> maxIterations, iterations, substeps, reuseIterations;
+  std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
   std::optional<IntegratorKind> integrator;
@@ -30,7 +30,7 @@ struct SimulationFlags {
   // Whether any flag was given.
   [[nodiscard]] bool any() const {
     return duration || dt || ks || kd || tolerance || regularization || maxIterations || iterations || substeps ||
-           reuseIterations || factorization || formulation || integrator || solver || positionCorrection || project;
+           reuseIterations || threads || factorization || formulation || integrator || solver || positionCorrection || project;
   }
 };
 

@@ -3,6 +3,8 @@
 //   exact        the velocity level with a direct solve and projection onto C = 0, one substep
 //                per step (the projection, not substeps, keeps the constraints; joint_grid's 4
 //                substeps are for engines whose joints stretch): constraint error at round-off
+//   exact, 2 threads   the same on two threads (the constraints' evaluation shared; the same
+//                bits as one thread): its wall time is the figure, its CPU time counts both
 //   sequential   the velocity level with sequential impulses, 8 passes and Baumgarte (the
 //                game-engine mode, for reference; joint_grid: its 4 substeps)
 #include <memory>
@@ -46,19 +48,27 @@ SimulationSettings velocityLevel(const Scenario& scenario) {
   return s;
 }
 
+SimulationSettings exactMode(const Scenario& scenario, int threads) {
+  SimulationSettings s = velocityLevel(scenario);
+  s.velocity.substeps = 1;
+  s.solver.kind = SolverKind::SparseLdlt;
+  s.threads = threads;
+  // joint_grid has more pin rows than degrees of freedom
+  if (scenario.kind == ScenarioKind::JointGrid) s.solver.regularization = 1e-9;
+  s.velocity.positionCorrection = PositionCorrection::Projection;
+  return s;
+}
+
 }  // namespace
 
 std::vector<EngineMode> tinkertoyModes() {
   const auto any = [](const Scenario&) { return true; };
   EngineMode exact{"tinkertoy", "exact", true, any, [](const Scenario& scenario) {
-                     SimulationSettings s = velocityLevel(scenario);
-                     s.velocity.substeps = 1;
-                     s.solver.kind = SolverKind::SparseLdlt;
-                     // joint_grid has more pin rows than degrees of freedom
-                     if (scenario.kind == ScenarioKind::JointGrid) s.solver.regularization = 1e-9;
-                     s.velocity.positionCorrection = PositionCorrection::Projection;
-                     return std::make_unique<TinkertoyWorld>(scenario, s);
+                     return std::make_unique<TinkertoyWorld>(scenario, exactMode(scenario, 1));
                    }};
+  EngineMode exactTwoThreads{"tinkertoy", "exact, 2 threads", true, any, [](const Scenario& scenario) {
+                                return std::make_unique<TinkertoyWorld>(scenario, exactMode(scenario, 2));
+                              }};
   EngineMode sequential{"tinkertoy", "sequential, 8 passes", true, any, [](const Scenario& scenario) {
                           SimulationSettings s = velocityLevel(scenario);
                           s.solver.kind = SolverKind::SequentialImpulses;
@@ -66,7 +76,7 @@ std::vector<EngineMode> tinkertoyModes() {
                           s.velocity.positionCorrection = PositionCorrection::Baumgarte;
                           return std::make_unique<TinkertoyWorld>(scenario, s);
                         }};
-  return {exact, sequential};
+  return {exact, exactTwoThreads, sequential};
 }
 
 }  // namespace tinkertoy::bench

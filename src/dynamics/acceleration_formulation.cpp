@@ -24,8 +24,11 @@ class AccelerationFormulation::FirstStageRecorder final : public AccelerationFie
 };
 
 AccelerationFormulation::AccelerationFormulation(const Model& model, const SimulationSettings& settings)
-    : model_(model), dynamics_(model, settings.solver, settings.ks, settings.kd), integrator_(settings.integrator),
-      projection_(settings.projection), project_(settings.projection.enabled) {}
+    : model_(model), parallel_(makeParallelLoop(settings.threads)),
+      dynamics_(model, settings.solver, settings.ks, settings.kd), integrator_(settings.integrator),
+      projection_(settings.projection), project_(settings.projection.enabled) {
+  dynamics_.constraints().useThreads(parallel_.get());
+}
 
 void AccelerationFormulation::rebuild() {
   dynamics_.rebuild();

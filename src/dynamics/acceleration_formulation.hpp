@@ -4,6 +4,7 @@
 // at the state the step starts from.
 #pragma once
 
+#include "common/parallel_loop.hpp"
 #include "tinkertoy/dynamics/acceleration_dynamics.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
@@ -31,6 +32,7 @@ class AccelerationFormulation final : public Formulation {
   class FirstStageRecorder;
 
   const Model& model_;
+  std::unique_ptr<ParallelLoop> parallel_;  // the step's threads beyond the caller's (none: 1)
   AccelerationDynamics dynamics_;
   Integrator integrator_;
   Projection projection_;

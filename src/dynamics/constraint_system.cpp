@@ -1,5 +1,7 @@
 #include "tinkertoy/dynamics/constraint_system.hpp"
 
+#include "common/parallel_loop.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -82,8 +84,11 @@ void ConstraintSystem::build(const Model& model) {
   C_.setZero(rows);
   Cdot_.setZero(rows);
   Ctt_.setZero(rows);
-  gradients_.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
-  gradientDots_ = gradients_;
+  scratch_.resize(parallel_ ? static_cast<std::size_t>(parallel_->threads()) : 1);
+  for (Scratch& scratch : scratch_) {
+    scratch.gradients.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
+    scratch.gradientDots = scratch.gradients;
+  }
   rowScratch_.assign(3 * static_cast<std::size_t>(widest), 0.0);
   rowParameterScratch_.assign(static_cast<std::size_t>(widest), RowParameters{});
 }
@@ -94,7 +99,25 @@ void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, 
   C_.setZero();
   Cdot_.setZero();
   Ctt_.setZero();
-  for (std::size_t k = 0; k < entries_.size(); ++k) evaluateInto(state, k, what);
+  const auto evaluateShare = [&](std::size_t begin, std::size_t end, int thread) {
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    for (std::size_t k = begin; k < end; ++k) evaluateInto(state, k, what, scratch);
+  };
+  if (parallel_) {
+    parallel_->run(entries_.size(), evaluateShare);
+  } else {
+    evaluateShare(0, entries_.size(), 0);
+  }
+}
+
+void ConstraintSystem::useThreads(ParallelLoop* loop) {
+  parallel_ = loop;
+  const std::size_t widest = scratch_.empty() ? 0 : scratch_.front().gradients.size();
+  scratch_.resize(loop ? static_cast<std::size_t>(loop->threads()) : 1);
+  for (Scratch& scratch : scratch_) {
+    scratch.gradients.resize(widest, Eigen::Vector4d::Zero());
+    scratch.gradientDots.resize(widest, Eigen::Vector4d::Zero());
+  }
 }
 
 void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, std::size_t k, Evaluation what) {
@@ -108,47 +131,47 @@ void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, 
   C_.segment(b.row, b.rows).setZero();
   Cdot_.segment(b.row, b.rows).setZero();
   Ctt_.segment(b.row, b.rows).setZero();
-  evaluateInto(state, k, what);
+  evaluateInto(state, k, what, scratch_.front());
 }
 
-ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, int d) {
+ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, int d, Scratch& s) const {
   const Entry& e = entries_[k];
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     const PointSlot& slot = e.points[p];
     if (slot.particle) {  // its coordinates are its position
       const double* x = state.q.data() + slot.offset;
       const double* u = state.v.data() + slot.offset;
-      positions_[p] = {x[0], x[1], d == 3 ? x[2] : 0.0};
-      velocities_[p] = {u[0], u[1], d == 3 ? u[2] : 0.0};
-      angles_[p] = angularVelocities_[p] = 0.0;
+      s.positions[p] = {x[0], x[1], d == 3 ? x[2] : 0.0};
+      s.velocities[p] = {u[0], u[1], d == 3 ? u[2] : 0.0};
+      s.angles[p] = s.angularVelocities[p] = 0.0;
       continue;
     }
-    PointKinematics& kin = kinematics_[p];
+    PointKinematics& kin = s.kinematics[p];
     slot.body->pointKinematics(slot.site, state.q.segment(slot.offset, slot.coordinates),
                                state.v.segment(slot.offset, slot.coordinates), kin);
-    positions_[p] = kin.position;
-    velocities_[p] = kin.velocity;
-    angles_[p] = kin.oriented ? kin.angle : 0.0;
-    angularVelocities_[p] = kin.oriented ? kin.angularVelocity : 0.0;
+    s.positions[p] = kin.position;
+    s.velocities[p] = kin.velocity;
+    s.angles[p] = kin.oriented ? kin.angle : 0.0;
+    s.angularVelocities[p] = kin.oriented ? kin.angularVelocity : 0.0;
   }
   return {state.time,
           d,
-          {positions_.data(), e.pointCount},
-          {velocities_.data(), e.pointCount},
-          {angles_.data(), e.pointCount},
-          {angularVelocities_.data(), e.pointCount}};
+          {s.positions.data(), e.pointCount},
+          {s.velocities.data(), e.pointCount},
+          {s.angles.data(), e.pointCount},
+          {s.angularVelocities.data(), e.pointCount}};
 }
 
 // C, Ċ and Ctt go straight into the system's zeroed vectors. With a Jacobian, a particle's gradients go straight into its
 // zeroed block and the other points' into zeroed scratch, from which the chain rule adds them
 // into their blocks; for values only, the gradients land in scratch that nobody reads.
-void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evaluation what) {
+void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evaluation what, Scratch& scratch) {
   const Entry& e = entries_[k];
   const ConstraintBlocks& b = e.blocks;
   if (b.rows == 0) return;
-  const ConstraintInput input = gather(state, k, dimension_);
-  ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, gradients_.data(),
-                          gradientDots_.data(), parameters_.data() + b.row, b.rows);
+  const ConstraintInput input = gather(state, k, dimension_, scratch);
+  ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, scratch.gradients.data(),
+                          scratch.gradientDots.data(), parameters_.data() + b.row, b.rows);
   if (what == Evaluation::ValuesOnly) {
     e.constraint->evaluate(input, output);
     return;
@@ -162,13 +185,13 @@ void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evalu
       double* Jdot = withJacobianDot ? jacobianDot_.values().data() + b.offset[slot.block] : nullptr;
       output.writeDirectly(p, J, Jdot, b.width[slot.block]);
     } else {
-      std::fill_n(gradients_.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
-      std::fill_n(gradientDots_.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
+      std::fill_n(scratch.gradients.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
+      std::fill_n(scratch.gradientDots.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
     }
   }
   e.constraint->evaluate(input, output);
   for (std::size_t p = 0; p < e.pointCount; ++p) {
-    if (!e.points[p].direct) applyChainRule(e, p, dimension_, withJacobianDot);
+    if (!e.points[p].direct) applyChainRule(e, p, dimension_, withJacobianDot, scratch);
   }
 }
 
@@ -180,16 +203,18 @@ Eigen::Vector4d ConstraintSystem::pointForce(const Model& /*model*/, const State
   const auto rows = static_cast<std::size_t>(b.rows);
   std::fill_n(rowScratch_.begin(), 3 * rows, 0.0);
   const std::size_t used = rows * entries_[k].pointCount;
-  std::fill_n(gradients_.begin(), used, Eigen::Vector4d::Zero());
-  std::fill_n(gradientDots_.begin(), used, Eigen::Vector4d::Zero());
+  Scratch& scratch = scratch_.front();
+  std::fill_n(scratch.gradients.begin(), used, Eigen::Vector4d::Zero());
+  std::fill_n(scratch.gradientDots.begin(), used, Eigen::Vector4d::Zero());
   ConstraintOutput output(rowScratch_.data(), rowScratch_.data() + rows, rowScratch_.data() + 2 * rows,
-                          gradients_.data(), gradientDots_.data(), rowParameterScratch_.data(), b.rows);
-  entries_[k].constraint->evaluate(gather(state, k, dimension_), output);
-  for (std::size_t r = 0; r < rows; ++r) force += lambda[r] * gradients_[p * rows + r];
+                          scratch.gradients.data(), scratch.gradientDots.data(), rowParameterScratch_.data(), b.rows);
+  entries_[k].constraint->evaluate(gather(state, k, dimension_, scratch), output);
+  for (std::size_t r = 0; r < rows; ++r) force += lambda[r] * scratch.gradients[p * rows + r];
   return force;
 }
 
-void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot) {
+void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot,
+                                      const Scratch& scratch) {
   const PointSlot& slot = e.points[p];
   const ConstraintBlocks& b = e.blocks;
   const int width = b.width[slot.block];
@@ -197,8 +222,8 @@ void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimensi
   double* Jdot = jacobianDot_.values().data() + b.offset[slot.block];
   for (int r = 0; r < b.rows; ++r) {
     const std::size_t at = p * static_cast<std::size_t>(b.rows) + static_cast<std::size_t>(r);
-    const Eigen::Vector4d& G = gradients_[at];
-    const Eigen::Vector4d& Gdot = gradientDots_[at];
+    const Eigen::Vector4d& G = scratch.gradients[at];
+    const Eigen::Vector4d& Gdot = scratch.gradientDots[at];
     double* Jrow = J + static_cast<std::ptrdiff_t>(r * width);
     double* JdotRow = Jdot + static_cast<std::ptrdiff_t>(r * width);
     if (slot.particle) {  // J_k = I, J̇_k = 0
@@ -208,7 +233,7 @@ void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimensi
       }
       continue;
     }
-    const PointKinematics& k = kinematics_[p];
+    const PointKinematics& k = scratch.kinematics[p];
     const Eigen::Vector3d g = G.head<3>();
     for (int c = 0; c < width; ++c) Jrow[c] += g.dot(k.jacobian.col(c));
     if (k.oriented) {  // Model rejects angle gradients on points without a frame

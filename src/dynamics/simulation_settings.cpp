@@ -2,6 +2,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "common/vector_checks.hpp"
@@ -54,6 +55,9 @@ void SimulationSettings::validate() const {
   if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
   detail::requireNonNegative(solver.regularization, "ldlt regularization");
   if (solver.reuseIterations < -1) throw std::invalid_argument("reuse iterations must be −1 (automatic) or more");
+  if (threads < 1 || threads > kMostThreads) {
+    throw std::invalid_argument("threads must be from 1 to " + std::to_string(kMostThreads));
+  }
   detail::requirePositive(projection.tolerance, "projection tolerance");
   if (projection.maxIterations < 1) throw std::invalid_argument("projection iterations must be at least 1");
   if (velocity.iterations < 1) throw std::invalid_argument("iterations must be at least 1");

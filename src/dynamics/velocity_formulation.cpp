@@ -11,7 +11,9 @@ constexpr auto kValues = ConstraintSystem::Evaluation::ValuesOnly;
 }  // namespace
 
 VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSettings& settings)
-    : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses) {
+    : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses),
+      parallel_(makeParallelLoop(settings.threads)) {
+  system_.useThreads(parallel_.get());
   if (!sequential_) global_.emplace(settings.solver);
 }
 

@@ -30,6 +30,7 @@
 #include <array>
 #include <optional>
 
+#include "common/parallel_loop.hpp"
 #include "dynamics/global_velocity_solve.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
@@ -69,6 +70,7 @@ class VelocityFormulation final : public Formulation {
   const Model& model_;
   SimulationSettings settings_;
   bool sequential_;
+  std::unique_ptr<ParallelLoop> parallel_;  // the step's threads beyond the caller's (none: 1)
   ConstraintSystem system_;
   InverseMass inverseMass_;
   AppliedForces applied_;

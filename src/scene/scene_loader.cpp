@@ -45,7 +45,7 @@ std::string element(Eigen::Index j) {
 
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
-               "regularization", "factorization", "reuse_iterations", "project", "iterations", "substeps", "warm_start",
+               "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "warm_start",
                "position_correction"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
@@ -118,6 +118,12 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     } else {
       throw SceneError(s.pathOf("reuse_iterations"), "must be \"auto\" or a whole number from 0 to 1000");
     }
+  }
+  if (const auto threads = s.optionalInteger("threads")) {
+    if (*threads < 1 || *threads > kMostThreads) {
+      throw SceneError(s.pathOf("threads"), "must be a whole number from 1 to " + std::to_string(kMostThreads));
+    }
+    settings.threads = static_cast<int>(*threads);
   }
   if (const auto project = s.optionalBoolean("project")) settings.projection.enabled = *project;
   try {

@@ -138,6 +138,7 @@ class Writer {
     } else {
       out["reuse_iterations"] = s.solver.reuseIterations;
     }
+    out["threads"] = s.threads;
     out["project"] = s.projection.enabled;
     out["iterations"] = s.velocity.iterations;
     out["substeps"] = s.velocity.substeps;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "solvers/blas_threads.hpp"
 #include "solvers/constraint_matrix_assembly.hpp"
 #include "solvers/fill_reducing_ordering.hpp"
 #include "solvers/recycling_pool.hpp"
@@ -103,6 +104,7 @@ void SupernodalCholesky::factorize(const ConstraintMatrix& A) {
   if (m_ == 0) return;
   Cholmod& c = *cholmod_;
   c.assembly.assemble(A, static_cast<double*>(c.A->x));
+  runBlasOnOneThread();
   {
     RecyclingPool::Scope scope(c.pool);  // CHOLMOD's update workspace, the same every time
     cholmod_factorize(c.A, c.L, &c.common);
@@ -139,6 +141,7 @@ void SupernodalCholesky::solveInPlace(Eigen::VectorXd& x) {
   auto* b = static_cast<double*>(c.B->x);
   for (int k = 0; k < m_; ++k) b[k] = x[pivotRow_[static_cast<std::size_t>(k)]];
   RecyclingPool::Scope scope(c.pool);
+  runBlasOnOneThread();
   if (!cholmod_solve2(CHOLMOD_A, c.L, c.B, nullptr, &c.X, nullptr, &c.Y, &c.E, &c.common)) {
     throw std::runtime_error("CHOLMOD could not solve with its factors");
   }

@@ -202,6 +202,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--factorization", "cholesky"}, "--factorization"},
                       BadFlag{{"run", kPendulum, "--reuse-iterations", "-1"}, "--reuse-iterations"},
                       BadFlag{{"run", kPendulum, "--reuse-iterations", "99999999999999999999"}, "--reuse-iterations"},
+                      BadFlag{{"run", kPendulum, "--threads", "0"}, "--threads"},
+                      BadFlag{{"run", kPendulum, "--threads", "two"}, "--threads"},
                       BadFlag{{"run", kPendulum, "--solver", "gmres"}, "--solver"},
                       BadFlag{{"run", kPendulum, "--every", "0"}, "--every"},
                       BadFlag{{"run", kPendulum, "--formulation", "impulse"}, "--formulation"},

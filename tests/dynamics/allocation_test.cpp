@@ -20,8 +20,11 @@
 
 #include <iostream>
 
+#include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
 
@@ -106,6 +109,7 @@ struct Configuration {
   PositionCorrection correction = PositionCorrection::Baumgarte;
   FactorizationKind factorization = FactorizationKind::Automatic;
   bool project = false;  // acceleration level
+  int threads = 1;
 };
 
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on chains of string +.
@@ -115,6 +119,7 @@ std::string label(const Configuration& c) {
   if (c.formulation == FormulationKind::Velocity) name.append("_").append(positionCorrectionName(c.correction));
   if (c.solver == SolverKind::SparseLdlt) name.append("_").append(factorizationName(c.factorization));
   if (c.project) name.append("_projected");
+  if (c.threads > 1) name.append("_").append(std::to_string(c.threads)).append("_threads");
   return name;
 }
 
@@ -134,6 +139,11 @@ std::vector<Configuration> configurations() {
     all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
     all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection, kind});
   }
+  // The step's threads wait between loops and take their shares without allocating.
+  all.push_back({FormulationKind::Acceleration, SolverKind::ConjugateGradient, PositionCorrection::None,
+                 FactorizationKind::Automatic, true, 2});
+  all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection,
+                 FactorizationKind::Automatic, false, 2});
   return all;
 }
 
@@ -153,6 +163,7 @@ TEST_P(StepsWithoutAllocating, EveryShippedScene) {
     s.solver.regularization = 1e-10;  // cloth-like scenes may be redundant for the direct solve
     s.velocity.positionCorrection = c.correction;
     s.projection.enabled = c.project;
+    s.threads = c.threads;
     std::unique_ptr<Simulator> sim;
     try {
       sim = std::make_unique<Simulator>(scene.model, s);
@@ -174,6 +185,29 @@ INSTANTIATE_TEST_SUITE_P(Configurations, StepsWithoutAllocating, ::testing::Valu
 // CHOLMOD's supernodal factorization on the cloth scene: solves with its factors allocate
 // nothing, and after warm-up every factorization allocates the same (libgomp's OpenMP teams)
 // and no more: CHOLMOD's own workspace comes back from the pool.
+// The shipped scenes are too small for a second thread to take a share of the evaluation; a
+// chain of 5000 rods is not: two threads step it without allocating either.
+TEST(ThreadAllocations, TwoThreadsStepALongChainWithoutAllocating) {
+  Model model(2);
+  BodyId previous = model.addParticle(1.0, Eigen::Vector2d(1, 0));
+  model.addConstraint(std::make_unique<DistanceConstraint>(previous, Eigen::Vector2d(0, 0), 1.0));
+  for (int i = 2; i <= 5000; ++i) {
+    const BodyId next = model.addParticle(1.0, Eigen::Vector2d(i, 0));
+    model.addConstraint(std::make_unique<DistanceConstraint>(previous, next, 1.0));
+    previous = next;
+  }
+  model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
+  SimulationSettings s{.dt = 1.0 / 240.0, .formulation = FormulationKind::Velocity};
+  s.solver.kind = SolverKind::SparseLdlt;
+  s.velocity.positionCorrection = PositionCorrection::Projection;
+  s.threads = 2;
+  Simulator sim(model, s);
+  for (int i = 0; i < 5; ++i) sim.step();
+  const long before = allocations.load();
+  for (int i = 0; i < 20; ++i) sim.step();
+  EXPECT_EQ(allocations.load() - before, 0);
+}
+
 TEST(SupernodalAllocations, SolvesAllocateNothingAndFactorizationsDoNotGrow) {
   if (!kCountsMalloc) GTEST_SKIP() << "under AddressSanitizer only operator new is counted";
   Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "cloth.json");

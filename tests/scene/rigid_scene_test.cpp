@@ -338,20 +338,25 @@ TEST(RigidScene, ReadsTheVelocityLevelSettings) {
 }
 
 TEST(RigidScene, ReadsTheDirectSolversSettings) {
-  const Scene scene = parseScene(settings(R"({"solver": "ldlt", "factorization": "supernodal", "reuse_iterations": 4})"));
+  const Scene scene =
+      parseScene(settings(R"({"solver": "ldlt", "factorization": "supernodal", "reuse_iterations": 4, "threads": 2})"));
   EXPECT_EQ(scene.settings.solver.factorization, FactorizationKind::Supernodal);
   EXPECT_EQ(scene.settings.solver.reuseIterations, 4);
+  EXPECT_EQ(scene.settings.threads, 2);
   EXPECT_EQ(parseScene(settings(R"({"reuse_iterations": "auto"})")).settings.solver.reuseIterations, -1);
   EXPECT_EQ(parseScene(settings(R"({"reuse_iterations": 0})")).settings.solver.reuseIterations, 0);
   const Scene defaults = parseScene("{}");
   EXPECT_EQ(defaults.settings.solver.factorization, FactorizationKind::Automatic);
   EXPECT_EQ(defaults.settings.solver.reuseIterations, -1);
+  EXPECT_EQ(defaults.settings.threads, 1);
   // Written back as read.
-  for (const char* text : {R"({"factorization": "simplicial", "reuse_iterations": 7})", R"({"reuse_iterations": "auto"})"}) {
+  for (const char* text : {R"({"factorization": "simplicial", "reuse_iterations": 7, "threads": 2})",
+                           R"({"reuse_iterations": "auto"})"}) {
     const Scene read = parseScene(settings(text));
     const Scene again = parseScene(writeScene(read));
     EXPECT_EQ(again.settings.solver.factorization, read.settings.solver.factorization) << text;
     EXPECT_EQ(again.settings.solver.reuseIterations, read.settings.solver.reuseIterations) << text;
+    EXPECT_EQ(again.settings.threads, read.settings.threads) << text;
   }
 }
 

@@ -35,6 +35,8 @@
 
 namespace tinkertoy {
 
+class ParallelLoop;
+
 class ConstraintSystem {
  public:
   // What an evaluation writes: everything; all but J̇ (the velocity level has no use for it);
@@ -53,8 +55,12 @@ class ConstraintSystem {
 
   // Lays out rows and reserves blocks for the model's current constraints and bodies.
   void build(const Model& model);
-  // Evaluates every constraint at `state`.
+  // Evaluates every constraint at `state`; on the threads of useThreads(), each constraint by
+  // one thread, so the result is the same bits on any number.
   void evaluate(const Model& model, const StateView& state, Evaluation what = Evaluation::Full);
+  // Lets evaluate() share the constraints among `loop`'s threads (null: the caller's thread
+  // only). The loop must outlive the system or be replaced; build() keeps the choice.
+  void useThreads(ParallelLoop* loop);
   // Evaluates constraint k only (dense index), leaving the other rows as they were.
   void evaluate(const Model& model, const StateView& state, std::size_t k, Evaluation what = Evaluation::Full);
 
@@ -109,14 +115,22 @@ class ConstraintSystem {
     std::array<PointSlot, kMaxConstraintPoints> points{};
   };
 
+  // What evaluating one constraint needs besides the system's own storage: its points and its
+  // gradients G, Ġ [rows × points]. One per thread that evaluates.
+  struct Scratch {
+    std::array<PointKinematics, kMaxConstraintPoints> kinematics;
+    std::array<Eigen::Vector3d, kMaxConstraintPoints> positions, velocities;
+    std::array<double, kMaxConstraintPoints> angles{}, angularVelocities{};
+    std::vector<Eigen::Vector4d> gradients, gradientDots;
+  };
+
   // Evaluates constraint k into its rows and the blocks `what` asks for, which must be zero.
-  void evaluateInto(const StateView& state, std::size_t k, Evaluation what);
-  // Gathers the points of constraint k at `state` into the per-evaluation scratch; returns its
-  // input.
-  ConstraintInput gather(const StateView& state, std::size_t k, int dimension);
+  void evaluateInto(const StateView& state, std::size_t k, Evaluation what, Scratch& scratch);
+  // Gathers the points of constraint k at `state` into `scratch`; returns its input.
+  ConstraintInput gather(const StateView& state, std::size_t k, int dimension, Scratch& scratch) const;
   // Adds G_k J_k into J_b and, if withJacobianDot, Ġ_k J_k + G_k J̇_k into J̇_b for point p of
   // entry e.
-  void applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot);
+  void applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot, const Scratch& scratch);
 
   std::vector<Entry> entries_;
   int dimension_ = 2;
@@ -125,11 +139,8 @@ class ConstraintSystem {
   std::vector<RowKind> kinds_;
   std::vector<RowParameters> parameters_;
   bool allEquality_ = true;
-  // Per-evaluation scratch: the points of one constraint and its gradients G, Ġ [rows × points].
-  std::array<PointKinematics, kMaxConstraintPoints> kinematics_;
-  std::array<Eigen::Vector3d, kMaxConstraintPoints> positions_, velocities_;
-  std::array<double, kMaxConstraintPoints> angles_{}, angularVelocities_{};
-  std::vector<Eigen::Vector4d> gradients_, gradientDots_;
+  ParallelLoop* parallel_ = nullptr;  // the threads evaluate() may use (none: the caller's)
+  std::vector<Scratch> scratch_;       // [threads]
   std::vector<double> rowScratch_;  // C, Ċ, Ctt of one constraint for pointForce() [3 × widest]
   std::vector<RowParameters> rowParameterScratch_;  // and its row parameters [widest]
 };

@@ -39,6 +39,8 @@ struct VelocitySettings {
   double baumgarte = 0.2;  // β, the fraction of C removed per substep
 };
 
+inline constexpr int kMostThreads = 64;
+
 struct SimulationSettings {
   double dt = 1e-3;  // step size h, s
   FormulationKind formulation = FormulationKind::Acceleration;
@@ -49,6 +51,10 @@ struct SimulationSettings {
   ProjectionSettings projection;  // acceleration level; its tolerance and iteration cap also
                                   // bound the velocity level's position projection
   VelocitySettings velocity;
+  // The threads a step may use (1 to kMostThreads): the constraints' evaluation is shared among
+  // them, each constraint evaluated by one thread, so every result is the same bits on any
+  // number of threads.
+  int threads = 1;
 
   // Throws std::invalid_argument naming the first bad setting.
   void validate() const;
