@@ -32,12 +32,14 @@ bench: build
 	@$(BUILD_DIR)/tinkertoy-bench
 
 # Tinkertoy beside Box2D, Chipmunk, ODE, Bullet and MuJoCo: one table (bench/RESULTS.md).
-# The peers are installed first and found when the build is configured again.
+# The peers are installed first and found when the build is configured again. OpenBLAS is told
+# before it loads not to start its idle thread pool, whose spinning would count in the CPU times
+# (Tinkertoy keeps its BLAS calls on one thread anyway: src/solvers/blas_threads.hpp).
 bench-peers: deps
 	@scripts/install-peers.sh
 	@cmake --preset $(PRESET) >/dev/null
 	@cmake --build --preset $(PRESET)
-	@$(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
+	@OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
 
 clean:
 	rm -rf build

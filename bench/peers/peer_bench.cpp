@@ -11,11 +11,13 @@
 //                  whose one run takes more than 20 s of CPU runs once)
 //   max ‖C‖/L      largest constraint error over the run (joint_grid: pin separation, m)
 //   energy drift   max over the run of |E(t) − E(0)|, J
-//   ratio          for Tinkertoy's modes: CPU ms/step over that of the fastest peer whose
-//                  max ‖C‖/L stays under 5 %
+//   ratio          for Tinkertoy's modes: CPU ms/step (wall ms/step for a mode on several
+//                  threads) over the CPU ms/step of the fastest peer whose max ‖C‖/L stays
+//                  under 5 % (the peers run on one thread)
 //
 // A run that blows up (an exception, or a non-finite state) is reported with the time it
-// reached.
+// reached. Run it with OPENBLAS_NUM_THREADS=1 (make bench-peers does): otherwise OpenBLAS starts
+// a thread per core when it loads, and their spinning counts in the first modes' CPU time.
 //
 // Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines TEXT,...]
 //                        [--duration S] [--repeat N]
@@ -222,7 +224,8 @@ int main(int argc, char** argv) {
     for (std::size_t i = first; i < table.size(); ++i) {
       Row& row = table[i];
       if (row.mode->isTinkertoy && fastest && !row.result.blewUp) {
-        row.ratio = format(row.result.cpuMsPerStep / fastest->result.cpuMsPerStep, "%.2f×") + " " +
+        const double cost = row.mode->threads > 1 ? row.result.wallMsPerStep : row.result.cpuMsPerStep;
+        row.ratio = format(cost / fastest->result.cpuMsPerStep, "%.2f×") + " " +
                     fastest->mode->engine + " (" + fastest->mode->mode + ")";
       }
     }

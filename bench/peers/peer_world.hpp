@@ -47,6 +47,7 @@ struct EngineMode {
   bool isTinkertoy = false;
   std::function<bool(const Scenario&)> supports;
   std::function<std::unique_ptr<PeerWorld>(const Scenario&)> build;
+  int threads = 1;  // more than one: its wall time is its cost (its CPU time counts every thread)
 };
 
 // Every mode of every engine built into this binary (the peers found at configure time), in a

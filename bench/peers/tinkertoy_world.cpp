@@ -68,7 +68,8 @@ std::vector<EngineMode> tinkertoyModes() {
                    }};
   EngineMode exactTwoThreads{"tinkertoy", "exact, 2 threads", true, any, [](const Scenario& scenario) {
                                 return std::make_unique<TinkertoyWorld>(scenario, exactMode(scenario, 2));
-                              }};
+                              },
+                              2};
   EngineMode sequential{"tinkertoy", "sequential, 8 passes", true, any, [](const Scenario& scenario) {
                           SimulationSettings s = velocityLevel(scenario);
                           s.solver.kind = SolverKind::SequentialImpulses;
