@@ -34,7 +34,7 @@ bench: build
 # Tinkertoy beside Box2D, Chipmunk, ODE, Bullet and MuJoCo: one table (bench/RESULTS.md).
 # The peers are installed first and found when the build is configured again. OpenBLAS is told
 # before it loads not to start its idle thread pool, whose spinning would count in the CPU times
-# (Tinkertoy keeps its BLAS calls on one thread anyway: src/solvers/blas_threads.hpp).
+# (Tinkertoy keeps its BLAS calls on one thread anyway: src/solvers/single_thread_scope.hpp).
 bench-peers: deps
 	@scripts/install-peers.sh
 	@cmake --preset $(PRESET) >/dev/null

@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "solvers/blas_threads.hpp"
 #include "solvers/constraint_matrix_assembly.hpp"
 #include "solvers/fill_reducing_ordering.hpp"
 #include "solvers/recycling_pool.hpp"
+#include "solvers/single_thread_scope.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
@@ -104,8 +104,8 @@ void SupernodalCholesky::factorize(const ConstraintMatrix& A) {
   if (m_ == 0) return;
   Cholmod& c = *cholmod_;
   c.assembly.assemble(A, static_cast<double*>(c.A->x));
-  runBlasOnOneThread();
   {
+    const SingleThreadScope oneThread;
     RecyclingPool::Scope scope(c.pool);  // CHOLMOD's update workspace, the same every time
     cholmod_factorize(c.A, c.L, &c.common);
   }
@@ -140,8 +140,8 @@ void SupernodalCholesky::solveInPlace(Eigen::VectorXd& x) {
   Cholmod& c = *cholmod_;
   auto* b = static_cast<double*>(c.B->x);
   for (int k = 0; k < m_; ++k) b[k] = x[pivotRow_[static_cast<std::size_t>(k)]];
+  const SingleThreadScope oneThread;
   RecyclingPool::Scope scope(c.pool);
-  runBlasOnOneThread();
   if (!cholmod_solve2(CHOLMOD_A, c.L, c.B, nullptr, &c.X, nullptr, &c.Y, &c.E, &c.common)) {
     throw std::runtime_error("CHOLMOD could not solve with its factors");
   }
