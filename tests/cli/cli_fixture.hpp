@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace tinkertoy::cli {
 
@@ -70,16 +71,9 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
-// A scratch directory, named after the test and removed at its end.
+// A scratch directory of the test's own (unique, removed at its end).
 class Cli : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / "tinkertoy-cli" / test->test_suite_name() / test->name();
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string file(const std::string& name) const { return (dir_ / name).string(); }
   std::string writeScene(const std::string& name, const std::string& json) const {
     std::ofstream(file(name)) << json;
@@ -105,7 +99,8 @@ class Cli : public ::testing::Test {
     for (const auto& entry : fs::directory_iterator(dir_)) names.push_back(entry.path().filename().string());
     return names;
   }
-  fs::path dir_;
+  testing_support::ScratchDirectory scratch_;
+  const fs::path& dir_ = scratch_.path();
 };
 
 }  // namespace tinkertoy::cli

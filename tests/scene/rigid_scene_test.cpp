@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_directory.hpp"
 #include "tinkertoy/constraints/angle_joint.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
@@ -669,7 +670,8 @@ INSTANTIATE_TEST_SUITE_P(RigidScene, RejectsBadRigidScene, ::testing::ValuesIn(b
 
 // Through a file too: the message starts with the file's name.
 TEST(RigidScene, ReportsTheFileOfABadScene) {
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "tinkertoy_rigid_scene_test_bad.json";
+  const testing_support::ScratchDirectory scratch;
+  const std::filesystem::path file = scratch.path() / "bad.json";
   {
     std::ofstream out(file);
     out << oneBody(R"("mass": -2, "position": [0, 0], "shape": {"type": "circle", "radius": 1})");
@@ -680,7 +682,6 @@ TEST(RigidScene, ReportsTheFileOfABadScene) {
   } catch (const SceneError& e) {
     EXPECT_EQ(std::string(e.what()), file.string() + ": bodies[0].mass: must be positive, got -2");
   }
-  std::filesystem::remove(file);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/scratch_directory.hpp"
 #include "support/system_differences.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -161,7 +162,8 @@ TEST(SceneWriter, LeavesOutBrokenJointsAndMouseSprings) {
 
 TEST(SceneWriter, SaveReportsAnUnwritableFile) {
   const Scene scene = loadScene(kScenes / "pendulum.json");
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "no-such-dir" / "x.json";
+  const testing_support::ScratchDirectory scratch;
+  const std::filesystem::path file = scratch.path() / "no-such-dir" / "x.json";
   try {
     saveScene(scene, file);
     FAIL() << "expected a SceneError";
@@ -174,10 +176,10 @@ TEST(SceneWriter, SaveReportsAnUnwritableFile) {
 
 TEST(SceneWriter, SaveWritesALoadableFile) {
   const Scene scene = loadScene(kScenes / "hybrid.json");
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "tinkertoy-writer-test.json";
+  const testing_support::ScratchDirectory scratch;
+  const std::filesystem::path file = scratch.path() / "hybrid.json";
   saveScene(scene, file);
   expectSameModel(scene, loadScene(file));
-  std::filesystem::remove(file);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "document.hpp"
+#include "support/scratch_directory.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
 
 namespace tinkertoy::studio {
@@ -106,11 +107,11 @@ TEST(Document, SavesTheModelAsBuiltAndRefusesAnUnwritablePath) {
   Document document;
   addParticle(document, "a", 0, 0);
   document.scene().model.setPosition(*document.scene().model.findBody("a"), Eigen::Vector2d(0, -7));  // as if run
-  const std::filesystem::path file = std::filesystem::temp_directory_path() / "tinkertoy-document-test.json";
+  const testing_support::ScratchDirectory scratch;
+  const std::filesystem::path file = scratch.path() / "document.json";
   document.saveAs(file);
   EXPECT_FALSE(document.dirty());
   EXPECT_EQ(loadScene(file).model.position(*loadScene(file).model.findBody("a")), Eigen::Vector2d(0, 0));
-  std::filesystem::remove(file);
   EXPECT_THROW(document.saveAs("/no/such/directory/x.json"), SceneError);
   Document unnamed;
   EXPECT_THROW(unnamed.save(), SceneError);
