@@ -201,6 +201,7 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;
   d.factorizations = tally.factorizations;
+  d.relinearizedSolves = tally.relinearized;
   d.analyses = static_cast<int>(formulation_->analyses() - analysesReported_);
   const ProjectionTally& projection = formulation_->projectionTally();
   d.projectionIterations = projection.iterations;

@@ -22,6 +22,8 @@ void VelocityFormulation::rebuild() {
   inverseMass_.build(model_);
   applied_.build(model_);
   targets_.resize(system_.rows());
+  meanVelocity_.setZero(model_.v().size());
+  rowRates_.setZero(system_.rows());
   impulses_.build(system_, !sequential_);
   if (global_) {
     global_->build(system_, inverseMass_.matrix());
@@ -98,17 +100,18 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     predictedC_ = system_.value();
     vStar_ = v;
     previousImpulses_ = impulses_.impulses();
-    const double kinetic = inverseMass_.kineticEnergy(model_, q, v);
+    const double kinetic = inverseMass_.kineticEnergy(model_, q, vStar_);
     solveImpulses(v, h);
-    // Ideal constraint impulses do no work; a solve linearized at q that adds much kinetic
-    // energy has met a motion too fast for its step (h|v| near a link's length, as in a
+    // Ideal constraint impulses do no work; a solve linearized at q whose passive rows add much
+    // kinetic energy has met a motion too fast for its step (h|v| near a link's length, as in a
     // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
-    if (inverseMass_.kineticEnergy(model_, q, v) > 1.01 * kinetic + 1e-12) {
+    if (passiveWork(v) > 0.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
       system_.evaluate(model_, {time + h, predicted_, v}, kJacobian);
       VelocityTargets::timeRate(system_, v, timeRate_);
       solveImpulses(v, h);
+      ++tally_.relinearized;
     }
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
@@ -133,6 +136,25 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   const ProjectionResult result = global_->project(model_, system_, W, time, q, v, settings_.projection, tally_);
   evaluatedAtEnd_ = true;
   return result;
+}
+
+// The impulses changed v* into v⁺ = v* + W Jᵀ λ, and the kinetic energy by
+//   ΔK = ½ (v⁺ − v*)ᵀ M (v⁺ + v*) = Σ_r λ_r J_r v̄,   v̄ = (v* + v⁺) / 2,
+// row by row (J's columns of a kinematic body carry its prescribed velocity, which W leaves
+// alone, so a row's term there is the work that body does through it). Motor and spring rows do
+// work on purpose; the equality and inequality rows should do none, up to their bias towards
+// C = 0. Their sum is what the energy safeguard weighs.
+double VelocityFormulation::passiveWork(const Eigen::VectorXd& v) {
+  meanVelocity_ = 0.5 * (vStar_ + v);
+  system_.jacobian().multiply(meanVelocity_, rowRates_);
+  const Eigen::VectorXd& lambda = impulses_.impulses();
+  const std::span<const RowKind> kinds = system_.kinds();
+  double work = 0.0;
+  for (Eigen::Index r = 0; r < lambda.size(); ++r) {
+    const RowKind kind = kinds[static_cast<std::size_t>(r)];
+    if (kind == RowKind::Equality || kind == RowKind::Inequality) work += lambda[r] * rowRates_[r];
+  }
+  return work;
 }
 
 void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {

@@ -7,9 +7,11 @@
 //      warm start v* += W Jᵀ λ_previous
 //   3. impulses λ so that J v⁺ meets each row's target within the row's impulse bounds
 //      (sequential impulses, or GlobalVelocitySolve: one sparse solve with an active set),
-//      v⁺ = v* + W Jᵀ λ; the targets aim at C = 0 at the end of the substep. If the impulses
-//      added kinetic energy (> 1 %), the motion was too fast for the step's linearization at q,
-//      and the solve is redone linearized at the prediction.
+//      v⁺ = v* + W Jᵀ λ; the targets aim at C = 0 at the end of the substep. If the passive
+//      rows (equalities and inequalities, not motors or springs, and not counting what kinematic
+//      bodies do through them) did positive work above 1 % of the kinetic energy, the motion was
+//      too fast for the step's linearization at q, and the solve is redone linearized at the
+//      prediction (counted in SolveTally::relinearized).
 //   4. q += h v⁺                              symplectic Euler
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
@@ -66,6 +68,9 @@ class VelocityFormulation final : public Formulation {
   void solveImpulses(Eigen::VectorXd& v, double h);
   // The impulses of a pass: sequential passes or the global solve.
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
+  // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the
+  // state the impulses were solved at).
+  double passiveWork(const Eigen::VectorXd& v);
 
   const Model& model_;
   SimulationSettings settings_;
@@ -86,6 +91,7 @@ class VelocityFormulation final : public Formulation {
   // the substep's start and at the prediction, and the previous substep's impulses [m].
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
+  Eigen::VectorXd meanVelocity_, rowRates_;  // (v* + v⁺) / 2 [n] and J times it [m]: passiveWork()
   Eigen::VectorXd lambda_, force_;  // [m], [n]
   // The start of a substep, kept to redo it as halves: one per depth of splitting.
   struct SubstepStart {

@@ -46,6 +46,8 @@ struct StepDiagnostics {
   int solves = 0;                // linear solves in the step (stages + projection)
   long solverIterations = 0;     // total over those solves
   int factorizations = 0;        // numeric factorizations among them (direct solver)
+  int relinearizedSolves = 0;    // velocity level: substep solves redone at the predicted state
+                                 // because the passive rows did work (the energy safeguard)
   int analyses = 0;              // symbolic analyses of J W Jᵀ since the diagnostics before
                                  // (one per layout: bodies or constraints added or removed)
   int projectionIterations = 0;  // Gauss–Newton iterations of the step's position projections

@@ -56,6 +56,8 @@ struct SolveTally {
   int solves = 0;
   long iterations = 0;
   int factorizations = 0;
+  int relinearized = 0;  // velocity-level solves redone linearized at the predicted state (the
+                         // energy safeguard, VelocityFormulation)
   double maxResidual = 0.0;
 
   void add(const SolveStats& s) {
