@@ -30,6 +30,7 @@ void ConstraintSystem::build(const Model& model) {
   for (std::size_t k = 0; k < count; ++k) {
     const ConstraintId id = model.constraintAt(k);
     entries_[k].blocks.row = rows;
+    entries_[k].id = id;
     const Constraint& constraint = model.constraint(id);
     entries_[k].constraint = &constraint;
     entries_[k].blocks.rows = model.isEnabled(id) && movesABody(model, constraint) ? constraint.rows() : 0;

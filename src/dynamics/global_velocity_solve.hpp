@@ -46,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "dynamics/row_carry.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
@@ -59,8 +60,9 @@ class GlobalVelocitySolve {
  public:
   explicit GlobalVelocitySolve(const SolverSettings& settings) : solver_(makeLinearSolver(settings)) {}
 
-  // Lays out the held-row sets for the system's layout and analyzes J W Jᵀ.
-  void build(const ConstraintSystem& system, const BlockDiagonalMatrix& W);
+  // Lays out the held-row sets for the system's layout and analyzes J W Jᵀ. The rows of
+  // constraints kept since the layout before keep their place in the active sets (carry).
+  void build(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const RowCarry& carry);
   // Symbolic analyses of J W Jᵀ so far.
   [[nodiscard]] long analyses() const { return solver_->analyses(); }
 

@@ -18,15 +18,21 @@ VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSet
 }
 
 void VelocityFormulation::rebuild() {
+  // What the solvers learned in the layout before (warm-start impulses, active sets) goes to the
+  // rows of the constraints that are still there.
+  carry_.record(system_);
+  carriedImpulses_ = impulses_.impulses();
   system_.build(model_);
+  carry_.map(system_);
   inverseMass_.build(model_);
   applied_.build(model_);
   targets_.resize(system_.rows());
   meanVelocity_.setZero(model_.v().size());
   rowRates_.setZero(system_.rows());
   impulses_.build(system_, !sequential_);
+  carry_.apply(carriedImpulses_, impulses_.impulses());
   if (global_) {
-    global_->build(system_, inverseMass_.matrix());
+    global_->build(system_, inverseMass_.matrix(), carry_);
   }
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());

@@ -34,6 +34,7 @@
 
 #include "common/parallel_loop.hpp"
 #include "dynamics/global_velocity_solve.hpp"
+#include "dynamics/row_carry.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
@@ -91,6 +92,8 @@ class VelocityFormulation final : public Formulation {
   // the substep's start and at the prediction, and the previous substep's impulses [m].
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
+  RowCarry carry_;                   // the warm starts' way across a rebuild
+  Eigen::VectorXd carriedImpulses_;  // the impulses of the layout before a rebuild
   Eigen::VectorXd meanVelocity_, rowRates_;  // (v* + v⁺) / 2 [n] and J times it [m]: passiveWork()
   Eigen::VectorXd lambda_, force_;  // [m], [n]
   // The start of a substep, kept to redo it as halves: one per depth of splitting.

@@ -91,6 +91,8 @@ class ConstraintSystem {
                                            std::span<const double> lambda);
 
   [[nodiscard]] std::size_t constraintCount() const { return entries_.size(); }
+  // The id of the constraint at dense index k when the system was built.
+  [[nodiscard]] ConstraintId constraintId(std::size_t k) const { return entries_[k].id; }
   [[nodiscard]] const ConstraintBlocks& blocks(std::size_t k) const { return entries_[k].blocks; }
   // First row of the constraint at dense index k.
   [[nodiscard]] Eigen::Index rowOffset(std::size_t k) const { return entries_[k].blocks.row; }
@@ -109,6 +111,7 @@ class ConstraintSystem {
     std::size_t block = 0;        // which of the constraint's blocks is its body's
   };
   struct Entry {
+    ConstraintId id;
     const Constraint* constraint = nullptr;  // valid until the model's structure changes
     ConstraintBlocks blocks;
     std::size_t pointCount = 0;
