@@ -18,7 +18,8 @@ namespace tinkertoy::testing_support {
 class ScratchDirectory {
  public:
   ScratchDirectory() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "tinkertoy-test-XXXXXX").string();
+    const std::filesystem::path unique = "tinkertoy-test-XXXXXX";  // mkdtemp fills in the X's
+    std::string pattern = (std::filesystem::temp_directory_path() / unique).string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot create a scratch directory from " + pattern);
     path_ = pattern;
   }
