@@ -85,11 +85,7 @@ void ConstraintSystem::build(const Model& model) {
   C_.setZero(rows);
   Cdot_.setZero(rows);
   Ctt_.setZero(rows);
-  scratch_.resize(parallel_ ? static_cast<std::size_t>(parallel_->threads()) : 1);
-  for (Scratch& scratch : scratch_) {
-    scratch.gradients.assign(static_cast<std::size_t>(widest) * kMaxConstraintPoints, Eigen::Vector4d::Zero());
-    scratch.gradientDots = scratch.gradients;
-  }
+  sizeScratch(static_cast<std::size_t>(widest) * kMaxConstraintPoints);
   rowScratch_.assign(3 * static_cast<std::size_t>(widest), 0.0);
   rowParameterScratch_.assign(static_cast<std::size_t>(widest), RowParameters{});
 }
@@ -113,11 +109,14 @@ void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, 
 
 void ConstraintSystem::useThreads(ParallelLoop* loop) {
   parallel_ = loop;
-  const std::size_t widest = scratch_.empty() ? 0 : scratch_.front().gradients.size();
-  scratch_.resize(loop ? static_cast<std::size_t>(loop->threads()) : 1);
+  sizeScratch(scratch_.empty() ? 0 : scratch_.front().gradients.size());
+}
+
+void ConstraintSystem::sizeScratch(std::size_t gradients) {
+  scratch_.resize(parallel_ ? static_cast<std::size_t>(parallel_->threads()) : 1);
   for (Scratch& scratch : scratch_) {
-    scratch.gradients.resize(widest, Eigen::Vector4d::Zero());
-    scratch.gradientDots.resize(widest, Eigen::Vector4d::Zero());
+    scratch.gradients.assign(gradients, Eigen::Vector4d::Zero());
+    scratch.gradientDots.assign(gradients, Eigen::Vector4d::Zero());
   }
 }
 

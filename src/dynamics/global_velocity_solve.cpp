@@ -20,10 +20,12 @@ void GlobalVelocitySolve::build(const ConstraintSystem& system, const BlockDiago
   const auto rows = static_cast<std::size_t>(m);
   kinds_.assign(system.kinds().begin(), system.kinds().end());
   mask_.assign(rows, 0);
-  const std::array<std::vector<char>, 2> before = held_;
+  // The velocity pass's active set carries over from substep to substep, so across an edit too;
+  // the position pass starts each solve from its inequality rows held.
+  const std::vector<char> before = held_[0];
   for (std::vector<char>& held : held_) held.assign(rows, 0);
   for (std::size_t r = 0; r < rows; ++r) held_[0][r] = kinds_[r] == RowKind::Inequality;
-  for (std::size_t pass = 0; pass < held_.size(); ++pass) carry.apply(before[pass], held_[pass]);
+  carry.apply(before, held_[0]);
   active_.assign(rows, 0);
   // Each motor with the inequality rows of its own joint (its limits), which the system lists
   // just before it: a joint's rows are consecutive.

@@ -61,7 +61,8 @@ class GlobalVelocitySolve {
   explicit GlobalVelocitySolve(const SolverSettings& settings) : solver_(makeLinearSolver(settings)) {}
 
   // Lays out the held-row sets for the system's layout and analyzes J W Jᵀ. The rows of
-  // constraints kept since the layout before keep their place in the active sets (carry).
+  // constraints kept since the layout before keep their place in the velocity pass's active
+  // set (carry).
   void build(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const RowCarry& carry);
   // Symbolic analyses of J W Jᵀ so far.
   [[nodiscard]] long analyses() const { return solver_->analyses(); }

@@ -78,7 +78,7 @@ SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd&
   if (x.size() != m) x.setZero(m);
   const ConstraintMatrix& M = withRegularization(A);
   if (factored_ && reuseCap_ > 0 && skipReuse_ > 0) {
-    --skipReuse_;
+    --skipReuse_;  // the last attempt failed: factor without trying (see below)
   } else if (factored_ && reuseCap_ > 0) {
     const CgResult r = preconditionedConjugateGradient(M, b, x, preconditioner_, std::max(tolerance, reuseTolerance_),
                                                        reuseCap_, scratch_, CgPatience::UntilTooSlow);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <random>
 
+#include "solver_models.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/constraints/revolute_joint.hpp"
@@ -24,32 +25,7 @@
 namespace tinkertoy {
 namespace {
 
-constexpr double kEps = std::numeric_limits<double>::epsilon();
-
-// A model's J W Jᵀ at its state, regularized by ε diag(A) if asked (redundant models).
-struct System {
-  ConstraintSystem constraints;
-  InverseMass W;
-  Eigen::VectorXd shift;
-  std::unique_ptr<ConstraintMatrix> A;
-
-  System(const Model& model, double regularization) {
-    constraints.build(model);
-    constraints.evaluate(model, {model.time(), model.q(), model.v()});
-    W.build(model);
-    W.update(model, model.q());
-    ConstraintMatrix(constraints.jacobian(), W.matrix()).diagonal(shift);
-    shift *= regularization;
-    A = std::make_unique<ConstraintMatrix>(constraints.jacobian(), W.matrix(), &shift);
-  }
-
-  [[nodiscard]] Eigen::MatrixXd dense() const {
-    const Eigen::MatrixXd J(constraints.jacobian().toSparse());
-    Eigen::MatrixXd a = J * W.matrix().toDense() * J.transpose();
-    a.diagonal() += shift;
-    return a;
-  }
-};
+using namespace solver_models;
 
 Eigen::VectorXd solveWith(FactorizationKind kind, const ConstraintMatrix& A, const Eigen::VectorXd& b) {
   const std::unique_ptr<Factorization> f = makeFactorization(kind, A);
@@ -64,8 +40,8 @@ Eigen::VectorXd solveWith(FactorizationKind kind, const ConstraintMatrix& A, con
 // λ by each factorization against a dense solve and against each other.
 void expectAgreement(const Model& model, double regularization, const std::string& what) {
   SCOPED_TRACE(what);
-  const System system(model, regularization);
-  const Eigen::Index m = system.A->size();
+  const ModelMatrix system(model, regularization);
+  const Eigen::Index m = system.matrix().size();
   if (m == 0) return;
   std::mt19937 rng(static_cast<unsigned>(m));
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -77,9 +53,9 @@ void expectAgreement(const Model& model, double regularization, const std::strin
   ASSERT_GT(eigenvalues.minCoeff(), 0.0) << "the system should be positive definite";
   const double tolerance = std::max(1e-12, 100 * kEps * kappa);
   const Eigen::VectorXd reference = dense.ldlt().solve(b);
-  const Eigen::VectorXd simplicial = solveWith(FactorizationKind::Simplicial, *system.A, b);
-  const Eigen::VectorXd supernodal = solveWith(FactorizationKind::Supernodal, *system.A, b);
-  const Eigen::VectorXd tree = solveWith(FactorizationKind::Tree, *system.A, b);
+  const Eigen::VectorXd simplicial = solveWith(FactorizationKind::Simplicial, system.matrix(), b);
+  const Eigen::VectorXd supernodal = solveWith(FactorizationKind::Supernodal, system.matrix(), b);
+  const Eigen::VectorXd tree = solveWith(FactorizationKind::Tree, system.matrix(), b);
   const auto relative = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& y) { return (x - y).norm() / y.norm(); };
   EXPECT_LE(relative(simplicial, reference), tolerance) << "κ = " << kappa;
   EXPECT_LE(relative(supernodal, simplicial), tolerance) << "κ = " << kappa;
@@ -134,9 +110,9 @@ TEST(FactorizationsAgree, OnRandomTrees) {
   std::mt19937 rng(1996);
   for (int trial = 0; trial < 5; ++trial) {
     const Model model = randomTree(rng, 60);
-    const System system(model, 0.0);
+    const ModelMatrix system(model);
     TreeFactorization tree;
-    tree.analyze(*system.A);
+    tree.analyze(system.matrix());
     EXPECT_EQ(tree.auxiliaryRows(), 0) << "a tree closes no loop";
     expectAgreement(model, 0.0, "tree " + std::to_string(trial));
   }
@@ -157,9 +133,9 @@ TEST(FactorizationsAgree, OnForestsWithLoops) {
     if (a == b) continue;
     model.addConstraint(std::make_unique<DistanceConstraint>(a, b, (model.position(a) - model.position(b)).norm()));
   }
-  const System system(model, 0.0);
+  const ModelMatrix system(model);
   TreeFactorization tree;
-  tree.analyze(*system.A);
+  tree.analyze(system.matrix());
   EXPECT_GT(tree.auxiliaryRows(), 0) << "loops and extra ties to the world";
   expectAgreement(model, 0.0, "forest with loops");
 }

@@ -189,20 +189,30 @@ inline std::string factorizationLabel(const ::testing::TestParamInfo<Factorizati
 #define EVERY_FACTORIZATION \
   ::testing::Values(FactorizationKind::Simplicial, FactorizationKind::Supernodal, FactorizationKind::Tree)
 
-// A model's J (evaluated at its state) and W, and J W Jᵀ over them.
+// A model's J (evaluated at its state) and W, and J W Jᵀ + ε diag(J W Jᵀ) over them (ε > 0
+// for redundant models).
 struct ModelMatrix {
   ConstraintSystem system;
   InverseMass W;
+  Eigen::VectorXd shift;  // ε diag(J W Jᵀ)
 
-  explicit ModelMatrix(const Model& model) {
+  explicit ModelMatrix(const Model& model, double regularization = 0.0) {
     system.build(model);
     system.evaluate(model, {model.time(), model.q(), model.v()});
     W.build(model);
     W.update(model, model.q());
+    ConstraintMatrix(system.jacobian(), W.matrix()).diagonal(shift);
+    shift *= regularization;
   }
   ModelMatrix(const ModelMatrix&) = delete;
   ModelMatrix& operator=(const ModelMatrix&) = delete;
-  [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), W.matrix()}; }
+  [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), W.matrix(), &shift}; }
+  [[nodiscard]] Eigen::MatrixXd dense() const {
+    const Eigen::MatrixXd J(system.jacobian().toSparse());
+    Eigen::MatrixXd a = J * W.matrix().toDense() * J.transpose();
+    a.diagonal() += shift;
+    return a;
+  }
 };
 
 }  // namespace tinkertoy::solver_models

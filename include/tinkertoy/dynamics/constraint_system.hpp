@@ -127,6 +127,8 @@ class ConstraintSystem {
     std::vector<Eigen::Vector4d> gradients, gradientDots;
   };
 
+  // One Scratch per thread, each with room for `gradients` G and Ġ entries.
+  void sizeScratch(std::size_t gradients);
   // Evaluates constraint k into its rows and the blocks `what` asks for, which must be zero.
   void evaluateInto(const StateView& state, std::size_t k, Evaluation what, Scratch& scratch);
   // Gathers the points of constraint k at `state` into `scratch`; returns its input.
