@@ -180,7 +180,7 @@ void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
   const int iterations = settings_.velocity.iterations;
   if (sequential_) {
-    for (int i = 0; i < iterations; ++i) impulses_.solve(v, pass);
+    impulses_.solve(v, pass, iterations);
     tally_.add({iterations, 0.0});
     return;
   }

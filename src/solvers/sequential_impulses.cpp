@@ -87,6 +87,8 @@ void SequentialImpulses::build(const ConstraintSystem& system, bool springsOnly)
   impulses_.setZero(m);
   positionImpulses_.setZero(m);
   rowMass_.setZero(m);
+  packed_ = path_ == Path::Kernel && !springsOnly && SequentialKernel::covers(system);
+  if (packed_) kernel_.build(system);
 }
 
 void SequentialImpulses::weighBlocks(const ConstraintSystem& system, const BlockDiagonalMatrix& W, std::size_t k) {
@@ -124,14 +126,7 @@ void SequentialImpulses::invertBlock(const ConstraintSystem& system, std::size_t
       K(i, j) = effectiveMass(system, k, rows[static_cast<std::size_t>(i)], rows[static_cast<std::size_t>(j)]);
     }
   }
-  Eigen::Map<Eigen::MatrixXd> inverse(masses_.data() + at, n, n);
-  const Eigen::LDLT<Small> ldlt(K);
-  const double scale = K.diagonal().cwiseAbs().maxCoeff();
-  if (ldlt.info() != Eigen::Success || !(ldlt.vectorD().cwiseAbs().minCoeff() > 1e-12 * scale)) {
-    inverse.setZero();
-    return;
-  }
-  inverse = ldlt.solve(Small::Identity(n, n));
+  invertEffectiveMass(K, masses_.data() + at);
 }
 
 double SequentialImpulses::rowTimes(const ConstraintSystem& system, std::size_t k, int r, const Eigen::VectorXd& x) const {
@@ -162,6 +157,10 @@ void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiag
   system_ = &system;
   targets_ = &targets;
   positionImpulses_.setZero();
+  if (packed_) {
+    kernel_.prepare(system, W);
+    return;
+  }
   for (const Group& g : groups_) {
     const std::size_t k = g.constraint;
     weighBlocks(system, W, k);
@@ -229,7 +228,15 @@ void SequentialImpulses::solveSprings(const Group& g, Eigen::VectorXd& v) {
              targets_->bounds(row, Pass::Velocity).second, Pass::Velocity, v);
 }
 
-void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass) {
+void SequentialImpulses::solve(Eigen::VectorXd& v, Pass pass, int passes) {
+  if (packed_) {
+    kernel_.solve(*targets_, pass, passes, impulses(pass), v);
+    return;
+  }
+  for (int i = 0; i < passes; ++i) sweep(v, pass);
+}
+
+void SequentialImpulses::sweep(Eigen::VectorXd& v, Pass pass) {
   const Eigen::VectorXd& b = targets_->bias(pass);
   Eigen::VectorXd& lambda = impulses(pass);
   for (const Group& g : groups_) {

@@ -44,6 +44,7 @@
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
+#include "tinkertoy/solvers/sequential_kernel.hpp"
 
 namespace tinkertoy {
 
@@ -53,6 +54,11 @@ inline constexpr int kMaxRowsPerConstraint = 6;
 class SequentialImpulses {
  public:
   using Pass = ImpulsePass;
+  // How the passes run: through SequentialKernel whenever it covers the system, or always over
+  // the system's blocks (the reference the kernel is tested against).
+  enum class Path { Kernel, Generic };
+
+  explicit SequentialImpulses(Path path = Path::Kernel) : path_(path) {}
 
   // Lays out the per-constraint groups and forgets the impulses; with springsOnly, only the
   // spring rows (for a global solve that takes the rest). Throws std::invalid_argument if a
@@ -64,9 +70,9 @@ class SequentialImpulses {
   // prediction q + h v*) and the rows' targets, which must outlive the substep: the effective
   // masses of every row group; the position pass's impulses are reset to zero.
   void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const VelocityTargets& targets);
-  // One pass over all constraints. v is the velocity, or for the position pass the pseudo
+  // `passes` passes over all constraints. v is the velocity, or for the position pass the pseudo
   // velocity.
-  void solve(Eigen::VectorXd& v, Pass pass = Pass::Velocity);
+  void solve(Eigen::VectorXd& v, Pass pass = Pass::Velocity, int passes = 1);
   // One pass over the spring rows only.
   void solveSprings(Eigen::VectorXd& v);
 
@@ -76,6 +82,8 @@ class SequentialImpulses {
     return pass == Pass::Velocity ? impulses_ : positionImpulses_;
   }
   [[nodiscard]] bool hasSpringRows() const { return hasSprings_; }
+  // Whether the passes run through SequentialKernel (decided by build()).
+  [[nodiscard]] bool usesKernel() const { return packed_; }
 
   // Nonlinear Gauss–Seidel projection: up to `iterations` passes, each evaluating every
   // constraint at the current q in turn and moving its bodies by q += W Jᵀ δ with
@@ -114,6 +122,8 @@ class SequentialImpulses {
                   double impulseScale, double maxImpulse, Pass pass, Eigen::VectorXd& v);
   // The soft block of a group's spring rows.
   void solveSprings(const Group& g, Eigen::VectorXd& v);
+  // One pass over all constraints, over the system's blocks.
+  void sweep(Eigen::VectorXd& v, Pass pass);
 
   std::vector<Group> groups_;
   const ConstraintSystem* system_ = nullptr;  // the system of the last prepare()
@@ -122,6 +132,9 @@ class SequentialImpulses {
   std::vector<double> masses_;                // inverted effective-mass blocks
   Eigen::VectorXd impulses_, positionImpulses_, rowMass_;  // [m]
   bool hasSprings_ = false;
+  Path path_;
+  bool packed_ = false;      // the passes run through kernel_
+  SequentialKernel kernel_;
 };
 
 }  // namespace tinkertoy
