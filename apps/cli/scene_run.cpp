@@ -35,6 +35,8 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
   if (f.positionCorrection) s.velocity.positionCorrection = *f.positionCorrection;
+  if (f.jointHertz) s.velocity.jointHertz = *f.jointHertz;
+  if (f.jointDampingRatio) s.velocity.jointDampingRatio = *f.jointDampingRatio;
 }
 
 // Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
@@ -88,8 +90,12 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   app.add_option_function<std::string>(
          "--position-correction",
          [&f](const std::string& name) { f.positionCorrection = parsePositionCorrection(name); },
-         "none | baumgarte | projection (velocity)")
-      ->check(CLI::IsMember({"none", "baumgarte", "projection"}));
+         "none | baumgarte | projection | soft (velocity)")
+      ->check(CLI::IsMember({"none", "baumgarte", "projection", "soft"}));
+  addOptional(app, "--joint-hertz", f.jointHertz, "Soft step: the joints' stiffness as a frequency, Hz")
+      ->check(finiteNumber(Sign::Positive));
+  addOptional(app, "--joint-damping-ratio", f.jointDampingRatio, "Soft step: the joints' damping ratio")
+      ->check(finiteNumber(Sign::NonNegative));
   app.add_flag("--project", f.project, "Project positions and velocities back onto C = 0, Ċ = 0 after every step");
 }
 

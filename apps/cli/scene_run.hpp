@@ -18,7 +18,7 @@ namespace tinkertoy::cli {
 
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
-  std::optional<double> duration, dt, ks, kd, tolerance, regularization;
+  std::optional<double> duration, dt, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio;
   std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
@@ -29,8 +29,9 @@ struct SimulationFlags {
 
   // Whether any flag was given.
   [[nodiscard]] bool any() const {
-    return duration || dt || ks || kd || tolerance || regularization || maxIterations || iterations || substeps ||
-           reuseIterations || threads || factorization || formulation || integrator || solver || positionCorrection || project;
+    return duration || dt || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
+           maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
+           integrator || solver || positionCorrection || project;
   }
 };
 

@@ -261,7 +261,11 @@ void Studio::settingsPanel() {
     changed |= ImGui::Checkbox("warm start", &s.velocity.warmStart);
     changed |= combo("drift", s.velocity.positionCorrection,
                      {{PositionCorrection::None, "none"}, {PositionCorrection::Baumgarte, "baumgarte"},
-                      {PositionCorrection::Projection, "projection"}});
+                      {PositionCorrection::Projection, "projection"}, {PositionCorrection::SoftStep, "soft"}});
+    if (s.velocity.positionCorrection == PositionCorrection::SoftStep) {
+      changed |= numberField("joint hertz", s.velocity.jointHertz);
+      changed |= numberField("joint damping ratio", s.velocity.jointDampingRatio);
+    }
   }
   changed |= numberField("dt (s)", s.dt);
   if (changed) {

@@ -16,10 +16,11 @@ constexpr std::array<std::pair<FormulationKind, std::string_view>, 2> kFormulati
     {FormulationKind::Velocity, "velocity"},
 }};
 
-constexpr std::array<std::pair<PositionCorrection, std::string_view>, 3> kCorrections = {{
+constexpr std::array<std::pair<PositionCorrection, std::string_view>, 4> kCorrections = {{
     {PositionCorrection::None, "none"},
     {PositionCorrection::Baumgarte, "baumgarte"},
     {PositionCorrection::Projection, "projection"},
+    {PositionCorrection::SoftStep, "soft"},
 }};
 
 template <class Kind, std::size_t N>
@@ -64,6 +65,13 @@ void SimulationSettings::validate() const {
   if (velocity.substeps < 1) throw std::invalid_argument("substeps must be at least 1");
   detail::requireNonNegative(velocity.baumgarte, "baumgarte factor");
   if (velocity.baumgarte > 1.0) throw std::invalid_argument("baumgarte factor must be at most 1");
+  detail::requirePositive(velocity.jointHertz, "joint hertz");
+  detail::requireNonNegative(velocity.jointDampingRatio, "joint damping ratio");
+  if (formulation == FormulationKind::Velocity && velocity.positionCorrection == PositionCorrection::SoftStep &&
+      solver.kind != SolverKind::SequentialImpulses) {
+    throw std::invalid_argument("the soft step is a sequential-impulse scheme; use solver sequential, or position "
+                                "correction none, baumgarte or projection");
+  }
   if (formulation == FormulationKind::Acceleration && solver.kind == SolverKind::SequentialImpulses) {
     throw std::invalid_argument("the sequential solver works at the velocity level; use formulation velocity, or "
                                 "solver cg or ldlt");

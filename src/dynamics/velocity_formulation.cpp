@@ -53,7 +53,53 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   tally_ = {};
   projectionTally_ = {};
   const int substeps = settings_.velocity.substeps;
+  if (settings_.velocity.positionCorrection == PositionCorrection::SoftStep) {
+    for (int s = 0; s < substeps; ++s) softSubstep(time, q, v, h / substeps);
+    return;
+  }
   for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
+}
+
+// Box2D v3's soft step (docs/theory.md §12), one substep of h: J, C, Ct and the effective
+// masses at the substep's start; forces; a warm start; the soft passes toward C = 0; symplectic
+// Euler; and the relax passes, with C carried to the new positions to first order,
+// C ≈ C₀ + J (q − q₀) + Ct h. The substep ends evaluated at its final state, where the next
+// substep (or the diagnostics) start.
+void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+  inverseMass_.update(model_, q);
+  const BlockDiagonalMatrix& W = inverseMass_.matrix();
+  const bool constrained = system_.rows() > 0;
+  if (constrained) {
+    if (!evaluatedAtEnd_) system_.evaluate(model_, {time, q, v}, kJacobian);
+    current_ = system_.value();
+    VelocityTargets::timeRate(system_, v, timeRate_);
+    impulses_.prepare(system_, W, targets_);
+    stepStart_ = q;
+  }
+  applied_.evaluate(model_, {time, q, v}, Q_);
+  W.multiply(Q_, WQ_);
+  v += h * WQ_;
+  if (constrained) {
+    targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
+    if (!settings_.velocity.warmStart) impulses_.impulses().setZero();
+    system_.jacobian().multiplyTransposed(impulses_.impulses(), JtLambda_);
+    W.multiply(JtLambda_, warmStart_);
+    v += warmStart_;
+    impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
+  }
+  q += h * v;
+  time += h;
+  tally_.add({2 * settings_.velocity.iterations, 0.0});
+  if (!constrained) return;
+  displacement_ = q - stepStart_;
+  system_.jacobian().multiply(displacement_, substepC_);
+  substepC_ += current_ + h * timeRate_;
+  targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
+  impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
+  lambda_ = impulses_.impulses() / h;
+  system_.jacobian().multiplyTransposed(lambda_, force_);
+  system_.evaluate(model_, {time, q, v}, kJacobian);
+  evaluatedAtEnd_ = true;
 }
 
 void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth) {

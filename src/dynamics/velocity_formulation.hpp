@@ -16,6 +16,11 @@
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
+// The soft step (PositionCorrection::SoftStep, sequential impulses only) has substeps of its own
+// (softSubstep): J, C and Ct at the substep's start, forces, a warm start, soft passes toward
+// C = 0 (each row an implicit damped spring at the joint frequency), symplectic Euler, and rigid
+// relax passes without bias; no prediction, no safeguard (the springs do work by design).
+//
 // With the global solve and projection (the exact mode), a substep whose projection runs out of
 // iterations while still converging moved too far for its linearization (a whip: bodies
 // crossing a link's length in one substep); it is redone as two half substeps, and so on, up
@@ -59,6 +64,8 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
 
  private:
+  // One substep of h of the soft step.
+  void softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
   // A substep of h, redone as two halves if its projection does not converge (at most
   // kMostSplits - depth times more).
   void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
@@ -92,6 +99,8 @@ class VelocityFormulation final : public Formulation {
   // the substep's start and at the prediction, and the previous substep's impulses [m].
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
+  // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
+  Eigen::VectorXd stepStart_, displacement_, substepC_;
   RowCarry carry_;                   // the warm starts' way across a rebuild
   Eigen::VectorXd carriedImpulses_;  // the impulses of the layout before a rebuild
   Eigen::VectorXd meanVelocity_, rowRates_;  // (v* + v⁺) / 2 [n] and J times it [m]: passiveWork()

@@ -10,6 +10,18 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// Box2D's soft constraint for a spring of frequency f and damping ratio ζ on C over a step h:
+// bias rate r, mass scale s and impulse scale i (docs/theory.md §12).
+struct Softness {
+  double biasRate, massScale, impulseScale;
+};
+
+Softness soften(double frequency, double dampingRatio, double h) {
+  const double omega = 2.0 * std::numbers::pi * frequency;
+  const double a1 = 2.0 * dampingRatio + h * omega, a2 = h * omega * a1;
+  return {omega / a1, a2 / (1.0 + a2), 1.0 / (1.0 + a2)};
+}
+
 }  // namespace
 
 void VelocityTargets::resize(Eigen::Index rows) {
@@ -38,6 +50,8 @@ void VelocityTargets::compute(const ConstraintSystem& system, const Eigen::Vecto
     const double Ct = timeRate[row];
     lower_[row] = -kInfinity;
     upper_[row] = kInfinity;
+    massScale_[row] = 1.0;
+    impulseScale_[row] = 0.0;
     positionBias_[row] = 0.0;
     positionLower_[row] = positionUpper_[row] = 0.0;
     switch (kinds[static_cast<std::size_t>(row)]) {
@@ -58,15 +72,65 @@ void VelocityTargets::compute(const ConstraintSystem& system, const Eigen::Vecto
         lower_[row] = -p.maxForce * h;
         upper_[row] = p.maxForce * h;
         break;
-      case RowKind::Spring: {
-        const double omega = 2.0 * std::numbers::pi * p.frequency;
-        const double a1 = 2.0 * p.dampingRatio + h * omega, a2 = h * omega * a1;
-        bias_[row] = Ct + omega / a1 * C[row];
-        massScale_[row] = a2 / (1.0 + a2);
-        impulseScale_[row] = 1.0 / (1.0 + a2);
+      case RowKind::Spring:
+        spring(row, p, C[row], Ct, h);
+        break;
+    }
+  }
+}
+
+void VelocityTargets::spring(Eigen::Index row, const RowParameters& p, double C, double Ct, double h) {
+  const Softness soft = soften(p.frequency, p.dampingRatio, h);
+  bias_[row] = Ct + soft.biasRate * C;
+  massScale_[row] = soft.massScale;
+  impulseScale_[row] = soft.impulseScale;
+  lower_[row] = -kInfinity;
+  upper_[row] = p.maxForce * h;
+}
+
+double VelocityTargets::softHertz(const VelocitySettings& settings, double h) {
+  return std::min(settings.jointHertz, 0.25 / h);
+}
+
+void VelocityTargets::computeSoft(const ConstraintSystem& system, const Eigen::VectorXd& C,
+                                  const Eigen::VectorXd& timeRate, double h, const VelocitySettings& settings,
+                                  SoftPass pass) {
+  const Softness joint = soften(softHertz(settings, h), settings.jointDampingRatio, h);
+  const bool relax = pass == SoftPass::Relax;
+  const auto kinds = system.kinds();
+  const auto parameters = system.parameters();
+  for (Eigen::Index row = 0; row < system.rows(); ++row) {
+    const double Ct = timeRate[row];
+    lower_[row] = -kInfinity;
+    upper_[row] = kInfinity;
+    massScale_[row] = 1.0;
+    impulseScale_[row] = 0.0;
+    switch (kinds[static_cast<std::size_t>(row)]) {
+      case RowKind::Inequality:
+        lower_[row] = 0.0;
+        if (C[row] > 0.0) {  // open: the row may close the gap within the substep, not cross it
+          bias_[row] = Ct + C[row] / h;
+          break;
+        }
+        [[fallthrough]];
+      case RowKind::Equality:
+        bias_[row] = Ct;
+        if (!relax) {
+          bias_[row] += joint.biasRate * C[row];
+          massScale_[row] = joint.massScale;
+          impulseScale_[row] = joint.impulseScale;
+        }
+        break;
+      case RowKind::Motor: {
+        const RowParameters& p = parameters[static_cast<std::size_t>(row)];
+        bias_[row] = Ct - p.targetSpeed;
+        lower_[row] = -p.maxForce * h;
         upper_[row] = p.maxForce * h;
         break;
       }
+      case RowKind::Spring:
+        spring(row, parameters[static_cast<std::size_t>(row)], C[row], Ct, h);
+        break;
     }
   }
 }

@@ -46,7 +46,7 @@ std::string element(Eigen::Index j) {
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "warm_start",
-               "position_correction"});
+               "position_correction", "joint_hertz", "joint_damping_ratio"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -86,10 +86,12 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     const auto correction = parsePositionCorrection(*name);
     if (!correction) {
       throw SceneError(s.pathOf("position_correction"), "unknown position correction " + inQuotes(*name) +
-                                                            "; expected none, baumgarte or projection");
+                                                            "; expected none, baumgarte, projection or soft");
     }
     settings.velocity.positionCorrection = *correction;
   }
+  if (s.has("joint_hertz")) settings.velocity.jointHertz = s.positive("joint_hertz");
+  settings.velocity.jointDampingRatio = s.nonNegative("joint_damping_ratio", settings.velocity.jointDampingRatio);
   settings.ks = s.nonNegative("ks", settings.ks);
   settings.kd = s.nonNegative("kd", settings.kd);
   if (s.has("tolerance")) settings.solver.tolerance = s.positive("tolerance");

@@ -144,6 +144,8 @@ class Writer {
     out["substeps"] = s.velocity.substeps;
     out["warm_start"] = s.velocity.warmStart;
     out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
+    out["joint_hertz"] = s.velocity.jointHertz;
+    out["joint_damping_ratio"] = s.velocity.jointDampingRatio;
     return out;
   }
 

@@ -247,13 +247,22 @@ void SequentialImpulses::sweep(Eigen::VectorXd& v, Pass pass) {
       const Eigen::Index row = first + r;
       const auto [lower, upper] = targets_->bounds(row, pass);
       if (lower == upper) continue;  // a motor in the position pass
+      const auto [massScale, impulseScale] = scales(row, pass);
       const double old = lambda[row];
-      const double updated = std::clamp(old - rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]), lower, upper);
+      const double updated = std::clamp(
+          old - massScale * rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]) - impulseScale * old, lower, upper);
       applyRow(*system_, k, r, updated - old, v);
       lambda[row] = updated;
     }
-    solveBlock(g, g.equalityRows, g.equalityMass, 1.0, 0.0, kInfinity, pass, v);
+    if (g.equality == 0) continue;
+    const auto [massScale, impulseScale] = scales(first, pass);
+    solveBlock(g, g.equalityRows, g.equalityMass, massScale, impulseScale, kInfinity, pass, v);
   }
+}
+
+std::pair<double, double> SequentialImpulses::scales(Eigen::Index row, Pass pass) const {
+  if (pass == Pass::Position) return {1.0, 0.0};
+  return {targets_->massScale(row), targets_->impulseScale(row)};
 }
 
 void SequentialImpulses::solveSprings(Eigen::VectorXd& v) {

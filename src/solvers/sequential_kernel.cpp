@@ -172,39 +172,44 @@ void SequentialKernel::prepare(const ConstraintSystem& system, const BlockDiagon
   }
 }
 
-double SequentialKernel::rowTimesVelocity(std::size_t c, std::int64_t r) const {
-  const double* J = jacobian_.data() + r * kRowStride;
-  const double* a = velocity_.data() + kWidth * bodyA_[c];
-  double sum = J[0] * a[0] + J[1] * a[1] + J[2] * a[2];
-  if (bodyB_[c] != kNoBody) {
-    const double* b = velocity_.data() + kWidth * bodyB_[c];
-    sum += J[3] * b[0] + J[4] * b[1] + J[5] * b[2];
-  }
-  return sum;
+namespace {
+
+// J_r (v_A, v_B) for a row's packed J, and (v_A, v_B) += W J_rᵀ δ for its packed W Jᵀ.
+inline double rowTimes(const double* J, const double* a, const double* b) {
+  return (J[0] * a[0] + J[1] * a[1] + J[2] * a[2]) + (J[3] * b[0] + J[4] * b[1] + J[5] * b[2]);
 }
 
-void SequentialKernel::applyRow(std::size_t c, std::int64_t r, double delta) {
-  const double* JW = weighted_.data() + r * kRowStride;
-  double* a = velocity_.data() + kWidth * bodyA_[c];
+inline void addRow(const double* JW, double delta, double* a, double* b) {
   a[0] += JW[0] * delta;
   a[1] += JW[1] * delta;
   a[2] += JW[2] * delta;
-  if (bodyB_[c] != kNoBody) {
-    double* b = velocity_.data() + kWidth * bodyB_[c];
-    b[0] += JW[3] * delta;
-    b[1] += JW[4] * delta;
-    b[2] += JW[5] * delta;
-  }
+  b[0] += JW[3] * delta;
+  b[1] += JW[4] * delta;
+  b[2] += JW[5] * delta;
 }
 
-// δ = −s K⁻¹ (J v + b) − i λ over the block's rows, all at once (K⁻¹ column-major).
+}  // namespace
+
+SequentialKernel::Bodies SequentialKernel::bodies(std::size_t c, double* none) {
+  double* a = velocity_.data() + kWidth * bodyA_[c];
+  double* b = bodyB_[c] == kNoBody ? none : velocity_.data() + kWidth * bodyB_[c];
+  return {a, b};
+}
+
+// δ = −s K⁻¹ (J v + b) − i λ over the block's rows, all at once (K⁻¹ column-major). The two
+// bodies' velocities are worked on in locals, which the stores into λ cannot alias.
 template <int size>
 void SequentialKernel::solveEqualities(std::size_t c, const double* bias, double massScale, double impulseScale,
                                        double* lambda) {
+  double none[kWidth] = {};
+  const auto [a, b] = bodies(c, none);
+  double va[kWidth] = {a[0], a[1], a[2]}, vb[kWidth] = {b[0], b[1], b[2]};
   const std::int64_t first = firstRow_[c];
+  const double* J = jacobian_.data() + first * kRowStride;
+  const double* JW = weighted_.data() + first * kRowStride;
   const double* inverse = masses_.data() + equalityMass_[c];
   double target[size], delta[size];
-  for (int i = 0; i < size; ++i) target[i] = bias[first + i] + rowTimesVelocity(c, first + i);
+  for (int i = 0; i < size; ++i) target[i] = bias[first + i] + rowTimes(J + i * kRowStride, va, vb);
   for (int i = 0; i < size; ++i) {
     double product = 0.0;
     for (int j = 0; j < size; ++j) product += inverse[i + j * size] * target[j];
@@ -213,10 +218,14 @@ void SequentialKernel::solveEqualities(std::size_t c, const double* bias, double
     delta[i] = updated - accumulated;
     lambda[first + i] = updated;
   }
-  for (int i = 0; i < size; ++i) applyRow(c, first + i, delta[i]);
+  for (int i = 0; i < size; ++i) addRow(JW + i * kRowStride, delta[i], va, vb);
+  std::copy_n(va, kWidth, a);
+  std::copy_n(vb, kWidth, b);
 }
 
 void SequentialKernel::solveSprings(std::size_t c, const VelocityTargets& targets, double* lambda) {
+  double none[kWidth] = {};
+  const auto [a, b] = bodies(c, none);
   const std::int64_t first = firstRow_[c] + equalities_[c];
   std::int64_t rows[kMostBlockRows]{};
   int n = 0;
@@ -228,7 +237,7 @@ void SequentialKernel::solveSprings(std::size_t c, const VelocityTargets& target
   const double maxImpulse = targets.bounds(rows[0], ImpulsePass::Velocity).second;
   const double* inverse = masses_.data() + springMass_[c];
   double target[kMostBlockRows], updated[kMostBlockRows];
-  for (int i = 0; i < n; ++i) target[i] = bias[rows[i]] + rowTimesVelocity(c, rows[i]);
+  for (int i = 0; i < n; ++i) target[i] = bias[rows[i]] + rowTimes(jacobian_.data() + rows[i] * kRowStride, a, b);
   double squaredNorm = 0.0;
   for (int i = 0; i < n; ++i) {
     double product = 0.0;
@@ -242,12 +251,14 @@ void SequentialKernel::solveSprings(std::size_t c, const VelocityTargets& target
     for (int i = 0; i < n; ++i) updated[i] *= scale;
   }
   for (int i = 0; i < n; ++i) {
-    applyRow(c, rows[i], updated[i] - lambda[rows[i]]);
+    addRow(weighted_.data() + rows[i] * kRowStride, updated[i] - lambda[rows[i]], a, b);
     lambda[rows[i]] = updated[i];
   }
 }
 
 void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& targets, ImpulsePass pass, double* lambda) {
+  double none[kWidth] = {};
+  const auto [a, b] = bodies(c, none);
   const Eigen::VectorXd& bias = targets.bias(pass);
   const std::int64_t first = firstRow_[c] + equalities_[c];
   for (int i = 0; i < others_[c]; ++i) {
@@ -255,10 +266,14 @@ void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& target
     const std::int64_t row = first + i;
     const auto [lower, upper] = targets.bounds(row, pass);
     if (lower == upper) continue;  // a motor in the position pass
+    const bool velocity = pass == ImpulsePass::Velocity;
+    const double massScale = velocity ? targets.massScale(row) : 1.0;
+    const double impulseScale = velocity ? targets.impulseScale(row) : 0.0;
     const double old = lambda[row];
-    const double updated =
-        std::clamp(old - rowMass_[static_cast<std::size_t>(row)] * (rowTimesVelocity(c, row) + bias[row]), lower, upper);
-    if (updated != old) applyRow(c, row, updated - old);
+    const double Jv = rowTimes(jacobian_.data() + row * kRowStride, a, b);
+    const double updated = std::clamp(
+        old - massScale * rowMass_[static_cast<std::size_t>(row)] * (Jv + bias[row]) - impulseScale * old, lower, upper);
+    if (updated != old) addRow(weighted_.data() + row * kRowStride, updated - old, a, b);
     lambda[row] = updated;
   }
 }
@@ -266,20 +281,23 @@ void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& target
 template <ImpulsePass pass>
 void SequentialKernel::sweep(const VelocityTargets& targets, double* lambda) {
   const double* bias = targets.bias(pass).data();
+  constexpr bool velocity = pass == ImpulsePass::Velocity;
   for (std::size_t c = 0; c < firstRow_.size(); ++c) {
-    if (pass == ImpulsePass::Velocity && springMask_[c] != 0) solveSprings(c, targets, lambda);
+    if (velocity && springMask_[c] != 0) solveSprings(c, targets, lambda);
     if (others_[c] != 0) solveSingles(c, targets, pass, lambda);
+    if (equalities_[c] == 0) continue;
+    const Eigen::Index first = firstRow_[c];
+    const double massScale = velocity ? targets.massScale(first) : 1.0;
+    const double impulseScale = velocity ? targets.impulseScale(first) : 0.0;
     switch (equalities_[c]) {
       case 1:
-        solveEqualities<1>(c, bias, 1.0, 0.0, lambda);
+        solveEqualities<1>(c, bias, massScale, impulseScale, lambda);
         break;
       case 2:
-        solveEqualities<2>(c, bias, 1.0, 0.0, lambda);
-        break;
-      case 3:
-        solveEqualities<3>(c, bias, 1.0, 0.0, lambda);
+        solveEqualities<2>(c, bias, massScale, impulseScale, lambda);
         break;
       default:
+        solveEqualities<3>(c, bias, massScale, impulseScale, lambda);
         break;
     }
   }

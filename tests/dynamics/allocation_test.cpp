@@ -135,6 +135,7 @@ std::vector<Configuration> configurations() {
       all.push_back({FormulationKind::Velocity, solver, correction});
     }
   }
+  all.push_back({FormulationKind::Velocity, SolverKind::SequentialImpulses, PositionCorrection::SoftStep});
   for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
     all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
     all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection, kind});

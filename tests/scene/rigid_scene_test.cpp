@@ -331,6 +331,22 @@ TEST(RigidScene, ReadsTheDirectSolversSettings) {
   }
 }
 
+TEST(RigidScene, ReadsAndWritesTheSoftStepsSettings) {
+  const char* text = R"({"formulation": "velocity", "solver": "sequential", "position_correction": "soft",
+                         "joint_hertz": 30, "joint_damping_ratio": 0.7})";
+  const Scene read = parseScene(settings(text));
+  EXPECT_EQ(read.settings.velocity.positionCorrection, PositionCorrection::SoftStep);
+  EXPECT_EQ(read.settings.velocity.jointHertz, 30.0);
+  EXPECT_EQ(read.settings.velocity.jointDampingRatio, 0.7);
+  const Scene again = parseScene(writeScene(read));
+  EXPECT_EQ(again.settings.velocity.positionCorrection, PositionCorrection::SoftStep);
+  EXPECT_EQ(again.settings.velocity.jointHertz, 30.0);
+  EXPECT_EQ(again.settings.velocity.jointDampingRatio, 0.7);
+  const Scene defaults = parseScene("{}");
+  EXPECT_EQ(defaults.settings.velocity.jointHertz, 60.0);
+  EXPECT_EQ(defaults.settings.velocity.jointDampingRatio, 2.0);
+}
+
 // Every shipped scene loads, every constraint and body in it passes the derivative audit at
 // the initial state, every scene starts legal, and every scene can take a step.
 TEST(RigidScene, EveryShippedSceneLoadsAuditsAndSteps) {

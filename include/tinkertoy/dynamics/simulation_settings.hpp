@@ -5,7 +5,8 @@
 //                                 optional projection; equality constraints only
 //   velocity level (seed 004)     impulses J W Jᵀ λ = −J v* − b each (sub)step, symplectic
 //                                 Euler; sequential impulses or a global solve; limits,
-//                                 motors, springs and ropes; Baumgarte or position projection
+//                                 motors, springs and ropes; Baumgarte, position projection
+//                                 or the soft step
 //
 //   SimulationSettings s{.dt = 1.0 / 60, .formulation = FormulationKind::Velocity};
 //   s.solver.kind = SolverKind::SequentialImpulses;
@@ -29,6 +30,8 @@ enum class PositionCorrection {
   Baumgarte,   // the velocity targets include β C / h
   Projection,  // after each substep, positions are projected onto C = 0: nonlinear Gauss–Seidel
                // with the sequential solver, Gauss–Newton on all equality rows with a global one
+  SoftStep,    // Box2D v3's soft step: J and C evaluated once per step, soft constraints toward
+               // C = 0 in each substep, then a relax pass without bias (sequential solver only)
 };
 
 struct VelocitySettings {
@@ -37,6 +40,10 @@ struct VelocitySettings {
   bool warmStart = true;  // start each substep from the previous one's impulses
   PositionCorrection positionCorrection = PositionCorrection::Baumgarte;
   double baumgarte = 0.2;  // β, the fraction of C removed per substep
+  // The soft step's joint stiffness, as the frequency (Hz) of the spring a constraint becomes,
+  // capped at a quarter of the substep rate, and its damping ratio (Box2D v3's defaults).
+  double jointHertz = 60.0;
+  double jointDampingRatio = 2.0;
 };
 
 inline constexpr int kMostThreads = 64;

@@ -23,6 +23,12 @@
 // s = hω(2ζ + hω)/(1 + hω(2ζ + hω)), i = 1/(1 + hω(2ζ + hω)) (Box2D's soft step: an implicit
 // damped spring on C).
 //
+// The soft step (computeSoft) aims every equality row at C = 0 through a spring of the joint
+// frequency f (capped at a quarter of the substep rate) and damping ratio ζ, with the same
+// coefficients, from C at the substep's current positions; its relax pass, after the positions
+// moved, asks J v = −Ct alone (rigid, no bias). An inequality row that is open (C > 0) may close
+// its gap within the substep, J v ≥ −C / h − Ct; closed, it is soft like an equality.
+//
 // Baumgarte's correction is a separate target for the position pass: J u = −β C(q)/h for the
 // equality rows and J u ≥ −β min(C(q), 0)/h for the inequality rows, solved for a pseudo
 // velocity u that only moves the positions (split impulses); its impulses are bounded like the
@@ -46,6 +52,9 @@ namespace tinkertoy {
 // (Baumgarte's targets for a pseudo velocity, from zero impulses each substep).
 enum class ImpulsePass { Velocity, Position };
 
+// The soft step's two passes in a substep: soft constraints toward C = 0, then rigid without bias.
+enum class SoftPass { Solve, Relax };
+
 class VelocityTargets {
  public:
   void resize(Eigen::Index rows);
@@ -55,6 +64,13 @@ class VelocityTargets {
   void compute(const ConstraintSystem& system, const Eigen::VectorXd& v, const Eigen::VectorXd& current,
                const Eigen::VectorXd& timeRate, const Eigen::VectorXd& predicted, double h,
                const VelocitySettings& settings);
+  // The soft step's targets for one of its passes in a substep of length h, from C at the current
+  // positions [m] and the time rate Ct [m] (docs/theory.md §12). Only the velocity pass's targets
+  // are written.
+  void computeSoft(const ConstraintSystem& system, const Eigen::VectorXd& C, const Eigen::VectorXd& timeRate,
+                   double h, const VelocitySettings& settings, SoftPass pass);
+  // The soft step's joint frequency in a substep of length h: the setting, at most 1 / (4 h).
+  [[nodiscard]] static double softHertz(const VelocitySettings& settings, double h);
   // Ct = Ċ − J v of the system as evaluated with velocities v [n], into timeRate [m].
   static void timeRate(const ConstraintSystem& system, const Eigen::VectorXd& v, Eigen::VectorXd& timeRate);
 
@@ -64,13 +80,17 @@ class VelocityTargets {
   }
   // The bounds on a row's accumulated impulse in a pass (equal bounds: the row takes no part).
   [[nodiscard]] std::pair<double, double> bounds(Eigen::Index row, ImpulsePass pass) const;
-  // A spring row's soft-step factors s and i.
+  // A row's soft-step factors s and i in the velocity pass (1 and 0 for a rigid row):
+  // δ = −s K⁻¹ (J v + b) − i λ.
   [[nodiscard]] double massScale(Eigen::Index row) const { return massScale_[row]; }
   [[nodiscard]] double impulseScale(Eigen::Index row) const { return impulseScale_[row]; }
 
  private:
+  // A spring row's targets: soft at its own frequency and damping ratio, |λ| ≤ F h.
+  void spring(Eigen::Index row, const RowParameters& p, double C, double Ct, double h);
+
   Eigen::VectorXd bias_, positionBias_, lower_, upper_, positionLower_, positionUpper_;  // [m]
-  Eigen::VectorXd massScale_, impulseScale_;                                             // [m], spring rows
+  Eigen::VectorXd massScale_, impulseScale_;                                             // [m]
   Eigen::VectorXd Jv_;                                                                   // [m] scratch
 };
 

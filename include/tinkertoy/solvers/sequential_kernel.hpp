@@ -71,9 +71,13 @@ class SequentialKernel {
   void solveSprings(std::size_t c, const VelocityTargets& targets, double* lambda);
   // Constraint c's motor and inequality rows, one at a time, clamped to their bounds.
   void solveSingles(std::size_t c, const VelocityTargets& targets, ImpulsePass pass, double* lambda);
-  // J_r (v_A, v_B) and (v_A, v_B) += W J_rᵀ δ for row r of constraint c.
-  [[nodiscard]] double rowTimesVelocity(std::size_t c, std::int64_t r) const;
-  void applyRow(std::size_t c, std::int64_t r, double delta);
+  // Constraint c's two bodies' velocities in velocity_; a missing body B is `none`, three zeros
+  // of the caller's (its J and W Jᵀ entries are zero: nothing reads or moves it).
+  struct Bodies {
+    double* a;
+    double* b;
+  };
+  [[nodiscard]] Bodies bodies(std::size_t c, double* none);
 
   // Per constraint.
   std::vector<std::int32_t> bodyA_, bodyB_;   // slots in velocity_ (kNoBody: none)
