@@ -43,10 +43,11 @@ class ParallelLoop {
   [[nodiscard]] int threads() const { return threads_; }
 
   // Calls body(begin, end, thread) once per thread over its share [begin, end) of [0, n), thread
-  // 0 on the caller's thread; returns when all have returned.
+  // 0 on the caller's thread; returns when all have returned. Runs on the caller's thread alone
+  // if a share would be under `minimumShare` iterations (cheaper iterations need larger shares).
   template <class Body>
-  void run(std::size_t n, Body&& body) {
-    if (threads_ == 1 || n < kMinimumShare * static_cast<std::size_t>(threads_)) {
+  void run(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumShare) {
+    if (threads_ == 1 || n < minimumShare * static_cast<std::size_t>(threads_)) {
       body(std::size_t{0}, n, 0);
       return;
     }

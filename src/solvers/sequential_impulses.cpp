@@ -50,7 +50,8 @@ void SequentialImpulses::build(const ConstraintSystem& system, bool springsOnly)
   hasSprings_ = false;
   std::size_t masses = 0;
   const auto kinds = system.kinds();
-  for (std::size_t k = 0; k < system.constraintCount(); ++k) {
+  colouring_.build(system);
+  for (const std::size_t k : colouring_.order()) {
     const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
     if (b.rows > kMaxRowsPerConstraint) {
       throw std::invalid_argument("constraint #" + std::to_string(k) + " has " + std::to_string(b.rows) +
@@ -88,7 +89,7 @@ void SequentialImpulses::build(const ConstraintSystem& system, bool springsOnly)
   positionImpulses_.setZero(m);
   rowMass_.setZero(m);
   packed_ = path_ == Path::Kernel && !springsOnly && SequentialKernel::covers(system);
-  if (packed_) kernel_.build(system);
+  if (packed_) kernel_.build(system, colouring_);
 }
 
 void SequentialImpulses::weighBlocks(const ConstraintSystem& system, const BlockDiagonalMatrix& W, std::size_t k) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/parallel_loop.hpp"
+
 namespace tinkertoy {
 
 namespace {
@@ -51,7 +53,8 @@ bool SequentialKernel::covers(const ConstraintSystem& system) {
   return true;
 }
 
-void SequentialKernel::build(const ConstraintSystem& system) {
+void SequentialKernel::build(const ConstraintSystem& system, const ConstraintColouring& colouring) {
+  colouring_ = colouring;
   const std::size_t constraints = system.constraintCount();
   bodyA_.assign(constraints, kNoBody);
   bodyB_.assign(constraints, kNoBody);
@@ -279,26 +282,41 @@ void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& target
 }
 
 template <ImpulsePass pass>
-void SequentialKernel::sweep(const VelocityTargets& targets, double* lambda) {
-  const double* bias = targets.bias(pass).data();
+void SequentialKernel::solveConstraint(std::size_t c, const VelocityTargets& targets, double* lambda) {
   constexpr bool velocity = pass == ImpulsePass::Velocity;
-  for (std::size_t c = 0; c < firstRow_.size(); ++c) {
-    if (velocity && springMask_[c] != 0) solveSprings(c, targets, lambda);
-    if (others_[c] != 0) solveSingles(c, targets, pass, lambda);
-    if (equalities_[c] == 0) continue;
-    const Eigen::Index first = firstRow_[c];
-    const double massScale = velocity ? targets.massScale(first) : 1.0;
-    const double impulseScale = velocity ? targets.impulseScale(first) : 0.0;
-    switch (equalities_[c]) {
-      case 1:
-        solveEqualities<1>(c, bias, massScale, impulseScale, lambda);
-        break;
-      case 2:
-        solveEqualities<2>(c, bias, massScale, impulseScale, lambda);
-        break;
-      default:
-        solveEqualities<3>(c, bias, massScale, impulseScale, lambda);
-        break;
+  if (velocity && springMask_[c] != 0) solveSprings(c, targets, lambda);
+  if (others_[c] != 0) solveSingles(c, targets, pass, lambda);
+  if (equalities_[c] == 0) return;
+  const double* bias = targets.bias(pass).data();
+  const Eigen::Index first = firstRow_[c];
+  const double massScale = velocity ? targets.massScale(first) : 1.0;
+  const double impulseScale = velocity ? targets.impulseScale(first) : 0.0;
+  switch (equalities_[c]) {
+    case 1:
+      solveEqualities<1>(c, bias, massScale, impulseScale, lambda);
+      break;
+    case 2:
+      solveEqualities<2>(c, bias, massScale, impulseScale, lambda);
+      break;
+    default:
+      solveEqualities<3>(c, bias, massScale, impulseScale, lambda);
+      break;
+  }
+}
+
+// Colour by colour; a colour's constraints share no moving body, so its share of them on each
+// thread reads and writes velocities no other thread touches.
+template <ImpulsePass pass>
+void SequentialKernel::sweep(const VelocityTargets& targets, double* lambda) {
+  for (std::size_t colour = 0; colour < colouring_.count(); ++colour) {
+    const std::span<const std::size_t> members = colouring_.members(colour);
+    const auto solveShare = [&](std::size_t begin, std::size_t end, int) {
+      for (std::size_t i = begin; i < end; ++i) solveConstraint<pass>(members[i], targets, lambda);
+    };
+    if (parallel_ == nullptr || colouring_.isOverflow(colour)) {
+      solveShare(0, members.size(), 0);
+    } else {
+      parallel_->run(members.size(), solveShare, kMinimumShare);
     }
   }
 }

@@ -4,13 +4,17 @@
 // position passes their impulses and velocities agree to round-off.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <set>
 
+#include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/scene/scene.hpp"
+#include "tinkertoy/solvers/constraint_colouring.hpp"
 #include "tinkertoy/solvers/sequential_impulses.hpp"
 
 namespace tinkertoy {
@@ -123,6 +127,54 @@ TEST(SequentialKernel, GivesTheGenericImpulsesWhileAMouseJointDrags) {
   scene.model.addConstraint(std::make_unique<MouseJoint>(BodyPoint{last}, Eigen::Vector2d(3.0, 2.0),
                                                          JointSpring{5.0, 0.7}, 20.0));
   expectSameImpulses(scene.model, scene.settings, "dragged chain_of_boxes");
+}
+
+// No two constraints of a colour share a moving body; a chain alternates two colours; a hub in
+// more constraints than there are colours sends the rest to the overflow colour, last.
+TEST(ConstraintColouring, NoColourSharesABody) {
+  Model model(2);
+  const BodyId hub = model.addParticle(1.0, Eigen::Vector2d::Zero());
+  BodyId previous = hub;
+  for (int i = 0; i < 70; ++i) {  // a star of 70 spokes, then a chain of 5 from the last
+    const BodyId spoke = model.addParticle(1.0, Eigen::Vector2d(std::cos(i * 0.1), std::sin(i * 0.1)));
+    model.addConstraint(std::make_unique<DistanceConstraint>(hub, spoke, 1.0));
+    previous = spoke;
+  }
+  for (int i = 0; i < 5; ++i) {
+    const BodyId link = model.addParticle(1.0, Eigen::Vector2d(2.0 + i, 0.0));
+    model.addConstraint(std::make_unique<DistanceConstraint>(previous, link, 1.0));
+    previous = link;
+  }
+  ConstraintSystem system;
+  system.build(model);
+  ConstraintColouring colouring;
+  colouring.build(system);
+  ASSERT_EQ(colouring.count(), ConstraintColouring::kMostColours + 1);
+  EXPECT_TRUE(colouring.isOverflow(colouring.count() - 1));
+  EXPECT_EQ(colouring.members(colouring.count() - 1).size(), 70u - ConstraintColouring::kMostColours);
+  std::size_t seen = 0;
+  for (std::size_t c = 0; c < colouring.count(); ++c) {
+    seen += colouring.members(c).size();
+    if (colouring.isOverflow(c)) continue;
+    std::set<Eigen::Index> columns;
+    for (const std::size_t k : colouring.members(c)) {
+      const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
+      for (std::size_t i = 0; i < b.count; ++i) EXPECT_TRUE(columns.insert(b.column[i]).second) << "colour " << c;
+    }
+  }
+  EXPECT_EQ(seen, system.constraintCount());
+  // The chain's five links alternate between two colours.
+  Model chain(2);
+  BodyId last = chain.addParticle(1.0, Eigen::Vector2d::Zero());
+  for (int i = 0; i < 5; ++i) {
+    const BodyId next = chain.addParticle(1.0, Eigen::Vector2d(i + 1.0, 0.0));
+    chain.addConstraint(std::make_unique<DistanceConstraint>(last, next, 1.0));
+    last = next;
+  }
+  system.build(chain);
+  colouring.build(system);
+  EXPECT_EQ(colouring.count(), 2u);
+  EXPECT_FALSE(colouring.isOverflow(1));
 }
 
 TEST(SequentialKernel, LeavesAModelItDoesNotCoverToTheGenericPasses) {

@@ -82,6 +82,9 @@ class SequentialImpulses {
     return pass == Pass::Velocity ? impulses_ : positionImpulses_;
   }
   [[nodiscard]] bool hasSpringRows() const { return hasSprings_; }
+  // Lets the kernel's passes share each colour among `loop`'s threads (null: the caller's
+  // thread only); the results are the same bits on any number.
+  void useThreads(ParallelLoop* loop) { kernel_.useThreads(loop); }
   // Whether the passes run through SequentialKernel (decided by build()).
   [[nodiscard]] bool usesKernel() const { return packed_; }
 
@@ -135,7 +138,8 @@ class SequentialImpulses {
   Eigen::VectorXd impulses_, positionImpulses_, rowMass_;  // [m]
   bool hasSprings_ = false;
   Path path_;
-  bool packed_ = false;      // the passes run through kernel_
+  ConstraintColouring colouring_;  // the order of the passes, colour by colour
+  bool packed_ = false;            // the passes run through kernel_
   SequentialKernel kernel_;
 };
 

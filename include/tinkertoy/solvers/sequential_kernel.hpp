@@ -18,10 +18,13 @@
 // six.
 //
 // The arithmetic is SequentialImpulses' own, row group by row group in the same order, so both
-// give the same impulses to round-off (tests/solvers/sequential_kernel_test.cpp).
+// give the same impulses to round-off (tests/solvers/sequential_kernel_test.cpp). The order is
+// the constraints' colouring's (ConstraintColouring), colour by colour; with a ParallelLoop of
+// two or more threads, each colour's constraints are shared among them, and since they touch
+// disjoint bodies the result is the same bits as on one thread.
 //
 //   if (SequentialKernel::covers(system)) {
-//     kernel.build(system);                          // after the layout changed
+//     kernel.build(system, colouring);               // after the layout changed
 //     kernel.prepare(system, W);                     // whenever J or W changed
 //     kernel.solve(targets, pass, passes, lambda, v);
 //   }
@@ -35,8 +38,11 @@
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
+#include "tinkertoy/solvers/constraint_colouring.hpp"
 
 namespace tinkertoy {
+
+class ParallelLoop;
 
 class SequentialKernel {
  public:
@@ -48,8 +54,11 @@ class SequentialKernel {
   // SequentialImpulses::build() accepts them).
   [[nodiscard]] static bool covers(const ConstraintSystem& system);
 
-  // Lays out the constraints and bodies of `system`, which covers() must accept.
-  void build(const ConstraintSystem& system);
+  // Lays out the constraints and bodies of `system`, which covers() must accept, to be solved in
+  // the order of `colouring` (built for the same system).
+  void build(const ConstraintSystem& system, const ConstraintColouring& colouring);
+  // Lets the passes share each colour among `loop`'s threads (null: the caller's only).
+  void useThreads(ParallelLoop* loop) { parallel_ = loop; }
   // J, W Jᵀ and the effective masses' inverses at the Jacobian the system holds.
   void prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W);
   // `passes` passes over every constraint toward `targets` for `pass`, updating the accumulated
@@ -59,11 +68,17 @@ class SequentialKernel {
 
  private:
   static constexpr std::int32_t kNoBody = -1;
+  // The fewest constraints worth a thread's share of a colour: a pin takes about 50 ns, and
+  // handing a share to another core a few microseconds.
+  static constexpr std::size_t kMinimumShare = 128;
   static constexpr int kRowStride = 2 * kWidth;  // J and W Jᵀ entries per row
 
   // One pass of the velocity (or position) pass over every constraint.
   template <ImpulsePass pass>
   void sweep(const VelocityTargets& targets, double* lambda);
+  // Constraint c's rows, all groups, in a pass.
+  template <ImpulsePass pass>
+  void solveConstraint(std::size_t c, const VelocityTargets& targets, double* lambda);
   // The equality block of constraint c, of `size` rows.
   template <int size>
   void solveEqualities(std::size_t c, const double* bias, double massScale, double impulseScale, double* lambda);
@@ -79,6 +94,8 @@ class SequentialKernel {
   };
   [[nodiscard]] Bodies bodies(std::size_t c, double* none);
 
+  ConstraintColouring colouring_;
+  ParallelLoop* parallel_ = nullptr;
   // Per constraint.
   std::vector<std::int32_t> bodyA_, bodyB_;   // slots in velocity_ (kNoBody: none)
   std::vector<Eigen::Index> firstRow_;        // the system's row
