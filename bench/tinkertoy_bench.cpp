@@ -103,18 +103,31 @@ void registerScenario(const std::string& family, std::initializer_list<long> siz
   }
 }
 
-// Box2D's joint grid: 1/60 s, 4 substeps, Baumgarte, sequential at 4, 8 and 16 passes, and a
-// regularized LDLT.
+// Box2D's joint grid: 1/60 s, 4 substeps; sequential impulses with Baumgarte at 4, 8 and 16
+// passes and with the soft step at 1 (Box2D v3's setting), 4 and 8, on one thread and (the
+// sequential kernel sharing each colour) on two; and a regularized LDLT.
 void registerJointGrid(std::initializer_list<long> sizes) {
   const std::string grid = "joint_grid";
   SimulationSettings settings{.dt = 1.0 / 60.0, .formulation = FormulationKind::Velocity};
   settings.velocity.substeps = 4;
-  settings.velocity.positionCorrection = PositionCorrection::Baumgarte;
   settings.solver.kind = SolverKind::SequentialImpulses;
-  for (const int iterations : {4, 8, 16}) {
-    settings.velocity.iterations = iterations;
-    registerVariant(grid, "sequential-" + std::to_string(iterations), settings, sizes);
+  for (const int threads : {1, 2}) {
+    const std::string suffix = threads == 1 ? "" : "-2threads";
+    settings.threads = threads;
+    settings.velocity.positionCorrection = PositionCorrection::Baumgarte;
+    for (const int iterations : {4, 8, 16}) {
+      if (threads == 2 && iterations == 16) continue;
+      settings.velocity.iterations = iterations;
+      registerVariant(grid, "sequential-" + std::to_string(iterations) + suffix, settings, sizes);
+    }
+    settings.velocity.positionCorrection = PositionCorrection::SoftStep;
+    for (const int iterations : {1, 4, 8}) {
+      settings.velocity.iterations = iterations;
+      registerVariant(grid, "soft-" + std::to_string(iterations) + suffix, settings, sizes);
+    }
   }
+  settings.threads = 1;
+  settings.velocity.positionCorrection = PositionCorrection::Baumgarte;
   settings.solver.kind = SolverKind::SparseLdlt;
   settings.solver.regularization = 1e-9;  // the grid has more pin rows than degrees of freedom
   registerVariant(grid, "ldlt", settings, sizes);
@@ -195,7 +208,7 @@ int main(int argc, char** argv) {
   }
   registerScenario("chain", {10, 100, 1000, 10000});
   registerScenario("cloth", {16, 32, 64});
-  registerJointGrid({10, 100});
+  registerJointGrid({10, 32, 100});
   registerFactorizations();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

@@ -7,6 +7,8 @@
 //                bits as one thread): its wall time is the figure, its CPU time counts both
 //   sequential   the velocity level with sequential impulses, 8 passes and Baumgarte (the
 //                game-engine mode, for reference; joint_grid: its 4 substeps)
+//   soft step    joint_grid only: Box2D v3's solver, the soft step at its 4 substeps with one
+//                soft and one relax pass each, on one thread and on two
 #include <memory>
 
 #include "bench_models.hpp"
@@ -77,7 +79,20 @@ std::vector<EngineMode> tinkertoyModes() {
                           s.velocity.positionCorrection = PositionCorrection::Baumgarte;
                           return std::make_unique<TinkertoyWorld>(scenario, s);
                         }};
-  return {exact, exactTwoThreads, sequential};
+  const auto jointGrid = [](const Scenario& scenario) { return scenario.kind == ScenarioKind::JointGrid; };
+  const auto softStep = [](int threads) {
+    return [threads](const Scenario& scenario) {
+      SimulationSettings s = velocityLevel(scenario);
+      s.solver.kind = SolverKind::SequentialImpulses;
+      s.velocity.iterations = 1;
+      s.velocity.positionCorrection = PositionCorrection::SoftStep;
+      s.threads = threads;
+      return std::unique_ptr<PeerWorld>(std::make_unique<TinkertoyWorld>(scenario, s));
+    };
+  };
+  EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, jointGrid, softStep(1)};
+  EngineMode softTwoThreads{"tinkertoy", "soft step, 4 substeps, 2 threads", true, jointGrid, softStep(2), 2};
+  return {exact, exactTwoThreads, sequential, soft, softTwoThreads};
 }
 
 }  // namespace tinkertoy::bench

@@ -32,6 +32,7 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
+#include <Eigen/LU>
 #include <cstdint>
 #include <vector>
 
@@ -126,7 +127,11 @@ void invertEffectiveMass(const Matrix& K, double* out) {
     inverse.setZero();
     return;
   }
-  inverse = ldlt.solve(Matrix::Identity(K.rows(), K.cols()));
+  if constexpr (Matrix::RowsAtCompileTime != Eigen::Dynamic) {
+    inverse = K.inverse();  // cofactors: a 2 × 2 or 3 × 3 block needs no triangular solves
+  } else {
+    inverse = ldlt.solve(Matrix::Identity(K.rows(), K.cols()));
+  }
 }
 
 }  // namespace tinkertoy
