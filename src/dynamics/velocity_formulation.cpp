@@ -75,7 +75,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     current_ = system_.value();
     VelocityTargets::timeRate(system_, v, timeRate_);
     impulses_.prepare(system_, W, targets_);
-    stepStart_ = q;
+    substepStart_ = q;
   }
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
@@ -92,7 +92,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   time += h;
   tally_.add({2 * settings_.velocity.iterations, 0.0});
   if (!constrained) return;
-  displacement_ = q - stepStart_;
+  displacement_ = q - substepStart_;
   system_.jacobian().multiply(displacement_, substepC_);
   substepC_ += current_ + h * timeRate_;
   targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);

@@ -100,7 +100,7 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
-  Eigen::VectorXd stepStart_, displacement_, substepC_;
+  Eigen::VectorXd substepStart_, displacement_, substepC_;
   RowCarry carry_;                   // the warm starts' way across a rebuild
   Eigen::VectorXd carriedImpulses_;  // the impulses of the layout before a rebuild
   Eigen::VectorXd meanVelocity_, rowRates_;  // (v* + v⁺) / 2 [n] and J times it [m]: passiveWork()
