@@ -82,10 +82,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   v += h * WQ_;
   if (constrained) {
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
-    if (!settings_.velocity.warmStart) impulses_.impulses().setZero();
-    system_.jacobian().multiplyTransposed(impulses_.impulses(), JtLambda_);
-    W.multiply(JtLambda_, warmStart_);
-    v += warmStart_;
+    warmStart(v);
     impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
   }
   q += h * v;
@@ -213,15 +210,19 @@ double VelocityFormulation::passiveWork(const Eigen::VectorXd& v) {
 void VelocityFormulation::solveImpulses(Eigen::VectorXd& v, double h) {
   targets_.compute(system_, v, current_, timeRate_, predictedC_, h, settings_.velocity);
   impulses_.prepare(system_, inverseMass_.matrix(), targets_);
+  warmStart(v);
+  solvePasses(v, ImpulsePass::Velocity);
+}
+
+void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
   Eigen::VectorXd& lambda = impulses_.impulses();
   if (!settings_.velocity.warmStart) {
     lambda.setZero();
-  } else {  // v += W Jᵀ λ_previous
-    system_.jacobian().multiplyTransposed(lambda, JtLambda_);
-    inverseMass_.matrix().multiply(JtLambda_, warmStart_);
-    v += warmStart_;
+    return;
   }
-  solvePasses(v, ImpulsePass::Velocity);
+  system_.jacobian().multiplyTransposed(lambda, JtLambda_);
+  inverseMass_.matrix().multiply(JtLambda_, warmStart_);
+  v += warmStart_;
 }
 
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {

@@ -74,6 +74,8 @@ class VelocityFormulation final : public Formulation {
   // The targets from the system as evaluated (at q, or at the prediction) and timeRate_, a warm
   // start, and the impulses, updating v.
   void solveImpulses(Eigen::VectorXd& v, double h);
+  // v += W Jᵀ λ with the last substep's impulses (or, without warm starting, λ = 0).
+  void warmStart(Eigen::VectorXd& v);
   // The impulses of a pass: sequential passes or the global solve.
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
   // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the

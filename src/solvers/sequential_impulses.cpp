@@ -248,7 +248,7 @@ void SequentialImpulses::sweep(Eigen::VectorXd& v, Pass pass) {
       const Eigen::Index row = first + r;
       const auto [lower, upper] = targets_->bounds(row, pass);
       if (lower == upper) continue;  // a motor in the position pass
-      const auto [massScale, impulseScale] = scales(row, pass);
+      const auto [massScale, impulseScale] = targets_->scales(row, pass);
       const double old = lambda[row];
       const double updated = std::clamp(
           old - massScale * rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]) - impulseScale * old, lower, upper);
@@ -256,14 +256,9 @@ void SequentialImpulses::sweep(Eigen::VectorXd& v, Pass pass) {
       lambda[row] = updated;
     }
     if (g.equality == 0) continue;
-    const auto [massScale, impulseScale] = scales(first, pass);
+    const auto [massScale, impulseScale] = targets_->scales(first, pass);
     solveBlock(g, g.equalityRows, g.equalityMass, massScale, impulseScale, kInfinity, pass, v);
   }
-}
-
-std::pair<double, double> SequentialImpulses::scales(Eigen::Index row, Pass pass) const {
-  if (pass == Pass::Position) return {1.0, 0.0};
-  return {targets_->massScale(row), targets_->impulseScale(row)};
 }
 
 void SequentialImpulses::solveSprings(Eigen::VectorXd& v) {

@@ -269,9 +269,7 @@ void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& target
     const std::int64_t row = first + i;
     const auto [lower, upper] = targets.bounds(row, pass);
     if (lower == upper) continue;  // a motor in the position pass
-    const bool velocity = pass == ImpulsePass::Velocity;
-    const double massScale = velocity ? targets.massScale(row) : 1.0;
-    const double impulseScale = velocity ? targets.impulseScale(row) : 0.0;
+    const auto [massScale, impulseScale] = targets.scales(row, pass);
     const double old = lambda[row];
     const double Jv = rowTimes(jacobian_.data() + row * kRowStride, a, b);
     const double updated = std::clamp(
@@ -289,8 +287,7 @@ void SequentialKernel::solveConstraint(std::size_t c, const VelocityTargets& tar
   if (equalities_[c] == 0) return;
   const double* bias = targets.bias(pass).data();
   const Eigen::Index first = firstRow_[c];
-  const double massScale = velocity ? targets.massScale(first) : 1.0;
-  const double impulseScale = velocity ? targets.impulseScale(first) : 0.0;
+  const auto [massScale, impulseScale] = targets.scales(first, pass);
   switch (equalities_[c]) {
     case 1:
       solveEqualities<1>(c, bias, massScale, impulseScale, lambda);

@@ -84,6 +84,11 @@ class VelocityTargets {
   // δ = −s K⁻¹ (J v + b) − i λ.
   [[nodiscard]] double massScale(Eigen::Index row) const { return massScale_[row]; }
   [[nodiscard]] double impulseScale(Eigen::Index row) const { return impulseScale_[row]; }
+  // (s, i) of a row in a pass: the position pass is always rigid, (1, 0).
+  [[nodiscard]] std::pair<double, double> scales(Eigen::Index row, ImpulsePass pass) const {
+    if (pass == ImpulsePass::Position) return {1.0, 0.0};
+    return {massScale_[row], impulseScale_[row]};
+  }
 
  private:
   // A spring row's targets: soft at its own frequency and damping ratio, |λ| ≤ F h.

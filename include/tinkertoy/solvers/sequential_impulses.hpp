@@ -125,8 +125,6 @@ class SequentialImpulses {
                   double impulseScale, double maxImpulse, Pass pass, Eigen::VectorXd& v);
   // The soft block of a group's spring rows.
   void solveSprings(const Group& g, Eigen::VectorXd& v);
-  // A row's soft-step factors (s, i) in a pass (the position pass is rigid: 1, 0).
-  [[nodiscard]] std::pair<double, double> scales(Eigen::Index row, Pass pass) const;
   // One pass over all constraints, over the system's blocks.
   void sweep(Eigen::VectorXd& v, Pass pass);
 
