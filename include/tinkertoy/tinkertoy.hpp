@@ -40,6 +40,7 @@
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
+#include "tinkertoy/forces/torque.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/force.hpp"
 #include "tinkertoy/forces/gravity.hpp"

@@ -241,11 +241,33 @@ void Model::addPointForce(const BodyPoint& point, const StateView& state, const 
   bodies_[index]->addPointForce(point.site, f, slice(state.q, index), Q.segment(offset, n));
 }
 
+void Model::addPointTorque(const BodyPoint& point, const StateView& state, double torque,
+                           Eigen::Ref<Eigen::VectorXd> Q) const {
+  const std::size_t index = indexOf(point.body);
+  requirePointIndex(point, index, "addPointTorque");
+  PointKinematics k;
+  bodies_[index]->pointKinematics(point.site, slice(state.q, index), slice(state.v, index), k);
+  const auto offset = static_cast<Eigen::Index>(offsets_[index]);
+  Q.segment(offset, k.angleJacobian.size()) += torque * k.angleJacobian.transpose();
+}
+
+void Model::requireFrames(std::span<const BodyPoint> points, const std::function<bool(std::size_t)>& usesAngle,
+                          std::string_view owner) const {
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (usesAngle(k) && !body(points[k].body).hasFrame()) {
+      throw std::invalid_argument(std::string(owner) + " acts on the orientation of " + describe(points[k]) +
+                                  ", which has none; only rigid bodies have one");
+    }
+  }
+}
+
 ForceId Model::addForce(std::unique_ptr<Force> force) {
   touch();
   if (!force) throw std::invalid_argument("addForce: null force");
   force->validate(dimension_);
-  requirePoints(force->points(), std::string(force->type()) + " force");
+  const std::string owner = std::string(force->type()) + " force";
+  requirePoints(force->points(), owner);
+  requireFrames(force->points(), [&](std::size_t k) { return force->usesAngle(k); }, owner);
   const ForceId id = forceIds_.insert();
   forces_.push_back(std::move(force));
   return id;
@@ -265,13 +287,7 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
                                 std::to_string(kMaxConstraintPoints) + " points");
   }
   requirePoints(constraint->points(), owner);
-  const auto points = constraint->points();
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    if (constraint->usesAngle(k) && !body(points[k].body).hasFrame()) {
-      throw std::invalid_argument(owner + " acts on the orientation of " + describe(points[k]) +
-                                  ", which has none; only rigid bodies have one");
-    }
-  }
+  requireFrames(constraint->points(), [&](std::size_t k) { return constraint->usesAngle(k); }, owner);
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));

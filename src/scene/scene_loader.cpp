@@ -18,6 +18,7 @@
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
 #include "tinkertoy/constraints/point_on_plane_constraint.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
+#include "tinkertoy/forces/torque.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
@@ -29,7 +30,7 @@ namespace scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kForceTypes = {"spring", "drag", "constant"};
+constexpr std::array<std::string_view, 4> kForceTypes = {"spring", "drag", "constant", "torque"};
 constexpr std::array<std::string_view, 12> kConstraintTypes = {
     "distance", "circle", "fixed", "line", "plane", "driven", "revolute", "weld", "prismatic", "angle", "pulley", "mouse"};
 constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
@@ -261,6 +262,9 @@ void SceneBuilder::readForce(const JsonObject& f) {
     } else if (type == "constant") {
       f.allowOnly({"type", "particle", "force"});
       scene_.model.addForce(std::make_unique<ConstantForce>(point(f, "particle"), f.vector("force", d_)));
+    } else if (type == "torque") {
+      f.allowOnly({"type", "body", "torque"});
+      scene_.model.addForce(std::make_unique<Torque>(point(f, "body").body, f.number("torque")));
     } else {
       unknownType(f, "force", type, kForceTypes);
     }

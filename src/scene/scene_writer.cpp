@@ -33,6 +33,7 @@
 #include "tinkertoy/curves/line_curve.hpp"
 #include "tinkertoy/curves/spline_curve.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
+#include "tinkertoy/forces/torque.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
@@ -287,6 +288,10 @@ class Writer {
       out["type"] = "constant";
       out["particle"] = onlyPoint(constant->points()[0], "constant force");
       out["force"] = numbers(constant->force());
+    } else if (const auto* torque = dynamic_cast<const Torque*>(&f)) {
+      out["type"] = "torque";
+      out["body"] = id(torque->points()[0].body);
+      out["torque"] = torque->torque();
     }  // gravity goes to the top level; mouse springs are interactive and not written
     return out;
   }

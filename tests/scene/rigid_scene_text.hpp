@@ -27,6 +27,10 @@ inline std::string oneBody(const std::string& fields) { return sceneJson(rigid("
 inline std::string joint(const std::string& constraint, const std::string& settings = "") {
   return sceneJson(kRod + ", " + kArm, constraint, kParticle + (settings.empty() ? "" : ", \"settings\": " + settings));
 }
+// The rod, the arm and the particle "p", with the given forces.
+inline std::string forces(const std::string& list) {
+  return sceneJson(kRod + ", " + kArm, "", kParticle + R"(, "forces": [)" + list + "]");
+}
 // A scene with only settings.
 inline std::string settings(const std::string& object) { return R"({"settings": )" + object + "}"; }
 

@@ -31,6 +31,9 @@ class Force {
   // The points this force names. Forces that act on every body (gravity, drag) return an
   // empty span. Removing a body that owns a named point removes the force.
   [[nodiscard]] virtual std::span<const BodyPoint> points() const { return {}; }
+  // Whether the force acts on the angle of point k's frame (a torque); that point must then be
+  // on a body with a frame (a rigid body).
+  [[nodiscard]] virtual bool usesAngle(std::size_t /*point*/) const { return false; }
 
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.
   virtual void validate(int dimension) const = 0;

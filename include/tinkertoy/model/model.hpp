@@ -22,6 +22,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,6 +100,9 @@ class Model {
   // Q += J_pᵀ f: a world force f applied at a point, as generalized force on its body. Q: [n]
   void addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
                      Eigen::Ref<Eigen::VectorXd> Q) const;
+  // Q += J_φᵀ τ: a torque τ on the frame at a point, as generalized force on its body. Q: [n]
+  void addPointTorque(const BodyPoint& point, const StateView& state, double torque,
+                      Eigen::Ref<Eigen::VectorXd> Q) const;
 
   // ---- forces ----------------------------------------------------------------------
   ForceId addForce(std::unique_ptr<Force> force);
@@ -174,6 +178,9 @@ class Model {
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
+  // Throws unless every point k for which usesAngle(k) is on a body with a frame.
+  void requireFrames(std::span<const BodyPoint> points, const std::function<bool(std::size_t)>& usesAngle,
+                     std::string_view owner) const;
   // Throws unless point.site is a site of the body at dense index `index`.
   void requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const;
   // The particle `id`; throws naming `operation` if the body is not a particle.
