@@ -74,8 +74,8 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(integerBetween(1, kMostThreads));
   app.add_option_function<std::string>(
          "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
-         "euler | symplectic-euler | midpoint | rk4")
-      ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4"}));
+         "euler | symplectic-euler | midpoint | rk4 | rattle (acceleration)")
+      ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4", "rattle"}));
   app.add_option_function<std::string>(
          "--solver", [&f](const std::string& name) { f.solver = parseSolver(name); },
          "cg | ldlt | sequential (sequential: velocity formulation only)")

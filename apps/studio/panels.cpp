@@ -241,7 +241,8 @@ void Studio::settingsPanel() {
   if (s.formulation == FormulationKind::Acceleration) {
     changed |= combo("integrator", s.integrator,
                      {{IntegratorKind::ExplicitEuler, "euler"}, {IntegratorKind::SymplecticEuler, "symplectic-euler"},
-                      {IntegratorKind::Midpoint, "midpoint"}, {IntegratorKind::RungeKutta4, "rk4"}});
+                      {IntegratorKind::Midpoint, "midpoint"}, {IntegratorKind::RungeKutta4, "rk4"},
+                      {IntegratorKind::Rattle, "rattle"}});
     changed |= combo("solver", s.solver.kind, {{SolverKind::ConjugateGradient, "cg"}, {SolverKind::SparseLdlt, "ldlt"}});
     changed |= numberField("ks (1/s²)", s.ks);
     changed |= numberField("kd (1/s)", s.kd);

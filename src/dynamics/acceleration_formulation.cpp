@@ -25,22 +25,34 @@ class AccelerationFormulation::FirstStageRecorder final : public AccelerationFie
 
 AccelerationFormulation::AccelerationFormulation(const Model& model, const SimulationSettings& settings)
     : model_(model), parallel_(makeParallelLoop(settings.threads)),
-      dynamics_(model, settings.solver, settings.ks, settings.kd), integrator_(settings.integrator),
-      projection_(settings.projection), project_(settings.projection.enabled) {
+      dynamics_(model, settings.solver, settings.ks, settings.kd), projection_(settings.projection),
+      project_(settings.projection.enabled && settings.integrator != IntegratorKind::Rattle) {
   dynamics_.constraints().useThreads(parallel_.get());
+  if (settings.integrator == IntegratorKind::Rattle) {
+    rattle_.emplace(settings.projection);
+  } else {
+    integrator_.emplace(settings.integrator);
+  }
 }
 
 void AccelerationFormulation::rebuild() {
   dynamics_.rebuild();
   lambda_.setZero(dynamics_.constraints().rows());
   force_.setZero(model_.q().size());
+  if (rattle_) rattle_->reset(dynamics_.constraints().rows());
 }
 
 void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   dynamics_.tally() = {};
   projectionTally_ = {};
+  if (rattle_) {
+    projectionTally_.add(rattle_->step(dynamics_, model_, time, q, v, h));
+    lambda_ = rattle_->lambda();
+    force_ = rattle_->constraintForce();
+    return;
+  }
   FirstStageRecorder recorder(dynamics_, lambda_, force_);
-  integrator_.step(recorder, time, q, v, h);
+  integrator_->step(recorder, time, q, v, h);
   if (project_) projectionTally_.add(projection_.apply(dynamics_, model_, time, q, v));
 }
 

@@ -24,14 +24,20 @@ ProjectionResult Projection::apply(AccelerationDynamics& dynamics, const Model& 
   }
   result.converged = result.error <= settings_.tolerance;
 
-  // Velocities: J W Jᵀ μ = −Ċ, v += W Jᵀ μ; Ċ is linear in v, so then Ċ = 0 to the solve's
-  // accuracy, which is what the end state's evaluation is made to say.
+  projectVelocities(dynamics, model, time, q, v);
+  return result;
+}
+
+// Ċ is linear in v, so after the correction Ċ = 0 to the solve's accuracy, which is what the
+// end state's evaluation is made to say.
+void Projection::projectVelocities(AccelerationDynamics& dynamics, const Model& model, double time,
+                                   const Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  ConstraintSystem& system = dynamics.constraints();
   rhs_ = -system.velocity();
   multipliers_.setZero(system.rows());
   dynamics.solve(rhs_, multipliers_);
   dynamics.addConstraintDisplacement(multipliers_, v);
   system.evaluate(model, {time, q, v}, ConstraintSystem::Evaluation::ValuesOnly);
-  return result;
 }
 
 }  // namespace tinkertoy

@@ -72,6 +72,9 @@ void SimulationSettings::validate() const {
     throw std::invalid_argument("the soft step is a sequential-impulse scheme; use solver sequential, or position "
                                 "correction none, baumgarte or projection");
   }
+  if (formulation == FormulationKind::Acceleration && integrator == IntegratorKind::Rattle && (ks != 0.0 || kd != 0.0)) {
+    throw std::invalid_argument("rattle holds C = 0 and Ċ = 0 at every step by itself; ks and kd must be 0 with it");
+  }
   if (formulation == FormulationKind::Acceleration && solver.kind == SolverKind::SequentialImpulses) {
     throw std::invalid_argument("the sequential solver works at the velocity level; use formulation velocity, or "
                                 "solver cg or ldlt");

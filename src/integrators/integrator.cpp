@@ -1,17 +1,19 @@
 #include "tinkertoy/integrators/integrator.hpp"
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
 namespace tinkertoy {
 
 namespace {
 
-constexpr std::array<std::pair<IntegratorKind, std::string_view>, 4> kNames = {{
+constexpr std::array<std::pair<IntegratorKind, std::string_view>, 5> kNames = {{
     {IntegratorKind::ExplicitEuler, "euler"},
     {IntegratorKind::SymplecticEuler, "symplectic-euler"},
     {IntegratorKind::Midpoint, "midpoint"},
     {IntegratorKind::RungeKutta4, "rk4"},
+    {IntegratorKind::Rattle, "rattle"},
 }};
 
 }  // namespace
@@ -36,11 +38,18 @@ int integratorOrder(IntegratorKind kind) {
     case IntegratorKind::SymplecticEuler:
       return 1;
     case IntegratorKind::Midpoint:
+    case IntegratorKind::Rattle:
       return 2;
     case IntegratorKind::RungeKutta4:
       return 4;
   }
   return 0;
+}
+
+Integrator::Integrator(IntegratorKind kind) : kind_(kind) {
+  if (kind == IntegratorKind::Rattle) {
+    throw std::invalid_argument("RATTLE solves for the constraint forces itself; the acceleration formulation runs it");
+  }
 }
 
 void Integrator::step(AccelerationField& field, double& time, Eigen::VectorXd& q,
@@ -57,6 +66,8 @@ void Integrator::step(AccelerationField& field, double& time, Eigen::VectorXd& q
       break;
     case IntegratorKind::RungeKutta4:
       rungeKutta4(field, time, q, v, h);
+      break;
+    case IntegratorKind::Rattle:  // refused by the constructor
       break;
   }
   time += h;

@@ -55,7 +55,7 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     const auto kind = parseIntegrator(*name);
     if (!kind) {
       throw SceneError(s.pathOf("integrator"), "unknown integrator " + inQuotes(*name) +
-                                                   "; expected euler, symplectic-euler, midpoint or rk4");
+                                                   "; expected euler, symplectic-euler, midpoint, rk4 or rattle");
     }
     settings.integrator = *kind;
   }

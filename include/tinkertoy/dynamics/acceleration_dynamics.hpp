@@ -45,6 +45,11 @@ class AccelerationDynamics final : public AccelerationField {
   void invalidateMasses() { inverseMass_.invalidate(); }
   void acceleration(const StateView& state, Eigen::VectorXd& a) override;
 
+  // Q = the applied generalized force at `state` (steps 1–2 above, without the constraints).
+  void appliedForce(const StateView& state, Eigen::VectorXd& Q) const { applied_.evaluate(model_, state, Q); }
+  // W = M⁻¹ at the configuration of the last updateInverseMass() or acceleration().
+  [[nodiscard]] const BlockDiagonalMatrix& inverseMass() const { return inverseMass_.matrix(); }
+
   // Solves J W Jᵀ x = b with the current J (for projection). x is the warm start.
   SolveStats solve(const Eigen::VectorXd& b, Eigen::VectorXd& x);
   // q += W Jᵀ x (or v), the generalized displacement produced by multipliers x, with W at

@@ -56,6 +56,10 @@ class Projection {
   // (C and Ċ; J and J̇ at the projected q).
   ProjectionResult apply(AccelerationDynamics& dynamics, const Model& model, double time, Eigen::VectorXd& q,
                          Eigen::VectorXd& v);
+  // The velocity half alone: J W Jᵀ μ = −Ċ, v += W Jᵀ μ, with J, W and Ċ as the dynamics last
+  // evaluated them, at (time, q, v). Leaves C and Ċ evaluated at the result.
+  void projectVelocities(AccelerationDynamics& dynamics, const Model& model, double time, const Eigen::VectorXd& q,
+                         Eigen::VectorXd& v);
 
  private:
   ProjectionSettings settings_;

@@ -10,6 +10,10 @@
 //   midpoint            2       2    evaluate at t + h/2 with an Euler half step
 //   RK4                 4       4    classical Runge–Kutta
 //
+// RATTLE ("rattle", order 2) is named here too, but it is not a method for a plain
+// AccelerationField: it solves for the constraint forces itself, so the acceleration
+// formulation runs it (dynamics/rattle.hpp) and an Integrator refuses it.
+//
 //   Integrator rk4(IntegratorKind::RungeKutta4);
 //   rk4.step(dynamics, t, q, v, 1e-3);
 #pragma once
@@ -29,9 +33,9 @@ class AccelerationField {
   virtual void acceleration(const StateView& state, Eigen::VectorXd& a) = 0;
 };
 
-enum class IntegratorKind { ExplicitEuler, SymplecticEuler, Midpoint, RungeKutta4 };
+enum class IntegratorKind { ExplicitEuler, SymplecticEuler, Midpoint, RungeKutta4, Rattle };
 
-// "euler", "symplectic-euler", "midpoint", "rk4": the names scenes and the CLI use.
+// "euler", "symplectic-euler", "midpoint", "rk4", "rattle": the names scenes and the CLI use.
 std::string_view integratorName(IntegratorKind kind);
 std::optional<IntegratorKind> parseIntegrator(std::string_view name);
 // The global order of accuracy p: the error after a fixed time shrinks like h^p.
@@ -39,7 +43,8 @@ int integratorOrder(IntegratorKind kind);
 
 class Integrator {
  public:
-  explicit Integrator(IntegratorKind kind) : kind_(kind) {}
+  // Throws std::invalid_argument for IntegratorKind::Rattle.
+  explicit Integrator(IntegratorKind kind);
 
   [[nodiscard]] IntegratorKind kind() const { return kind_; }
   // Advances time, q and v by h. q, v: [n].
