@@ -30,7 +30,7 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.factorization) s.solver.factorization = *f.factorization;
   if (f.reuseIterations) s.solver.reuseIterations = *f.reuseIterations;
   if (f.threads) s.threads = *f.threads;
-  if (f.project) s.projection.enabled = true;
+  if (f.project) s.projection.enabled = *f.project;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
@@ -44,10 +44,10 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
 void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
   constexpr double kTolerance = 1e-6;
   if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
-  if (s.projection.enabled || (s.ks > 0.0 && s.kd > 0.0)) return;
+  if (s.projection.enabled || s.integrator == IntegratorKind::Rattle || (s.ks > 0.0 && s.kd > 0.0)) return;
   err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
       << ", |dC/dt| = " << initial.velocityError
-      << "); without ks/kd feedback or --project the error stays\n";
+      << "); without ks/kd feedback or projection (--no-project turned it off) the error stays\n";
 }
 
 }  // namespace
@@ -96,7 +96,9 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(finiteNumber(Sign::Positive));
   addOptional(app, "--joint-damping-ratio", f.jointDampingRatio, "Soft step: the joints' damping ratio")
       ->check(finiteNumber(Sign::NonNegative));
-  app.add_flag("--project", f.project, "Project positions and velocities back onto C = 0, Ċ = 0 after every step");
+  app.add_flag_function(
+      "--project,!--no-project", [&f](std::int64_t count) { f.project = count > 0; },
+      "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
 }
 
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err) {

@@ -25,7 +25,7 @@ struct SimulationFlags {
   std::optional<IntegratorKind> integrator;
   std::optional<SolverKind> solver;
   std::optional<PositionCorrection> positionCorrection;
-  bool project = false;
+  std::optional<bool> project;  // --project / --no-project
 
   // Whether any flag was given.
   [[nodiscard]] bool any() const {

@@ -98,7 +98,8 @@ TEST_F(Cli, TrajectoryRecordsEveryNthStep) {
 }
 
 TEST_F(Cli, CheckPassesEveryShippedScene) {
-  for (const auto& entry : fs::directory_iterator(kScenes)) {
+  for (const auto& entry : fs::recursive_directory_iterator(kScenes)) {
+    if (entry.path().extension() != ".json") continue;
     const Result r = tinkertoy({"check", entry.path().string()});
     EXPECT_EQ(r.code, kSuccess) << entry.path() << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("ok: all derivatives match finite differences"), std::string::npos) << r.out;
@@ -146,14 +147,28 @@ TEST_F(Cli, CheckAuditsParametricBodies) {
   EXPECT_NE(r.out.find("bead 'bead'"), std::string::npos) << r.out;
 }
 
+// Without projection (off in the scene, or by --no-project) an illegal start stays illegal:
+// warned. With the default projection the first step pulls it back: a note, no warning.
 TEST_F(Cli, CheckWarnsAboutAnIllegalInitialState) {
-  const std::string scene = writeScene("moving.json", R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0], "velocity": [1, 0]}],
-      "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}]})");
-  const Result r = tinkertoy({"check", scene});
+  const std::string body = R"("particles": [{"id": "a", "mass": 1, "position": [1, 0], "velocity": [1, 0]}],
+      "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}])";
+  const std::string kept = writeScene("kept.json", R"({"settings": {"project": false}, )" + body + "}");
+  const Result r = tinkertoy({"check", kept});
   EXPECT_EQ(r.code, kSuccess);
   EXPECT_NE(r.out.find("warning: the initial state violates its constraints"), std::string::npos) << r.out;
-  const Result run = tinkertoy({"run", scene, "--duration", "0.01"});
+  const Result run = tinkertoy({"run", kept, "--duration", "0.01"});
   EXPECT_NE(run.err.find("warning: the initial state violates its constraints"), std::string::npos) << run.err;
+
+  const std::string pulled = writeScene("pulled.json", "{" + body + "}");
+  const Result note = tinkertoy({"check", pulled});
+  EXPECT_NE(note.out.find("note: the initial state violates its constraints; the first steps pull it back"),
+            std::string::npos)
+      << note.out;
+  const Result projected = tinkertoy({"run", pulled, "--duration", "0.01"});
+  EXPECT_EQ(projected.err.find("warning"), std::string::npos) << projected.err;
+  const Result unprojected = tinkertoy({"run", pulled, "--duration", "0.01", "--no-project"});
+  EXPECT_NE(unprojected.err.find("warning: the initial state violates its constraints"), std::string::npos)
+      << unprojected.err;
 }
 
 TEST_F(Cli, BadSceneExitsWithTwoAndNamesTheJsonPath) {

@@ -18,7 +18,10 @@
 namespace tinkertoy {
 
 struct ProjectionSettings {
-  bool enabled = false;
+  // On by default: without it, C and Ċ drift like t² under any explicit integrator and a long
+  // run fails (docs/theory.md §4, "The default"). Its cost is about one more constraint solve
+  // per step on top of the integrator's (bench/RESULTS.md).
+  bool enabled = true;
   double tolerance = 1e-12;  // target ‖C‖∞ after the position projection
   int maxIterations = 10;    // Gauss–Newton iterations per step
 };

@@ -1,0 +1,39 @@
+// Long runs at default settings (issue #14): a scene with no settings at all must not drift to
+// failure. The simple pendulum of the IFToMM / Universidade da Coruña multibody benchmark
+// library (scenes/benchmarks/simple_pendulum_2000s.json: 1 kg, a massless 1 m link, released
+// horizontally from rest) must stay within the benchmark's high-precision bar, 1e-3 m, of the
+// closed form over its 2000 s.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iostream>
+#include <numbers>
+
+#include "physics/physics_models.hpp"
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy::test {
+namespace {
+
+TEST(DefaultSettings, SimplePendulumHoldsTheHighPrecisionBarOver2000Seconds) {
+  Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes/benchmarks/simple_pendulum_2000s.json");
+  const SimulationSettings defaults;
+  ASSERT_EQ(scene.settings.dt, defaults.dt);  // the scene has no settings block
+  ASSERT_EQ(scene.settings.integrator, defaults.integrator);
+  ASSERT_EQ(scene.settings.projection.enabled, defaults.projection.enabled);
+  const BodyId mass = scene.model.bodyAt(0);
+  Simulator sim(scene.model, scene.settings);
+  const long steps = std::lround(2000.0 / scene.settings.dt);
+  double worst = 0.0;
+  for (long i = 1; i <= steps; ++i) {
+    sim.step();
+    if (i % 100 != 0) continue;  // every 0.1 s
+    const Eigen::Vector2d x = scene.model.position(mass);
+    worst = std::max(worst, (x - exactPendulum(sim.diagnostics().time, std::numbers::pi / 2, 1.0)).norm());
+  }
+  std::cout << "[ info ] simple pendulum at default settings: max position error over 2000 s = " << worst << " m\n";
+  EXPECT_LT(worst, 1e-3);
+}
+
+}  // namespace
+}  // namespace tinkertoy::test
