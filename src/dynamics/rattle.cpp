@@ -29,7 +29,6 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
   // at the step's start.
   dynamics.updateInverseMass(q);
   if (m > 0) system.evaluate(model, {time, q, v}, Evaluation::WithoutJacobianDot);
-  start_ = q;
   appliedAcceleration(dynamics, {time, q, v});
   v += (0.5 * h) * WQ_;
   q += h * v;
@@ -56,11 +55,12 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
     result.converged = result.error <= settings_.tolerance;
     lambda_ = (2.0 / (h * h)) * multipliers_;
     system.jacobian().multiplyTransposed(lambda_, constraintForce_);
+    rhs_ = multipliers_ / h;  // v½ = v* + W Jₙᵀ Λ / h, the constraint impulse of q' − q* = W Jₙᵀ Λ
+    dynamics.addConstraintDisplacement(rhs_, v);
   } else {
     lambda_.resize(0);
     constraintForce_.setZero(q.size());
   }
-  v = (q - start_) / h;  // v½, the constraint impulse included
   time = end;
 
   // Velocity stage at q': v' = v½ + ½h W (Q(v') + J'ᵀ μ) with Ċ(q', v') = 0.

@@ -110,6 +110,7 @@ struct Configuration {
   FactorizationKind factorization = FactorizationKind::Automatic;
   bool project = false;  // acceleration level
   int threads = 1;
+  IntegratorKind integrator = IntegratorKind::RungeKutta4;  // acceleration level
 };
 
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on chains of string +.
@@ -119,6 +120,7 @@ std::string label(const Configuration& c) {
   if (c.formulation == FormulationKind::Velocity) name.append("_").append(positionCorrectionName(c.correction));
   if (c.solver == SolverKind::SparseLdlt) name.append("_").append(factorizationName(c.factorization));
   if (c.project) name.append("_projected");
+  if (c.integrator != IntegratorKind::RungeKutta4) name.append("_").append(integratorName(c.integrator));
   if (c.threads > 1) name.append("_").append(std::to_string(c.threads)).append("_threads");
   return name;
 }
@@ -136,6 +138,10 @@ std::vector<Configuration> configurations() {
     }
   }
   all.push_back({FormulationKind::Velocity, SolverKind::SequentialImpulses, PositionCorrection::SoftStep});
+  for (const SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
+    all.push_back({FormulationKind::Acceleration, solver, PositionCorrection::None, FactorizationKind::Automatic, false, 1,
+                   IntegratorKind::Rattle});
+  }
   for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
     all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
     all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection, kind});
@@ -165,6 +171,13 @@ TEST_P(StepsWithoutAllocating, EveryShippedScene) {
     s.velocity.positionCorrection = c.correction;
     s.projection.enabled = c.project;
     s.threads = c.threads;
+    s.integrator = c.integrator;
+    if (c.integrator == IntegratorKind::Rattle) {
+      s.ks = s.kd = 0.0;  // RATTLE refuses feedback
+      // Its simplified Newton does not converge on the bridge at the velocity level's 1/60 s
+      // (issue #14 tracks a fallback); the allocation check needs steps that run.
+      s.dt = std::min(s.dt, 1e-3);
+    }
     std::unique_ptr<Simulator> sim;
     try {
       sim = std::make_unique<Simulator>(scene.model, s);

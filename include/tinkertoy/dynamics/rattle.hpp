@@ -59,9 +59,9 @@ class Rattle {
   ProjectionSettings settings_;
   Projection velocityStage_;
   // Λ of the last step [m], the first Newton iterate's warm start; scratch: λ, δ, −C [m];
-  // Jₙᵀ λ, q at the step's start, v½, Q and the previous Q, W Q [n].
+  // Jₙᵀ λ, v½, Q and the previous Q, W Q [n].
   Eigen::VectorXd multipliers_, lambda_, delta_, rhs_;
-  Eigen::VectorXd constraintForce_, start_, half_, Q_, previousQ_, WQ_;
+  Eigen::VectorXd constraintForce_, half_, Q_, previousQ_, WQ_;
 };
 
 }  // namespace tinkertoy
