@@ -91,10 +91,7 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
   out << "initial state: |C| = " << d.constraintError << ", |dC/dt| = " << d.velocityError
       << ", energy = " << d.totalEnergy() << " J\n";
   if (d.constraintError > kInitialViolationWarning || d.velocityError > kInitialViolationWarning) {
-    const SimulationSettings& s = loaded->settings;
-    const bool pulledBack = s.formulation == FormulationKind::Velocity || s.projection.enabled ||
-                            s.integrator == IntegratorKind::Rattle || (s.ks > 0.0 && s.kd > 0.0);
-    out << (pulledBack ? "note: the initial state violates its constraints; the first steps pull it back onto them\n"
+    out << (loaded->settings.correctsDrift() ? "note: the initial state violates its constraints; the first steps pull it back onto them\n"
                        : "warning: the initial state violates its constraints; the simulation keeps the error "
                          "unless ks/kd feedback or projection pulls it back\n");
   }

@@ -39,15 +39,15 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.jointDampingRatio) s.velocity.jointDampingRatio = *f.jointDampingRatio;
 }
 
-// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless
-// feedback or projection pulls it back, so say so up front.
+// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless the
+// settings correct drift, so say so up front.
 void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
   constexpr double kTolerance = 1e-6;
   if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
-  if (s.projection.enabled || s.integrator == IntegratorKind::Rattle || (s.ks > 0.0 && s.kd > 0.0)) return;
+  if (s.correctsDrift()) return;
   err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
       << ", |dC/dt| = " << initial.velocityError
-      << "); without ks/kd feedback or projection (--no-project turned it off) the error stays\n";
+      << "); with these settings (no projection, feedback or position correction) the error stays\n";
 }
 
 }  // namespace

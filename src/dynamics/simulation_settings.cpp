@@ -48,6 +48,11 @@ std::optional<PositionCorrection> parsePositionCorrection(std::string_view name)
   return parse(kCorrections, name);
 }
 
+bool SimulationSettings::correctsDrift() const {
+  if (formulation == FormulationKind::Velocity) return velocity.positionCorrection != PositionCorrection::None;
+  return projection.enabled || integrator == IntegratorKind::Rattle || (ks > 0.0 && kd > 0.0);
+}
+
 void SimulationSettings::validate() const {
   detail::requirePositive(dt, "dt");
   detail::requireNonNegative(ks, "ks");

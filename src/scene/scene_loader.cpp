@@ -18,10 +18,10 @@
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
 #include "tinkertoy/constraints/point_on_plane_constraint.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
-#include "tinkertoy/forces/torque.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
+#include "tinkertoy/forces/torque.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {

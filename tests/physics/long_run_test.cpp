@@ -35,5 +35,24 @@ TEST(DefaultSettings, SimplePendulumHoldsTheHighPrecisionBarOver2000Seconds) {
   EXPECT_LT(worst, 1e-3);
 }
 
+// What the CLI's warning about an illegal start rests on: which settings pull C back to 0.
+TEST(DefaultSettings, CorrectDriftAndSayWhichSettingsDoNot) {
+  SimulationSettings s;
+  EXPECT_TRUE(s.correctsDrift());  // projection, by default
+  s.projection.enabled = false;
+  EXPECT_FALSE(s.correctsDrift());
+  s.ks = 100.0;
+  EXPECT_FALSE(s.correctsDrift());  // ks alone oscillates about C = 0 without settling
+  s.kd = 20.0;
+  EXPECT_TRUE(s.correctsDrift());
+  s.ks = s.kd = 0.0;
+  s.integrator = IntegratorKind::Rattle;
+  EXPECT_TRUE(s.correctsDrift());
+  s.formulation = FormulationKind::Velocity;
+  EXPECT_TRUE(s.correctsDrift());  // Baumgarte, by default
+  s.velocity.positionCorrection = PositionCorrection::None;
+  EXPECT_FALSE(s.correctsDrift());
+}
+
 }  // namespace
 }  // namespace tinkertoy::test

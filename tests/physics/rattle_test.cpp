@@ -67,21 +67,23 @@ TEST(Rattle, DoublePendulumEnergyStaysBoundedOverAMillionSteps) {
 }
 
 // RATTLE is symmetric: stepping back from (q', −v') with the same h lands on (q, −v), to the
-// Newton tolerance and round-off. An unsymmetric method (Euler, RK4) misses by its local error.
+// Newton tolerance and round-off. A method that is not symmetric misses by its accumulated local
+// error: over 2 s of the double pendulum at h = 10 ms (200 steps out, 200 back) RK4 with
+// projection misses by 3e-7 and midpoint with projection by 6e-4, where RATTLE returns to 2e-12.
 TEST(Rattle, RetracesItsStepsWhenTheVelocitiesAreReversed) {
   DoublePendulum pendulum;
   const Eigen::VectorXd q0 = pendulum.model.q();
   {
-    Simulator forward(pendulum.model, rattle(1e-3));
-    for (int i = 0; i < 2000; ++i) forward.step();
+    Simulator forward(pendulum.model, rattle(1e-2));
+    for (int i = 0; i < 200; ++i) forward.step();
   }
   pendulum.model.v() = -pendulum.model.v();
-  Simulator backward(pendulum.model, rattle(1e-3));
-  for (int i = 0; i < 2000; ++i) backward.step();
+  Simulator backward(pendulum.model, rattle(1e-2));
+  for (int i = 0; i < 200; ++i) backward.step();
   const double miss = (pendulum.model.q() - q0).lpNorm<Eigen::Infinity>();
-  std::cout << "[ info ] after 2000 steps out and back: |q - q0| = " << miss << "\n";
-  EXPECT_LT(miss, 1e-8);
-  EXPECT_LT(pendulum.model.v().lpNorm<Eigen::Infinity>(), 1e-8);
+  std::cout << "[ info ] after 200 steps of 10 ms out and back: |q - q0| = " << miss << "\n";
+  EXPECT_LT(miss, 1e-10);
+  EXPECT_LT(pendulum.model.v().lpNorm<Eigen::Infinity>(), 1e-10);
 }
 
 // The end state of a shipped scene after `duration`, under `settings`.

@@ -65,6 +65,10 @@ struct SimulationSettings {
 
   // Throws std::invalid_argument naming the first bad setting.
   void validate() const;
+  // Whether a step pulls a state that violates C = 0 back toward it: projection, RATTLE or both
+  // feedback gains at the acceleration level, any position correction but none at the velocity
+  // level. Without it Witkin's method keeps the error a state starts with.
+  [[nodiscard]] bool correctsDrift() const;
 };
 
 // "acceleration" / "velocity", and "none" / "baumgarte" / "projection", as scenes and the
