@@ -59,7 +59,7 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   addOptional(app, "--kd", f.kd, "Feedback gain on Ċ (1/s)")->check(finiteNumber(Sign::NonNegative));
   addOptional(app, "--tolerance", f.tolerance, "CG relative residual target")->check(finiteNumber(Sign::Positive));
   addOptional(app, "--max-iterations", f.maxIterations, "CG iteration cap (0: 2m + 100)")->check(integerAtLeast(0));
-  addOptional(app, "--regularization", f.regularization, "LDLT diagonal regularization, relative")
+  addOptional(app, "--regularization", f.regularization, "Damping of the cg/ldlt solves where J loses rank, relative (default 1e-8; 0: none)")
       ->check(finiteNumber(Sign::NonNegative));
   app.add_option_function<std::string>(
          "--factorization", [&f](const std::string& name) { f.factorization = parseFactorization(name); },

@@ -1,5 +1,7 @@
 #include "dynamics/global_velocity_solve.hpp"
 
+#include "dynamics/newton_line_search.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -9,9 +11,6 @@ namespace tinkertoy {
 namespace {
 
 constexpr auto kJacobian = ConstraintSystem::Evaluation::WithoutJacobianDot;
-// Projection steps that together keep more than this fraction of ½‖C‖₂² have stalled.
-constexpr double kPlateau = 0.99;
-constexpr int kPlateauWindow = 3;
 
 }  // namespace
 
@@ -175,13 +174,14 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     for (Eigen::Index r = 0; r < m; ++r) sum += system.violation(r) * system.violation(r);
     return 0.5 * sum;
   };
-  system.evaluate(model, {time, q, v}, kJacobian);
+  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate(model, {time, at, v}, kJacobian); };
+  evaluate(q);
   double error = system.maxViolation();
   if (m == 0 || error <= tolerance) return {0, error, true};
   for (Eigen::Index r = 0; r < m; ++r) active_[static_cast<std::size_t>(r)] = kindOf(r) == RowKind::Equality;
   activate(error);
   int iterations = 0;
-  std::array<double, kPlateauWindow> merits{};  // the merit after each of the last iterations
+  NewtonLineSearch search;
   while (iterations < settings.maxIterations && error > tolerance) {
     for (Eigen::Index r = 0; r < m; ++r) rhs_[r] = active_[static_cast<std::size_t>(r)] ? -system.value()[r] : 0.0;
     for (std::size_t r = 0; r < active_.size(); ++r) mask_[r] = !active_[r];
@@ -195,30 +195,18 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     const double before = merit();
     trial_ = q;
     q += displacement_;
-    system.evaluate(model, {time, q, v}, kJacobian);
+    evaluate(q);
     if (activate(0.0)) {  // the step pushed a slack row past its bound: take it in and retry
       q = trial_;
-      system.evaluate(model, {time, q, v}, kJacobian);
+      evaluate(q);
       continue;
     }
-    for (double step = 0.5; !(merit() < before) && step > 1.0 / 64; step *= 0.5) {
-      q = trial_ + step * displacement_;
-      system.evaluate(model, {time, q, v}, kJacobian);
-    }
     ++iterations;
-    const double after = merit();
-    if (!(after < before)) {  // not even a 64th of the step helps: give up, where we were
-      q = trial_;
-      system.evaluate(model, {time, q, v}, kJacobian);
+    if (!NewtonLineSearch::backtrack(q, trial_, displacement_, before, evaluate, merit)) {
       return {iterations, error, false, true};
     }
     error = system.maxViolation();
-    // A plateau: the violation settles at a least-squares compromise instead of going to zero.
-    merits[static_cast<std::size_t>(iterations % kPlateauWindow)] = after;
-    const double windowAgo = merits[static_cast<std::size_t>((iterations + 1) % kPlateauWindow)];
-    if (error > tolerance && iterations >= kPlateauWindow && after > kPlateau * windowAgo) {
-      return {iterations, error, false, true};
-    }
+    if (error > tolerance && search.plateau(merit())) return {iterations, error, false, true};
   }
   return {iterations, error, error <= tolerance, false};
 }

@@ -5,8 +5,8 @@
 
 namespace tinkertoy {
 
-ConjugateGradient::ConjugateGradient(double tolerance, int maxIterations)
-    : tolerance_(tolerance), maxIterations_(maxIterations) {
+ConjugateGradient::ConjugateGradient(double tolerance, int maxIterations, double regularization)
+    : LinearSolver(regularization), tolerance_(tolerance), maxIterations_(maxIterations) {
   if (!(tolerance > 0.0) || !std::isfinite(tolerance)) {
     throw std::invalid_argument("CG tolerance must be positive and finite");
   }
@@ -15,8 +15,8 @@ ConjugateGradient::ConjugateGradient(double tolerance, int maxIterations)
 
 void ConjugateGradient::analyzeLayout(const ConstraintMatrix& A) { jacobi_.inverseDiagonal.resize(A.size()); }
 
-SolveStats ConjugateGradient::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
-                                    double tolerance) {
+SolveStats ConjugateGradient::solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                          double tolerance) {
   const Eigen::Index m = b.size();
   if (b.norm() == 0.0) {
     x.setZero(m);

@@ -14,8 +14,6 @@ namespace tinkertoy {
 
 namespace {
 
-// The residual a solve with a stale factorization must reach: a fresh direct solve's is round-off.
-constexpr double kReuseTolerance = 1e-12;
 constexpr int kMostReuseIterations = 30;
 // The most solves that factor without trying the last factorization after reuse failed.
 constexpr int kMostReuseBackoff = 8;
@@ -23,10 +21,7 @@ constexpr int kMostReuseBackoff = 8;
 }  // namespace
 
 DirectSolver::DirectSolver(FactorizationKind kind, double regularization, int reuseIterations)
-    : kind_(kind), regularization_(regularization), reuseIterations_(reuseIterations) {
-  if (!(regularization >= 0.0) || !std::isfinite(regularization)) {
-    throw std::invalid_argument("LDLT regularization must be finite and not negative");
-  }
+    : LinearSolver(regularization), kind_(kind), reuseIterations_(reuseIterations) {
   if (reuseIterations < -1) throw std::invalid_argument("factorization reuse iterations must be −1 (automatic) or more");
 }
 
@@ -61,22 +56,12 @@ void DirectSolver::analyzeLayout(const ConstraintMatrix& A) {
                   : 0;
 }
 
-const ConstraintMatrix& DirectSolver::withRegularization(const ConstraintMatrix& A) {
-  if (regularization_ == 0.0) return A;
-  A.diagonal(shift_);  // diag(J W Jᵀ) + S
-  shift_ *= regularization_;
-  if (const Eigen::VectorXd* S = A.shift()) shift_ += *S;
-  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_, A.held(), A.workspace());
-  return *regularized_;
-}
-
-SolveStats DirectSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
-                               double tolerance) {
+SolveStats DirectSolver::solveSystem(const ConstraintMatrix& M, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                     double tolerance) {
   const Eigen::Index m = b.size();
   if (m == 0) return {0, 0.0, false};
-  if (!factorization_ || m != A.size()) throw std::logic_error("DirectSolver::solve before analyze()");
+  if (!factorization_ || m != M.size()) throw std::logic_error("DirectSolver::solve before analyze()");
   if (x.size() != m) x.setZero(m);
-  const ConstraintMatrix& M = withRegularization(A);
   if (factored_ && reuseCap_ > 0 && skipReuse_ > 0) {
     --skipReuse_;  // the last attempt failed: factor without trying (see below)
   } else if (factored_ && reuseCap_ > 0) {

@@ -3,9 +3,88 @@
 #include "tinkertoy/solvers/conjugate_gradient.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace tinkertoy {
+
+LinearSolver::LinearSolver(double regularization) : regularization_(regularization) {
+  if (!(regularization >= 0.0) || !std::isfinite(regularization)) {
+    throw std::invalid_argument("regularization must be finite and not negative");
+  }
+}
+
+const ConstraintMatrix& LinearSolver::regularized(const ConstraintMatrix& A) {
+  A.diagonal(shift_);  // diag(A), S included
+  shift_ *= regularization_;
+  if (const Eigen::VectorXd* S = A.shift()) shift_ += *S;
+  regularized_.emplace(A.jacobian(), A.inverseMass(), &shift_, A.held(), A.workspace());
+  return *regularized_;
+}
+
+// The Rayleigh quotient xᵀ A x / xᵀ D x = bᵀx / xᵀ D x of the exact solution is of the order of
+// A's eigenvalues over its diagonal where x lies along regular directions, and falls toward
+// s / d where it is dominated by a direction of eigenvalue s ≪ d: a part of b that A can meet
+// only with an enormous x, the mark of a singular configuration.
+bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x) {
+  A.diagonal(shift_);
+  const double weighted = x.cwiseAbs2().dot(shift_);
+  return weighted > 0.0 && !(b.dot(x) >= kRayleighFloor * weighted);
+}
+
+SolveStats LinearSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                               double tolerance) {
+  if (regularization_ == 0.0) return solveSystem(A, b, x, tolerance);
+  start_ = x;
+  SolveStats exact{};
+  try {
+    exact = solveSystem(A, b, x, tolerance);
+    if (!dominatedByNearNull(A, b, x)) return exact;
+  } catch (const SingularSystemError&) {  // a zero pivot: redundant rows, solved damped below
+  }
+  x = start_;
+  SolveStats stats = solveDamped(A, b, x, tolerance);
+  stats.iterations += exact.iterations;
+  stats.factorized = stats.factorized || exact.factorized;
+  return stats;
+}
+
+// Each refinement removes the fraction s / (s + ε d) of the error along an eigenvector of A
+// with eigenvalue s (d its diagonal scale): nearly all of it where s ≫ ε d, next to nothing
+// where s ≪ ε d. So the residual falls fast until only the near-null directions hold it, and
+// the refinements stop there, the solution along them still damped.
+SolveStats LinearSolver::solveDamped(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                     double tolerance) {
+  const ConstraintMatrix& damped = regularized(A);
+  // The damped solve is off by about ε in the regular directions: solving it further than
+  // that is wasted, the refinements take over from there.
+  const double goal = tolerance > 0.0 ? tolerance : ownTolerance();
+  SolveStats stats = solveSystem(damped, b, x, std::max(goal, regularization_));
+  const double bNorm = b.norm();
+  if (bNorm == 0.0) return stats;
+  constexpr double kRoundOff = 1e-14;
+  const double target = std::max(goal, kRoundOff) * bNorm;
+  A.apply(x, product_);
+  residual_ = b - product_;
+  double residual = residual_.norm();
+  for (int k = 0; k < kMostRefinements && residual > target; ++k) {
+    correction_.setZero(b.size());
+    const SolveStats step = solveSystem(damped, residual_, correction_, std::min(0.5, target / residual));
+    stats.iterations += step.iterations;
+    stats.factorized = stats.factorized || step.factorized;
+    x += correction_;
+    A.apply(x, product_);
+    residual_ = b - product_;
+    const double refined = residual_.norm();
+    if (!(refined < 0.5 * residual)) {  // only near-null directions are left
+      if (!(refined < residual)) x -= correction_;
+      break;
+    }
+    residual = refined;
+  }
+  return stats;
+}
 
 double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
                         const Eigen::VectorXd& x, Eigen::VectorXd& scratch) {
@@ -18,7 +97,7 @@ double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
 std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings) {
   switch (settings.kind) {
     case SolverKind::ConjugateGradient:
-      return std::make_unique<ConjugateGradient>(settings.tolerance, settings.maxIterations);
+      return std::make_unique<ConjugateGradient>(settings.tolerance, settings.maxIterations, settings.regularization);
     case SolverKind::SparseLdlt:
       return std::make_unique<DirectSolver>(settings.factorization, settings.regularization, settings.reuseIterations);
     case SolverKind::SequentialImpulses:

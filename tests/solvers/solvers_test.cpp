@@ -154,7 +154,7 @@ TEST(ConjugateGradient, MatchesSparseLdltOnARandomCloth) {
   ASSERT_GT(b.norm(), 0.0);
 
   const double tau = 1e-12;
-  ConjugateGradient cg(tau, 0);
+  ConjugateGradient cg(tau, 0, 0.0);
   cg.analyze(A);
   Eigen::VectorXd xCg = Eigen::VectorXd::Zero(b.size());
   const SolveStats cgStats = cg.solve(A, b, xCg);
@@ -225,7 +225,7 @@ TEST(ConjugateGradient, WarmStartFromTheSolutionNeedsAlmostNoIterations) {
   Cloth cloth(6, rng);
   const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
-  ConjugateGradient cg(1e-10, 0);
+  ConjugateGradient cg(1e-10, 0, 0.0);
   cg.analyze(A);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size());
   const SolveStats cold = cg.solve(A, b, x);
@@ -254,7 +254,7 @@ TEST(ConjugateGradient, ZeroRightHandSideGivesZero) {
   std::mt19937 rng(26);
   Cloth cloth(3, rng);
   const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
-  ConjugateGradient cg(1e-10, 0);
+  ConjugateGradient cg(1e-10, 0, 0.0);
   Eigen::VectorXd x = randomVector(rng, cloth.system.rows());
   const SolveStats s = cg.solve(A, Eigen::VectorXd::Zero(cloth.system.rows()), x);
   EXPECT_EQ(s.iterations, 0);
@@ -272,7 +272,7 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
   // Identical rows have identical right-hand sides: b lies in range(A).
   EXPECT_EQ(b[redundant.row(redundant.rods[1])], b[redundant.row(redundant.duplicate)]);
 
-  ConjugateGradient cg(1e-12, 0);
+  ConjugateGradient cg(1e-12, 0, 0.0);
   cg.analyze(redundant.matrix());
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(b.size());
   const SolveStats s = cg.solve(A, b, lambda);
@@ -299,12 +299,14 @@ TEST_F(RedundantFixture, ConjugateGradientToleratesADuplicatedRow) {
 TEST(SolverSettings, BadValuesAreRejected) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_THROW((ConjugateGradient{0.0, 10}), std::invalid_argument);
-  EXPECT_THROW((ConjugateGradient{-1e-8, 10}), std::invalid_argument);
-  EXPECT_THROW((ConjugateGradient{nan, 10}), std::invalid_argument);
-  EXPECT_THROW((ConjugateGradient{inf, 10}), std::invalid_argument);
-  EXPECT_THROW((ConjugateGradient{1e-8, -1}), std::invalid_argument);
-  EXPECT_NO_THROW((ConjugateGradient{1e-8, 0}));
+  EXPECT_THROW((ConjugateGradient{0.0, 10, 0.0}), std::invalid_argument);
+  EXPECT_THROW((ConjugateGradient{-1e-8, 10, 0.0}), std::invalid_argument);
+  EXPECT_THROW((ConjugateGradient{nan, 10, 0.0}), std::invalid_argument);
+  EXPECT_THROW((ConjugateGradient{inf, 10, 0.0}), std::invalid_argument);
+  EXPECT_THROW((ConjugateGradient{1e-8, -1, 0.0}), std::invalid_argument);
+  EXPECT_NO_THROW((ConjugateGradient{1e-8, 0, 0.0}));
+  EXPECT_THROW((ConjugateGradient{1e-8, 0, -1e-12}), std::invalid_argument);
+  EXPECT_THROW((ConjugateGradient{1e-8, 0, nan}), std::invalid_argument);
   EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, -1e-12, -1}), std::invalid_argument);
   EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, nan, -1}), std::invalid_argument);
   EXPECT_THROW((DirectSolver{FactorizationKind::Simplicial, inf, -1}), std::invalid_argument);
@@ -314,6 +316,8 @@ TEST(SolverSettings, BadValuesAreRejected) {
   EXPECT_THROW(makeLinearSolver({.kind = SolverKind::ConjugateGradient, .tolerance = -1.0}),
                std::invalid_argument);
   EXPECT_THROW(makeLinearSolver({.kind = SolverKind::SparseLdlt, .regularization = -1.0}),
+               std::invalid_argument);
+  EXPECT_THROW(makeLinearSolver({.kind = SolverKind::ConjugateGradient, .regularization = -1.0}),
                std::invalid_argument);
   EXPECT_EQ(makeLinearSolver({.kind = SolverKind::SparseLdlt})->name(), "ldlt");
   EXPECT_EQ(makeLinearSolver({.kind = SolverKind::ConjugateGradient})->name(), "cg");
@@ -327,7 +331,7 @@ TEST(ConjugateGradient, IterationCapIsHonoured) {
   Cloth cloth(5, rng);
   const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
   const Eigen::VectorXd b = cloth.rhs();
-  ConjugateGradient cg(1e-12, 1);
+  ConjugateGradient cg(1e-12, 1, 0.0);
   Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size());
   const SolveStats s = cg.solve(A, b, x);
   EXPECT_EQ(s.iterations, 1);

@@ -66,7 +66,8 @@ class Projection {
 
  private:
   ProjectionSettings settings_;
-  Eigen::VectorXd multipliers_, rhs_;  // [m] scratch
+  Eigen::VectorXd multipliers_, rhs_;     // [m] scratch
+  Eigen::VectorXd displacement_, start_;  // [n] scratch
 };
 
 }  // namespace tinkertoy

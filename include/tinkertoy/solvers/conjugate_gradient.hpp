@@ -10,7 +10,7 @@
 // keeps its starting value, which changes λ but not the force Jᵀλ. If a search direction
 // has zero curvature (pᵀ A p ≤ 0) the iteration stops with the best x so far.
 //
-//   ConjugateGradient cg(1e-10, 500);
+//   ConjugateGradient cg(1e-10, 500, 0.0);
 //   SolveStats s = cg.solve(ConstraintMatrix(J, W), b, lambda);
 #pragma once
 
@@ -21,15 +21,17 @@ namespace tinkertoy {
 
 class ConjugateGradient final : public LinearSolver {
  public:
-  // tolerance: relative residual target; maxIterations: cap, 0 for 2 m + 100.
-  ConjugateGradient(double tolerance, int maxIterations);
+  // tolerance: relative residual target; maxIterations: cap, 0 for 2 m + 100; regularization
+  // ε ≥ 0 (LinearSolver).
+  ConjugateGradient(double tolerance, int maxIterations, double regularization);
 
   [[nodiscard]] std::string_view name() const override { return "cg"; }
-  using LinearSolver::solve;
-  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance) override;
 
  private:
   void analyzeLayout(const ConstraintMatrix& A) override;
+  [[nodiscard]] double ownTolerance() const override { return tolerance_; }
+  SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                         double tolerance) override;
 
   // z = r / diag(A), 1 where a diagonal entry is not positive (a row nothing moves).
   class Jacobi final : public Preconditioner {

@@ -14,9 +14,6 @@
 // round-off, or to the 1e-12 residual (10× a fresh solve's own residual where the system is so
 // ill-conditioned that round-off is above that).
 //
-// Regularization ε > 0 solves (A + ε diag(A)) x = b, which makes redundant rows solvable at a
-// relative error of about ε; the CG iterations use the same regularized matrix.
-//
 //   DirectSolver solver(FactorizationKind::Automatic, 0.0, -1);
 //   solver.analyze(A);
 //   SolveStats s = solver.solve(A, b, x);   // s.factorized: whether it factored
@@ -33,15 +30,14 @@ namespace tinkertoy {
 
 class DirectSolver final : public LinearSolver {
  public:
+  // The residual a solve with a stale factorization must reach (a fresh one's is round-off).
+  static constexpr double kReuseTolerance = 1e-12;
+
   // kind: which factorization (Automatic: by the model); regularization ε ≥ 0; reuseIterations:
   // −1 automatic, 0 never reuse, N the most CG iterations with a stale factorization.
   DirectSolver(FactorizationKind kind, double regularization, int reuseIterations);
 
   [[nodiscard]] std::string_view name() const override { return "ldlt"; }
-  using LinearSolver::solve;
-  // A caller's tolerance above the solver's own lets CG with a stale factorization stop early
-  // (an inexact Newton step); a fresh factorization solves exactly either way.
-  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance) override;
 
   // The factorization analyze() chose (null before the first analyze()).
   [[nodiscard]] const Factorization* factorization() const { return factorization_.get(); }
@@ -50,6 +46,12 @@ class DirectSolver final : public LinearSolver {
 
  private:
   void analyzeLayout(const ConstraintMatrix& A) override;
+  // A fresh factorization's round-off, and what a stale one's CG iterations must reach.
+  [[nodiscard]] double ownTolerance() const override { return kReuseTolerance; }
+  // A caller's tolerance above the solver's own lets CG with a stale factorization stop early
+  // (an inexact Newton step); a fresh factorization solves exactly either way.
+  SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                         double tolerance) override;
 
   // z = A_f⁻¹ r with the last factorization.
   class FactorPreconditioner final : public Preconditioner {
@@ -61,11 +63,7 @@ class DirectSolver final : public LinearSolver {
     DirectSolver& solver_;
   };
 
-  // A, or A + ε diag(A) in regularized_ if ε > 0.
-  const ConstraintMatrix& withRegularization(const ConstraintMatrix& A);
-
   FactorizationKind kind_;
-  double regularization_;
   int reuseIterations_;
   int reuseCap_ = 0;
   int skipReuse_ = 0;     // solves left that factor without trying reuse (after one failed)
@@ -73,8 +71,6 @@ class DirectSolver final : public LinearSolver {
   std::unique_ptr<Factorization> factorization_;
   bool factored_ = false;         // the factorization holds a matrix of the current layout
   double reuseTolerance_ = 0.0;   // the residual a CG solve with it must reach
-  Eigen::VectorXd shift_;         // [m] S + ε diag(A)
-  std::optional<ConstraintMatrix> regularized_;
   FactorPreconditioner preconditioner_{*this};
   CgScratch scratch_;
   Eigen::VectorXd residual_;  // [m]

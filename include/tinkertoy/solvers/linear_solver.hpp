@@ -33,9 +33,13 @@ struct SolverSettings {
   double tolerance = 1e-10;
   // CG iteration cap; 0 means 2 m + 100 for m rows.
   int maxIterations = 0;
-  // The direct solve adds regularization · A_ii to each diagonal entry; > 0 makes redundant
-  // rows solvable.
-  double regularization = 0.0;
+  // Damping ε of every solve (cg and ldlt): J W Jᵀ x = b is solved by iterative refinement on
+  // J W Jᵀ + ε diag(J W Jᵀ), which converges to the exact x along every direction whose
+  // eigenvalue is well above ε diag and stays bounded along those near zero, where J loses rank
+  // (a singular configuration, redundant rows): damped least squares there (docs/theory.md §4,
+  // "Singular configurations"). 0 solves J W Jᵀ as it is, and the direct solve then refuses
+  // redundant rows.
+  double regularization = 1e-8;
   // The direct solve's factorization; Automatic picks by the model (solvers/factorization.hpp).
   FactorizationKind factorization = FactorizationKind::Automatic;
   // The most CG iterations the direct solve may spend with a factorization of an earlier matrix
@@ -82,6 +86,8 @@ class SingularSystemError : public std::runtime_error {
 
 class LinearSolver {
  public:
+  // regularization ε ≥ 0 (finite): every solve is of A + ε diag(A) (SolverSettings).
+  explicit LinearSolver(double regularization);
   virtual ~LinearSolver() = default;
   [[nodiscard]] virtual std::string_view name() const = 0;
   // Prepares for a new block layout of A's J and W (called when constraints or bodies change):
@@ -94,15 +100,38 @@ class LinearSolver {
   [[nodiscard]] long analyses() const { return analyses_; }
   // Solves A x = b to a relative residual `tolerance` (0: the solver's own; a direct solve with
   // a fresh factorization is exact regardless). On entry x is the warm start and must have size
-  // b.size().
-  virtual SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
-                           double tolerance) = 0;
+  // b.size(). With a regularization ε > 0, a solution dominated by near-null directions of A
+  // (bᵀx < kRayleighFloor · xᵀ diag(A) x), or a zero pivot, has the solve redone damped from
+  // the warm start: x solves A_ε x = b, A_ε = A + ε diag(A), to a relative residual of ε at
+  // the tightest, and then up to kMostRefinements refinements x += A_ε⁻¹ (b − A x) take it
+  // toward A x = b, to the tolerance, while each at least halves that residual. The residual
+  // reported is then A_ε's of the damped solve; the iterations, those of all.
+  SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
   // The same to the solver's own tolerance.
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) { return solve(A, b, x, 0.0); }
 
  private:
   virtual void analyzeLayout(const ConstraintMatrix& A) = 0;
+  // The relative residual a solve with tolerance 0 reaches.
+  [[nodiscard]] virtual double ownTolerance() const = 0;
+  // Solves A x = b as solve() describes, A already regularized.
+  virtual SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                 double tolerance) = 0;
+  // A + ε diag(A), kept in regularized_.
+  const ConstraintMatrix& regularized(const ConstraintMatrix& A);
+  // Whether the solution x of A x = b lies mostly along directions A nearly annihilates.
+  bool dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x);
+  // The damped solve and its refinements (solve()).
+  SolveStats solveDamped(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
+
+  static constexpr int kMostRefinements = 3;
+  static constexpr double kRayleighFloor = 1e-2;
+
   long analyses_ = 0;
+  double regularization_;
+  Eigen::VectorXd shift_;  // [m] S + ε diag(A), S the shift A already has
+  std::optional<ConstraintMatrix> regularized_;
+  Eigen::VectorXd residual_, correction_, product_, start_;  // [m] scratch
 };
 
 // ‖b − A x‖ / ‖b‖, or 0 if b = 0. Every solver reports this for the x it returns.
