@@ -280,6 +280,29 @@ TEST_P(BySolver, ProjectionRemovesTheViolationInOneStep) {
   EXPECT_LT(worstCdot, 1e-10);
 }
 
+// Constraints that cannot all hold: a particle tied by rods of 0.9 m to two nails 2 m apart.
+// Gauss–Newton heads for the least-squares compromise on the line between the nails, where J
+// loses rank; the projection must stop there (stalled, reported as not converged) with every
+// number finite and the violation no larger than it started, step after step.
+TEST_P(BySolver, ProjectionOfImpossibleConstraintsStallsAtTheBestCompromise) {
+  Model model(2);
+  const BodyId p = model.addParticle(1.0, Eigen::Vector2d(0.0, 0.3));
+  model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(-1.0, 0.0), 0.9));
+  model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(1.0, 0.0), 0.9));
+  Simulator sim(model, settingsFor(GetParam()));
+  const double start = sim.diagnostics().constraintError;
+  double worst = 0.0;
+  for (int i = 0; i < 50; ++i) {
+    sim.step();
+    EXPECT_FALSE(sim.diagnostics().projectionConverged) << "step " << i + 1;
+    ASSERT_TRUE(model.q().allFinite() && model.v().allFinite()) << "step " << i + 1;
+    worst = std::max(worst, sim.diagnostics().constraintError);
+  }
+  // The best compromise, on the line: both rods 1 m, 0.1 m too long each.
+  EXPECT_LE(worst, start);
+  EXPECT_NEAR(sim.diagnostics().constraintError, 0.1, 1e-3);
+}
+
 // ---- reported multipliers ------------------------------------------------------------------
 
 // At rest at the bottom the rod holds the weight: J = nᵀ with n = (0, −1), the force on the
