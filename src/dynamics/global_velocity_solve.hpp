@@ -19,8 +19,9 @@
 // the bound it pushes toward. Spring rows get one sequential pass before each solve.
 //
 // Projection: Newton's method on C(q) = 0 in the mass metric, each step the minimum-norm
-// correction of the linearized constraints, with a backtracking line search (far from the
-// manifold, a cloth's whip in one large step, a full step can overshoot). Each linear solve
+// correction of the linearized constraints, with the backtracking line search and stall test
+// of NewtonLineSearch (far from the manifold, a cloth's whip in one large step, a full step can
+// overshoot). Each linear solve
 // needs only as much accuracy as the step can use, a relative residual of a tenth of the
 // tolerance over the current violation, so a reused factorization usually serves it in one or
 // two CG iterations. The rows are the equality rows and an active set of inequality rows held at
@@ -28,11 +29,8 @@
 // could push past, and any that a full step does push past, after which the step is recomputed
 // (at most once per inequality row, and not counted as an iteration). The set only grows, so a
 // correction cannot trade one stretched rope segment for its neighbour and back. Motor rows take
-// no part. The projection reports whether it reached the tolerance, and whether it stalled, which
-// happens where the constraints cannot all hold: a step along which not even a 64th reduces
-// ½‖C‖₂² (the line search's merit: the Gauss–Newton step is a descent direction for it, not for
-// the max norm; it then stops where it was), or three steps that together remove less than 1 %
-// of it (a plateau at a least-squares compromise).
+// no part. The projection reports whether it reached the tolerance, and whether it stalled
+// (newton_line_search.hpp), which happens where the constraints cannot all hold.
 //
 //   GlobalVelocitySolve global(settings.solver);
 //   global.build(system, W);                                        // after the layout changed

@@ -1,7 +1,10 @@
 // Post-step projection (post-stabilization): pulls a drifted state back onto C = 0, Ċ = 0.
 //
-// Positions, Gauss–Newton on C with the mass-weighted metric:
-//   repeat:  J W Jᵀ δ = −C,   q += W Jᵀ δ        until ‖C‖∞ ≤ tolerance
+// Positions, Gauss–Newton on C with the mass-weighted metric and a line search on ½‖C‖₂²
+// (dynamics/newton_line_search.hpp):
+//   repeat:  J W Jᵀ δ = −C,   q += s W Jᵀ δ,  s = 1, ½, … 1/64   until ‖C‖∞ ≤ tolerance
+// At a singular configuration the solves are damped (LinearSolver), so each step stays bounded;
+// a step that cannot lower the violation stops the projection there, reported as stalled.
 // Velocities, one linear solve (Ċ is linear in v):
 //   J W Jᵀ μ = −Ċ,   v += W Jᵀ μ
 //
@@ -56,7 +59,7 @@ class Projection {
   explicit Projection(const ProjectionSettings& settings) : settings_(settings) {}
 
   // Projects (q, v) at time t. Leaves the dynamics' constraint system evaluated at the result
-  // (C and Ċ; J and J̇ at the projected q).
+  // (C and Ċ; J at the projected q).
   ProjectionResult apply(AccelerationDynamics& dynamics, const Model& model, double time, Eigen::VectorXd& q,
                          Eigen::VectorXd& v);
   // The velocity half alone: J W Jᵀ μ = −Ċ, v += W Jᵀ μ, with J, W and Ċ as the dynamics last
