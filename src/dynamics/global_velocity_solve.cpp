@@ -3,7 +3,6 @@
 #include "dynamics/newton_line_search.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace tinkertoy {

@@ -6,7 +6,7 @@
 // the merit is halved, down to a 64th; if even that does not help, the projection stops where
 // it was: the constraints cannot all hold near here (a singular configuration, where the step
 // is damped and the violation left lies along directions no small move can fix, or
-// inconsistent constraints). A plateau, three steps that together remove less than 1 % of the
+// inconsistent constraints). A plateau, two steps that together remove less than 1 % of the
 // merit, stops it too: the violation has settled at a least-squares compromise.
 //
 //   NewtonLineSearch search;
@@ -39,8 +39,8 @@ class NewtonLineSearch {
     return false;
   }
 
-  // Records the merit after an accepted step; true once the last kWindow steps together kept
-  // more than kPlateau of it.
+  // Records the merit after an accepted step; true once the last kWindow − 1 steps together
+  // kept more than kPlateau of it.
   bool plateau(double merit) {
     ++steps_;
     merits_[steps_ % kWindow] = merit;

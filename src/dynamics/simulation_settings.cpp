@@ -59,7 +59,7 @@ void SimulationSettings::validate() const {
   detail::requireNonNegative(kd, "kd");
   detail::requirePositive(solver.tolerance, "solver tolerance");
   if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
-  detail::requireNonNegative(solver.regularization, "ldlt regularization");
+  detail::requireNonNegative(solver.regularization, "solver regularization");
   if (solver.reuseIterations < -1) throw std::invalid_argument("reuse iterations must be −1 (automatic) or more");
   if (threads < 1 || threads > kMostThreads) {
     throw std::invalid_argument("threads must be from 1 to " + std::to_string(kMostThreads));

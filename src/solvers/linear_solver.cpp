@@ -27,7 +27,15 @@ const ConstraintMatrix& LinearSolver::regularized(const ConstraintMatrix& A) {
 // A's eigenvalues over its diagonal where x lies along regular directions, and falls toward
 // s / d where it is dominated by a direction of eigenvalue s ≪ d: a part of b that A can meet
 // only with an enormous x, the mark of a singular configuration.
+void LinearSolver::analyze(const ConstraintMatrix& A) {
+  ++analyses_;
+  analyzeLayout(A);
+  for (Eigen::VectorXd* v : {&shift_, &residual_, &correction_, &product_, &start_}) v->setZero(A.size());
+  redundantLayout_ = false;
+}
+
 bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x) {
+  if (!x.allFinite()) return true;
   A.diagonal(shift_);
   const double weighted = x.cwiseAbs2().dot(shift_);
   return weighted > 0.0 && !(b.dot(x) >= kRayleighFloor * weighted);
@@ -38,12 +46,15 @@ SolveStats LinearSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd&
   if (regularization_ == 0.0) return solveSystem(A, b, x, tolerance);
   start_ = x;
   SolveStats exact{};
-  try {
-    exact = solveSystem(A, b, x, tolerance);
-    if (!dominatedByNearNull(A, b, x)) return exact;
-  } catch (const SingularSystemError&) {  // a zero pivot: redundant rows, solved damped below
+  if (!redundantLayout_) {
+    try {
+      exact = solveSystem(A, b, x, tolerance);
+      if (!dominatedByNearNull(A, b, x)) return exact;
+    } catch (const SingularSystemError&) {  // a zero pivot: redundant rows, solved damped below
+      redundantLayout_ = true;
+    }
+    x = start_;
   }
-  x = start_;
   SolveStats stats = solveDamped(A, b, x, tolerance);
   stats.iterations += exact.iterations;
   stats.factorized = stats.factorized || exact.factorized;
@@ -77,8 +88,8 @@ SolveStats LinearSolver::solveDamped(const ConstraintMatrix& A, const Eigen::Vec
     A.apply(x, product_);
     residual_ = b - product_;
     const double refined = residual_.norm();
-    if (!(refined < 0.5 * residual)) {  // only near-null directions are left
-      if (!(refined < residual)) x -= correction_;
+    if (!(refined < 0.5 * residual)) {  // only near-null directions are left: keep them damped
+      x -= correction_;
       break;
     }
     residual = refined;

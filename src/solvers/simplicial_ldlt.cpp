@@ -70,7 +70,7 @@ void SimplicialLdlt::factorize(const ConstraintMatrix& A) {
     const double scale = values_[assembly_->diagonal(row)];
     if (k == done || !(D_[pivot] > kSingularPivot * scale)) {
       throw SingularSystemError("J W Jᵀ is singular: constraint row " + std::to_string(row) +
-                                    " is redundant with others (use the cg solver, or set an ldlt regularization)",
+                                    " is redundant with others (the default damping, a \"regularization\" above 0, solves it)",
                                 row);
     }
   }

@@ -17,7 +17,7 @@ constexpr double kSingularPivot = 1e-12;
 
 [[noreturn]] void throwSingular(Eigen::Index row) {
   throw SingularSystemError("J W Jᵀ is singular: constraint row " + std::to_string(row) +
-                                " is redundant with others (use the cg solver, or set an ldlt regularization)",
+                                " is redundant with others (the default damping, a \"regularization\" above 0, solves it)",
                             row);
 }
 

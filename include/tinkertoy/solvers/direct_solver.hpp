@@ -20,7 +20,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 
 #include "tinkertoy/solvers/factorization.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"

@@ -92,16 +92,14 @@ class LinearSolver {
   [[nodiscard]] virtual std::string_view name() const = 0;
   // Prepares for a new block layout of A's J and W (called when constraints or bodies change):
   // the symbolic analysis, counted by analyses().
-  void analyze(const ConstraintMatrix& A) {
-    ++analyses_;
-    analyzeLayout(A);
-  }
+  void analyze(const ConstraintMatrix& A);
   // How many times analyze() has run on this solver.
   [[nodiscard]] long analyses() const { return analyses_; }
   // Solves A x = b to a relative residual `tolerance` (0: the solver's own; a direct solve with
   // a fresh factorization is exact regardless). On entry x is the warm start and must have size
   // b.size(). With a regularization ε > 0, a solution dominated by near-null directions of A
-  // (bᵀx < kRayleighFloor · xᵀ diag(A) x), or a zero pivot, has the solve redone damped from
+  // (bᵀx < kRayleighFloor · xᵀ diag(A) x) or not finite, or a zero pivot (after which every
+  // solve of the layout is damped at once), has the solve redone damped from
   // the warm start: x solves A_ε x = b, A_ε = A + ε diag(A), to a relative residual of ε at
   // the tightest, and then up to kMostRefinements refinements x += A_ε⁻¹ (b − A x) take it
   // toward A x = b, to the tolerance, while each at least halves that residual. The residual
@@ -132,9 +130,11 @@ class LinearSolver {
   Eigen::VectorXd shift_;  // [m] S + ε diag(A), S the shift A already has
   std::optional<ConstraintMatrix> regularized_;
   Eigen::VectorXd residual_, correction_, product_, start_;  // [m] scratch
+  bool redundantLayout_ = false;  // a factorization of this layout met a zero pivot: damp at once
 };
 
-// ‖b − A x‖ / ‖b‖, or 0 if b = 0. Every solver reports this for the x it returns.
+// ‖b − A x‖ / ‖b‖, or 0 if b = 0. Every solver reports this for the x it returns (of the damped
+// A when LinearSolver::solve damped the solve).
 // scratch: [m] work vector, resized if needed.
 double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
                         const Eigen::VectorXd& x, Eigen::VectorXd& scratch);
