@@ -82,6 +82,8 @@ nlohmann::json summaryJson(const Report& r) {
       {"projection_iterations", r.stats.projectionIterations},
       {"projection_unconverged_steps", r.stats.unconvergedProjections},
       {"substep_splits", r.stats.substepSplits},
+      {"adaptive_steps", r.stats.adaptiveSteps},
+      {"rejected_steps", r.stats.rejectedSteps},
       {"solver_residual_max", r.stats.residualMax},
       {"wall_seconds", r.wallSeconds},
       {"steps_per_second", stepsPerSecond},
@@ -114,8 +116,17 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
   if (s.solver.kind == SolverKind::SparseLdlt) out << st.factorizationsPerStep() << " factorizations per step, ";
   out << "max residual " << st.residualMax << "\n";
+  const bool accelerationLevel = s.formulation == FormulationKind::Acceleration;
+  if (accelerationLevel && s.integrator == IntegratorKind::DormandPrince5) {
+    out << "  dopri5       " << st.adaptiveSteps << " steps of its own (mean "
+        << (st.adaptiveSteps > 0 ? model.time() / static_cast<double>(st.adaptiveSteps) : 0.0) << " s), "
+        << st.rejectedSteps << " rejected; rtol " << s.errorTolerance.relative << ", atol "
+        << s.errorTolerance.absolute << "\n";
+  }
   if (st.projectionIterations > 0 || st.substepSplits > 0) {
-    out << "  projection   " << st.projectionIterations << " iterations";
+    // RATTLE's iterations are its own Newton solve of the position stage, not a projection.
+    const bool rattle = accelerationLevel && s.integrator == IntegratorKind::Rattle;
+    out << (rattle ? "  newton       " : "  projection   ") << st.projectionIterations << " iterations";
     if (st.substepSplits > 0) out << ", " << st.substepSplits << " substeps split in half to converge";
     out << "\n";
   }

@@ -21,6 +21,8 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.duration) scene.duration = *f.duration;
   if (f.dt) s.dt = *f.dt;
   if (f.integrator) s.integrator = *f.integrator;
+  if (f.rtol) s.errorTolerance.relative = *f.rtol;
+  if (f.atol) s.errorTolerance.absolute = *f.atol;
   if (f.solver) s.solver.kind = *f.solver;
   if (f.ks) s.ks = *f.ks;
   if (f.kd) s.kd = *f.kd;
@@ -74,8 +76,12 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(integerBetween(1, kMostThreads));
   app.add_option_function<std::string>(
          "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
-         "euler | symplectic-euler | midpoint | rk4 | rattle (acceleration)")
-      ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4", "rattle"}));
+         "euler | symplectic-euler | midpoint | rk4 | dopri5 | rattle (acceleration)")
+      ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4", "dopri5", "rattle"}));
+  addOptional(app, "--rtol", f.rtol, "dopri5: relative error allowed per step (default 1e-6)")
+      ->check(finiteNumber(Sign::Positive));
+  addOptional(app, "--atol", f.atol, "dopri5: absolute error allowed per step, m or rad (default 1e-9)")
+      ->check(finiteNumber(Sign::Positive));
   app.add_option_function<std::string>(
          "--solver", [&f](const std::string& name) { f.solver = parseSolver(name); },
          "cg | ldlt | sequential (sequential: velocity formulation only)")

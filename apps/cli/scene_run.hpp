@@ -18,7 +18,7 @@ namespace tinkertoy::cli {
 
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
-  std::optional<double> duration, dt, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio;
+  std::optional<double> duration, dt, rtol, atol, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio;
   std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
@@ -29,7 +29,7 @@ struct SimulationFlags {
 
   // Whether any flag was given.
   [[nodiscard]] bool any() const {
-    return duration || dt || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
+    return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
            integrator || solver || positionCorrection || project;
   }

@@ -242,7 +242,11 @@ void Studio::settingsPanel() {
     changed |= combo("integrator", s.integrator,
                      {{IntegratorKind::ExplicitEuler, "euler"}, {IntegratorKind::SymplecticEuler, "symplectic-euler"},
                       {IntegratorKind::Midpoint, "midpoint"}, {IntegratorKind::RungeKutta4, "rk4"},
-                      {IntegratorKind::Rattle, "rattle"}});
+                      {IntegratorKind::DormandPrince5, "dopri5"}, {IntegratorKind::Rattle, "rattle"}});
+    if (s.integrator == IntegratorKind::DormandPrince5) {
+      changed |= numberField("rtol", s.errorTolerance.relative);
+      changed |= numberField("atol", s.errorTolerance.absolute);
+    }
     changed |= combo("solver", s.solver.kind, {{SolverKind::ConjugateGradient, "cg"}, {SolverKind::SparseLdlt, "ldlt"}});
     changed |= numberField("ks (1/s²)", s.ks);
     changed |= numberField("kd (1/s)", s.kd);

@@ -2,26 +2,19 @@
 
 namespace tinkertoy {
 
-class AccelerationFormulation::FirstStageRecorder final : public AccelerationField {
- public:
-  FirstStageRecorder(AccelerationDynamics& dynamics, Eigen::VectorXd& lambda, Eigen::VectorXd& force)
-      : dynamics_(dynamics), lambda_(lambda), force_(force) {}
+void AccelerationFormulation::StepStartRecorder::acceleration(const StateView& state, Eigen::VectorXd& a) {
+  owner_.dynamics_.acceleration(state, a);
+}
 
-  void acceleration(const StateView& state, Eigen::VectorXd& a) override {
-    dynamics_.acceleration(state, a);
-    if (first_) {
-      lambda_ = dynamics_.lambda();
-      force_ = dynamics_.constraintForce();
-      first_ = false;
-    }
-  }
+void AccelerationFormulation::StepStartRecorder::stepStart(const StateView& state, Eigen::VectorXd& a) {
+  owner_.dynamics_.acceleration(state, a);
+  owner_.lambda_ = owner_.dynamics_.lambda();
+  owner_.force_ = owner_.dynamics_.constraintForce();
+}
 
- private:
-  AccelerationDynamics& dynamics_;
-  Eigen::VectorXd& lambda_;
-  Eigen::VectorXd& force_;
-  bool first_ = true;
-};
+void AccelerationFormulation::ProjectingCorrector::correct(double time, Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  owner_.projectionTally_.add(owner_.projection_.apply(owner_.dynamics_, owner_.model_, time, q, v));
+}
 
 AccelerationFormulation::AccelerationFormulation(const Model& model, const SimulationSettings& settings)
     : model_(model), parallel_(makeParallelLoop(settings.threads)),
@@ -30,6 +23,8 @@ AccelerationFormulation::AccelerationFormulation(const Model& model, const Simul
   dynamics_.constraints().useThreads(parallel_.get());
   if (settings.integrator == IntegratorKind::Rattle) {
     rattle_.emplace(settings.projection);
+  } else if (settings.integrator == IntegratorKind::DormandPrince5) {
+    dopri_.emplace(settings.errorTolerance);
   } else {
     integrator_.emplace(settings.integrator);
   }
@@ -40,6 +35,12 @@ void AccelerationFormulation::rebuild() {
   lambda_.setZero(dynamics_.constraints().rows());
   force_.setZero(model_.q().size());
   if (rattle_) rattle_->reset(dynamics_.constraints().rows());
+  if (dopri_) dopri_->reset();
+}
+
+void AccelerationFormulation::modelEdited() {
+  dynamics_.invalidateMasses();
+  if (dopri_) dopri_->reset();  // its step in progress was of the model before the edit
 }
 
 void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
@@ -51,8 +52,11 @@ void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::Vect
     force_ = rattle_->constraintForce();
     return;
   }
-  FirstStageRecorder recorder(dynamics_, lambda_, force_);
-  integrator_->step(recorder, time, q, v, h);
+  if (dopri_) {
+    adaptiveTally_ = dopri_->advance(recorder_, project_ ? &corrector_ : nullptr, time, q, v, time + h);
+    return;
+  }
+  integrator_->step(recorder_, time, q, v, h);
   if (project_) projectionTally_.add(projection_.apply(dynamics_, model_, time, q, v));
 }
 

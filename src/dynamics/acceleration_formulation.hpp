@@ -1,8 +1,13 @@
 // AccelerationFormulation: Witkin's method as a Formulation. Each step runs the chosen
 // integrator over the derivative loop of AccelerationDynamics, then the optional projection
 // onto C = 0, Ċ = 0 (docs/theory.md §§1–5). λ reported is that of the first stage: the solve
-// at the state the step starts from. With RATTLE the step is RATTLE's own (dynamics/rattle.hpp),
-// which ends on C = 0, Ċ = 0 without a projection; λ is its position stage's.
+// at the state the step starts from.
+//
+// With dopri5 the step is the output interval: DormandPrince takes its own steps across it,
+// projects each accepted step's end and the interpolated state it returns, and λ is that of
+// the first stage of its step that contains the returned time. With RATTLE the step is
+// RATTLE's own (dynamics/rattle.hpp), which ends on C = 0, Ċ = 0 without a projection; λ is
+// its position stage's.
 #pragma once
 
 #include <optional>
@@ -12,6 +17,7 @@
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/dynamics/rattle.hpp"
+#include "tinkertoy/integrators/dormand_prince.hpp"
 #include "tinkertoy/integrators/integrator.hpp"
 
 namespace tinkertoy {
@@ -21,7 +27,7 @@ class AccelerationFormulation final : public Formulation {
   AccelerationFormulation(const Model& model, const SimulationSettings& settings);
 
   void rebuild() override;
-  void modelEdited() override { dynamics_.invalidateMasses(); }
+  void modelEdited() override;
   void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
   [[nodiscard]] ConstraintSystem& constraints() override { return dynamics_.constraints(); }
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
@@ -29,20 +35,42 @@ class AccelerationFormulation final : public Formulation {
   [[nodiscard]] const SolveTally& tally() const override { return dynamics_.tally(); }
   [[nodiscard]] long analyses() const override { return dynamics_.analyses(); }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
+  [[nodiscard]] const AdaptiveTally& adaptiveTally() const override { return adaptiveTally_; }
   [[nodiscard]] bool evaluatedAtStepEnd() const override { return project_ || rattle_.has_value(); }
 
  private:
-  // Forwards to the dynamics and keeps λ and Q̂ of the first call of a step.
-  class FirstStageRecorder;
+  // Forwards to the dynamics and keeps λ and Q̂ of each step's first stage.
+  class StepStartRecorder final : public AccelerationField {
+   public:
+    explicit StepStartRecorder(AccelerationFormulation& owner) : owner_(owner) {}
+    void acceleration(const StateView& state, Eigen::VectorXd& a) override;
+    void stepStart(const StateView& state, Eigen::VectorXd& a) override;
+
+   private:
+    AccelerationFormulation& owner_;
+  };
+  // Projects the states dopri5 accepts and returns.
+  class ProjectingCorrector final : public StateCorrector {
+   public:
+    explicit ProjectingCorrector(AccelerationFormulation& owner) : owner_(owner) {}
+    void correct(double time, Eigen::VectorXd& q, Eigen::VectorXd& v) override;
+
+   private:
+    AccelerationFormulation& owner_;
+  };
 
   const Model& model_;
   std::unique_ptr<ParallelLoop> parallel_;  // the step's threads beyond the caller's (none: 1)
   AccelerationDynamics dynamics_;
-  std::optional<Integrator> integrator_;  // the explicit methods; or
+  std::optional<Integrator> integrator_;  // the fixed-step explicit methods; or
+  std::optional<DormandPrince> dopri_;    // dopri5; or
   std::optional<Rattle> rattle_;          // RATTLE
   Projection projection_;
   bool project_;
+  StepStartRecorder recorder_{*this};
+  ProjectingCorrector corrector_{*this};
   ProjectionTally projectionTally_;
+  AdaptiveTally adaptiveTally_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
 };
 

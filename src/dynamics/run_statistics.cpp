@@ -23,6 +23,8 @@ void RunStatistics::add(const StepDiagnostics& step) {
   projectionIterations += step.projectionIterations;
   unconvergedProjections += step.projectionConverged ? 0 : 1;
   substepSplits += step.substepSplits;
+  adaptiveSteps += step.adaptiveSteps;
+  rejectedSteps += step.rejectedSteps;
   residualMax = std::max(residualMax, step.solverResidual);
 }
 

@@ -64,6 +64,7 @@ void SimulationSettings::validate() const {
   if (threads < 1 || threads > kMostThreads) {
     throw std::invalid_argument("threads must be from 1 to " + std::to_string(kMostThreads));
   }
+  errorTolerance.validate();
   detail::requirePositive(projection.tolerance, "projection tolerance");
   if (projection.maxIterations < 1) throw std::invalid_argument("projection iterations must be at least 1");
   if (velocity.iterations < 1) throw std::invalid_argument("iterations must be at least 1");

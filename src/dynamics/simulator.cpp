@@ -49,6 +49,11 @@ void Simulator::step() {
     throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() + "; row " +
                               std::to_string(e.row()) + " belongs to " + model_.describe(constraint),
                           stepCount_ + 1, startTime, std::nullopt, constraint);
+  } catch (const StepSizeUnderflow& e) {
+    std::ostringstream message;
+    message << "step " << stepCount_ + 1 << ": " << e.what() << ". The model keeps the state of step " << stepCount_
+            << ".";
+    throw SimulationError(message.str(), stepCount_ + 1, startTime, std::nullopt, std::nullopt);
   } catch (const SingularMassError& e) {
     throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() +
                               ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
@@ -207,6 +212,12 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   d.projectionIterations = projection.iterations;
   d.projectionConverged = projection.unconverged == 0;
   d.substepSplits = projection.splits;
+  if (afterStep) {
+    const AdaptiveTally& adaptive = formulation_->adaptiveTally();
+    d.adaptiveSteps = adaptive.accepted;
+    d.rejectedSteps = adaptive.rejected;
+    d.adaptiveStepSize = adaptive.lastStep;
+  }
   d.solverResidual = tally.maxResidual;
   return d;
 }

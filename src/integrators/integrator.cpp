@@ -8,11 +8,12 @@ namespace tinkertoy {
 
 namespace {
 
-constexpr std::array<std::pair<IntegratorKind, std::string_view>, 5> kNames = {{
+constexpr std::array<std::pair<IntegratorKind, std::string_view>, 6> kNames = {{
     {IntegratorKind::ExplicitEuler, "euler"},
     {IntegratorKind::SymplecticEuler, "symplectic-euler"},
     {IntegratorKind::Midpoint, "midpoint"},
     {IntegratorKind::RungeKutta4, "rk4"},
+    {IntegratorKind::DormandPrince5, "dopri5"},
     {IntegratorKind::Rattle, "rattle"},
 }};
 
@@ -42,6 +43,8 @@ int integratorOrder(IntegratorKind kind) {
       return 2;
     case IntegratorKind::RungeKutta4:
       return 4;
+    case IntegratorKind::DormandPrince5:
+      return 5;
   }
   return 0;
 }
@@ -49,6 +52,9 @@ int integratorOrder(IntegratorKind kind) {
 Integrator::Integrator(IntegratorKind kind) : kind_(kind) {
   if (kind == IntegratorKind::Rattle) {
     throw std::invalid_argument("RATTLE solves for the constraint forces itself; the acceleration formulation runs it");
+  }
+  if (kind == IntegratorKind::DormandPrince5) {
+    throw std::invalid_argument("dopri5 chooses its own steps; it is run by DormandPrince, not by a fixed-step Integrator");
   }
 }
 
@@ -67,7 +73,8 @@ void Integrator::step(AccelerationField& field, double& time, Eigen::VectorXd& q
     case IntegratorKind::RungeKutta4:
       rungeKutta4(field, time, q, v, h);
       break;
-    case IntegratorKind::Rattle:  // refused by the constructor
+    case IntegratorKind::DormandPrince5:  // refused by the constructor
+    case IntegratorKind::Rattle:
       break;
   }
   time += h;
@@ -76,7 +83,7 @@ void Integrator::step(AccelerationField& field, double& time, Eigen::VectorXd& q
 // y_{n+1} = y_n + h f(t_n, y_n).
 void Integrator::explicitEuler(AccelerationField& field, double t, Eigen::VectorXd& q,
                                Eigen::VectorXd& v, double h) {
-  field.acceleration({t, q, v}, a1_);
+  field.stepStart({t, q, v}, a1_);
   q += h * v;
   v += h * a1_;
 }
@@ -84,7 +91,7 @@ void Integrator::explicitEuler(AccelerationField& field, double t, Eigen::Vector
 // Semi-implicit (symplectic) Euler: the position update uses the new velocity.
 void Integrator::symplecticEuler(AccelerationField& field, double t, Eigen::VectorXd& q,
                                  Eigen::VectorXd& v, double h) {
-  field.acceleration({t, q, v}, a1_);
+  field.stepStart({t, q, v}, a1_);
   v += h * a1_;
   q += h * v;
 }
@@ -92,7 +99,7 @@ void Integrator::symplecticEuler(AccelerationField& field, double t, Eigen::Vect
 // Explicit midpoint: y_{n+1} = y_n + h f(t_n + h/2, y_n + h/2 f(t_n, y_n)).
 void Integrator::midpoint(AccelerationField& field, double t, Eigen::VectorXd& q,
                           Eigen::VectorXd& v, double h) {
-  field.acceleration({t, q, v}, a1_);
+  field.stepStart({t, q, v}, a1_);
   qStage_ = q + 0.5 * h * v;
   vStage2_ = v + 0.5 * h * a1_;
   field.acceleration({t + 0.5 * h, qStage_, vStage2_}, a2_);
@@ -103,7 +110,7 @@ void Integrator::midpoint(AccelerationField& field, double t, Eigen::VectorXd& q
 // Classical RK4 on y = (q, v). The slope of q at stage i is the stage velocity v_i.
 void Integrator::rungeKutta4(AccelerationField& field, double t, Eigen::VectorXd& q,
                              Eigen::VectorXd& v, double h) {
-  field.acceleration({t, q, v}, a1_);
+  field.stepStart({t, q, v}, a1_);
 
   qStage_ = q + 0.5 * h * v;
   vStage2_ = v + 0.5 * h * a1_;

@@ -45,7 +45,7 @@ std::string element(Eigen::Index j) {
 }
 
 void SceneBuilder::readSettings(const JsonObject& s) {
-  s.allowOnly({"dt", "duration", "formulation", "integrator", "solver", "ks", "kd", "tolerance", "max_iterations",
+  s.allowOnly({"dt", "duration", "formulation", "integrator", "rtol", "atol", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "warm_start",
                "position_correction", "joint_hertz", "joint_damping_ratio"});
   SimulationSettings& settings = scene_.settings;
@@ -55,10 +55,17 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     const auto kind = parseIntegrator(*name);
     if (!kind) {
       throw SceneError(s.pathOf("integrator"), "unknown integrator " + inQuotes(*name) +
-                                                   "; expected euler, symplectic-euler, midpoint, rk4 or rattle");
+                                                   "; expected euler, symplectic-euler, midpoint, rk4, dopri5 or rattle");
     }
     settings.integrator = *kind;
   }
+  if (s.has("rtol")) {
+    settings.errorTolerance.relative = s.positive("rtol");
+    if (settings.errorTolerance.relative < 1e-14 || settings.errorTolerance.relative >= 1.0) {
+      throw SceneError(s.pathOf("rtol"), "must be from 1e-14 (what double precision resolves) to below 1");
+    }
+  }
+  if (s.has("atol")) settings.errorTolerance.absolute = s.positive("atol");
   if (const auto name = s.optionalString("formulation")) {
     const auto kind = parseFormulation(*name);
     if (!kind) {

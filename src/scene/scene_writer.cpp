@@ -127,6 +127,8 @@ class Writer {
     out["duration"] = scene_.duration;
     out["formulation"] = formulationName(s.formulation);
     out["integrator"] = integratorName(s.integrator);
+    out["rtol"] = s.errorTolerance.relative;
+    out["atol"] = s.errorTolerance.absolute;
     out["solver"] = solverName(s.solver.kind);
     out["ks"] = s.ks;
     out["kd"] = s.kd;

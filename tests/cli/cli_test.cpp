@@ -45,7 +45,7 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
       "scene", "dimension", "particles", "bodies", "constraints", "formulation", "integrator", "solver", "dt", "steps",
       "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
       "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "factorizations_per_step", "projection_iterations",
-      "projection_unconverged_steps", "substep_splits", "solver_residual_max",
+      "projection_unconverged_steps", "substep_splits", "adaptive_steps", "rejected_steps", "solver_residual_max",
       "wall_seconds", "steps_per_second", "breaks", "final_state"};
   std::sort(keys.begin(), keys.end());
   std::sort(expected.begin(), expected.end());
@@ -77,6 +77,22 @@ TEST_F(Cli, FlagsOverrideTheSceneSettings) {
   EXPECT_EQ(s["integrator"], "midpoint");
   EXPECT_EQ(s["solver"], "ldlt");
   // --project holds the rod to round-off even with this coarse midpoint step.
+  EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-11);
+}
+
+// dopri5 takes its own steps across the output interval dt and says how many.
+TEST_F(Cli, Dopri5ReportsItsOwnSteps) {
+  const Result r = tinkertoy({"run", kScenes + "double_pendulum.json", "--duration", "1", "--integrator", "dopri5",
+                              "--rtol", "1e-8", "--atol", "1e-10", "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("dopri5       "), std::string::npos) << r.out;
+  const nlohmann::json s = readJson(file("s.json"));
+  EXPECT_EQ(s["integrator"], "dopri5");
+  EXPECT_EQ(s["steps"], 1000);
+  const int own = s["adaptive_steps"].get<int>();
+  EXPECT_GT(own, 10);
+  EXPECT_LT(own, 500) << "its steps must span several outputs";
+  EXPECT_GE(s["rejected_steps"].get<int>(), 0);
   EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-11);
 }
 
@@ -214,6 +230,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--max-iterations", "-5"}, "--max-iterations"},
                       BadFlag{{"run", kPendulum, "--regularization", "nan"}, "--regularization"},
                       BadFlag{{"run", kPendulum, "--integrator", "rk5"}, "--integrator"},
+                      BadFlag{{"run", kPendulum, "--rtol", "0"}, "--rtol"},
+                      BadFlag{{"run", kPendulum, "--rtol", "1e-20"}, "rtol must be from 1e-14"},
+                      BadFlag{{"run", kPendulum, "--atol", "-1"}, "--atol"},
                       BadFlag{{"run", kPendulum, "--factorization", "cholesky"}, "--factorization"},
                       BadFlag{{"run", kPendulum, "--reuse-iterations", "-1"}, "--reuse-iterations"},
                       BadFlag{{"run", kPendulum, "--reuse-iterations", "99999999999999999999"}, "--reuse-iterations"},

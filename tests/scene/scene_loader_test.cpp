@@ -73,6 +73,13 @@ TEST(SceneLoader, AppliesDefaults) {
   EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
 }
 
+TEST(SceneLoader, ReadsDopri5AndItsTolerances) {
+  const Scene scene = parseScene(R"({"settings": {"integrator": "dopri5", "rtol": 1e-9, "atol": 1e-11}})");
+  EXPECT_EQ(scene.settings.integrator, IntegratorKind::DormandPrince5);
+  EXPECT_EQ(scene.settings.errorTolerance.relative, 1e-9);
+  EXPECT_EQ(scene.settings.errorTolerance.absolute, 1e-11);
+}
+
 TEST(SceneLoader, NamesConstraintsByIdWhenGiven) {
   const Scene scene = parseScene(R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0]}],
     "constraints": [{"type": "distance", "id": "rod", "a": "a", "b": [0, 0]}]})");
@@ -163,6 +170,12 @@ const BadScene kBadScenes[] = {
     {"gravity of the wrong size", R"({"gravity": [0, -9.81, 0]})", "gravity", "expected 2 numbers"},
     {"unknown integrator", R"({"settings": {"integrator": "rk5"}})", "settings.integrator", "unknown integrator 'rk5'"},
     {"unknown solver", R"({"settings": {"solver": "gmres"}})", "settings.solver", "unknown solver 'gmres'"},
+    {"zero rtol", R"({"settings": {"integrator": "dopri5", "rtol": 0}})", "settings.rtol", "must be positive"},
+    {"rtol finer than doubles resolve", R"({"settings": {"rtol": 1e-16}})", "settings.rtol",
+     "must be from 1e-14 (what double precision resolves) to below 1"},
+    {"rtol of one", R"({"settings": {"rtol": 1}})", "settings.rtol", "to below 1"},
+    {"zero atol", R"({"settings": {"atol": 0}})", "settings.atol", "must be positive"},
+    {"atol as a word", R"({"settings": {"atol": "small"}})", "settings.atol", "expected a number"},
     {"unknown factorization", R"({"settings": {"factorization": "cholesky"}})", "settings.factorization",
      "unknown factorization 'cholesky'; expected auto, simplicial, supernodal or tree"},
     {"negative reuse iterations", R"({"settings": {"reuse_iterations": -1}})", "settings.reuse_iterations",

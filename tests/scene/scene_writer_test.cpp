@@ -70,6 +70,8 @@ double expectSameModel(const Scene& original, const Scene& written) {
   EXPECT_LT((x.J - y.J).lpNorm<Eigen::Infinity>(), 1e-10 + 10 * drift);
   EXPECT_EQ(original.settings.formulation, written.settings.formulation);
   EXPECT_EQ(original.settings.integrator, written.settings.integrator);
+  EXPECT_EQ(original.settings.errorTolerance.relative, written.settings.errorTolerance.relative);
+  EXPECT_EQ(original.settings.errorTolerance.absolute, written.settings.errorTolerance.absolute);
   EXPECT_EQ(original.settings.solver.kind, written.settings.solver.kind);
   EXPECT_EQ(original.settings.dt, written.settings.dt);
   EXPECT_EQ(original.duration, written.duration);

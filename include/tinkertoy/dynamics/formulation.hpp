@@ -52,6 +52,11 @@ class Formulation {
   [[nodiscard]] virtual long analyses() const = 0;
   // Position projections of the last step (none unless it projects).
   [[nodiscard]] virtual const ProjectionTally& projectionTally() const = 0;
+  // The adaptive integrator's steps within the last step (none unless it is dopri5).
+  [[nodiscard]] virtual const AdaptiveTally& adaptiveTally() const {
+    static const AdaptiveTally none;
+    return none;
+  }
 };
 
 // The formulation `settings` asks for, on `model` (which it keeps a reference to).

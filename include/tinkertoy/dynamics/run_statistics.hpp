@@ -10,6 +10,7 @@
 //   factorizationsPerStep  numeric factorizations / steps (the direct solver reuses them)
 //   unconvergedProjections steps whose position projection stopped short of its tolerance
 //   residualMax          largest relative residual of any solve
+//   adaptiveSteps, rejectedSteps   dopri5's own steps taken and rejected
 //
 //   RunStatistics stats(sim.diagnostics());
 //   while (...) { sim.step(); stats.add(sim.diagnostics()); }
@@ -38,6 +39,8 @@ struct RunStatistics {
   long projectionIterations = 0;
   long unconvergedProjections = 0;  // steps whose projection stopped above its tolerance
   long substepSplits = 0;           // substeps redone as halves for their projection to converge
+  long adaptiveSteps = 0;           // dopri5's accepted steps
+  long rejectedSteps = 0;           // and its rejected ones
   double residualMax = 0.0;
 
   [[nodiscard]] double iterationsPerSolve() const {

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "tinkertoy/dynamics/projection.hpp"
+#include "tinkertoy/integrators/dormand_prince.hpp"
 #include "tinkertoy/integrators/integrator.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
@@ -52,6 +53,7 @@ struct SimulationSettings {
   double dt = 1e-3;  // step size h, s
   FormulationKind formulation = FormulationKind::Acceleration;
   IntegratorKind integrator = IntegratorKind::RungeKutta4;  // acceleration level
+  ErrorTolerance errorTolerance;  // dopri5's rtol and atol per step; dt is then the output interval
   SolverSettings solver;
   double ks = 0.0;  // feedback on C, 1/s² (acceleration level)
   double kd = 0.0;  // feedback on Ċ, 1/s (acceleration level)

@@ -53,6 +53,11 @@ struct StepDiagnostics {
   int projectionIterations = 0;  // Gauss–Newton iterations of the step's position projections
   bool projectionConverged = true;  // every projection reached its tolerance
   int substepSplits = 0;         // substeps redone as halves so that their projection converged
+  // dopri5: its own steps within this step (0 when the step fell inside one taken before), the
+  // steps it rejected and retried shorter, and the size of its last accepted step, s.
+  int adaptiveSteps = 0;
+  int rejectedSteps = 0;
+  double adaptiveStepSize = 0.0;
   double solverResidual = 0.0;   // largest relative residual among them
 
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }

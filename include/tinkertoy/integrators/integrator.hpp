@@ -10,9 +10,10 @@
 //   midpoint            2       2    evaluate at t + h/2 with an Euler half step
 //   RK4                 4       4    classical Runge–Kutta
 //
-// RATTLE ("rattle", order 2) is named here too, but it is not a method for a plain
-// AccelerationField: it solves for the constraint forces itself, so the acceleration
-// formulation runs it (dynamics/rattle.hpp) and an Integrator refuses it.
+// Two more methods are named here but are not fixed-step Integrators, which refuse them:
+//   dopri5   Dormand–Prince 5(4), adaptive steps and dense output (integrators/dormand_prince.hpp)
+//   rattle   RATTLE, order 2; it solves for the constraint forces itself (dynamics/rattle.hpp)
+// The acceleration formulation runs both.
 //
 //   Integrator rk4(IntegratorKind::RungeKutta4);
 //   rk4.step(dynamics, t, q, v, 1e-3);
@@ -31,11 +32,15 @@ class AccelerationField {
  public:
   virtual ~AccelerationField() = default;
   virtual void acceleration(const StateView& state, Eigen::VectorXd& a) = 0;
+  // The first stage of a step: the evaluation at the state the step starts from. Integrators
+  // call this for it, so a field can keep what that evaluation solved (λ at the step's start).
+  virtual void stepStart(const StateView& state, Eigen::VectorXd& a) { acceleration(state, a); }
 };
 
-enum class IntegratorKind { ExplicitEuler, SymplecticEuler, Midpoint, RungeKutta4, Rattle };
+enum class IntegratorKind { ExplicitEuler, SymplecticEuler, Midpoint, RungeKutta4, DormandPrince5, Rattle };
 
-// "euler", "symplectic-euler", "midpoint", "rk4", "rattle": the names scenes and the CLI use.
+// "euler", "symplectic-euler", "midpoint", "rk4", "dopri5", "rattle": the names scenes and the
+// CLI use.
 std::string_view integratorName(IntegratorKind kind);
 std::optional<IntegratorKind> parseIntegrator(std::string_view name);
 // The global order of accuracy p: the error after a fixed time shrinks like h^p.
@@ -43,7 +48,7 @@ int integratorOrder(IntegratorKind kind);
 
 class Integrator {
  public:
-  // Throws std::invalid_argument for IntegratorKind::Rattle.
+  // Throws std::invalid_argument for IntegratorKind::DormandPrince5 and Rattle.
   explicit Integrator(IntegratorKind kind);
 
   [[nodiscard]] IntegratorKind kind() const { return kind_; }

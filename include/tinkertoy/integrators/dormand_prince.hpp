@@ -1,0 +1,104 @@
+// DormandPrince: the adaptive embedded Runge–Kutta pair of Dormand and Prince, order 5 with an
+// order-4 error estimate ("dopri5"), with step-size control and dense output (Hairer, Nørsett
+// and Wanner, Solving ODEs I, §II.4–II.6; docs/theory.md §5).
+//
+// It advances y = (q, v), ẏ = (v, a(t, q, v)) to a requested time by its own steps. Each step
+// takes seven stages, forms the fifth-order solution y₁ and the difference e = y₁ − ŷ₁ to the
+// embedded fourth-order one, and measures it in the scaled RMS norm over q and v together:
+//
+//   err = √( 1/2n Σᵢ (eᵢ / (atol + rtol max(|y₀ᵢ|, |y₁ᵢ|)))² )
+//
+// err ≤ 1 accepts the step. Either way the next step is h·fac, with
+// fac = 0.9 err^(−0.17) err_prev^(0.04) (the PI controller Hairer's code uses), kept within
+// [0.2, 10], and not growing right after a rejection.
+//
+// Requested times need not be step boundaries: the step that passes one is interpolated by
+// the method's order-4 continuous extension, so outputs at fixed times are as accurate as the
+// steps themselves, and the steps stay as long as the error allows. After each accepted step a
+// StateCorrector (the projection onto C = 0, Ċ = 0) may move the state; the next step then
+// starts from the corrected state with a fresh first stage.
+//
+//   DormandPrince dopri({.relative = 1e-8, .absolute = 1e-10});
+//   dopri.advance(field, nullptr, t, q, v, t + 0.01);  // t = t + 0.01 on return
+#pragma once
+
+#include <Eigen/Core>
+#include <stdexcept>
+
+#include "tinkertoy/integrators/integrator.hpp"
+
+namespace tinkertoy {
+
+// The error dopri5 allows per step, per coordinate: atol + rtol |y|.
+struct ErrorTolerance {
+  double relative = 1e-6;  // rtol
+  double absolute = 1e-9;  // atol, in the coordinates' units (m, rad, m/s, rad/s)
+
+  // Throws std::invalid_argument unless 1e-14 ≤ rtol < 1 and 0 < atol < ∞.
+  void validate() const;
+};
+
+// Moves a state (t, q, v) onto the constraint manifold: each accepted step's end, and each
+// state advance() returns.
+class StateCorrector {
+ public:
+  virtual ~StateCorrector() = default;
+  virtual void correct(double time, Eigen::VectorXd& q, Eigen::VectorXd& v) = 0;
+};
+
+// The step size fell below what time can resolve: the error could not be met (a blow-up, or a
+// tolerance finer than the arithmetic allows).
+class StepSizeUnderflow : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What advance() did.
+struct AdaptiveTally {
+  int accepted = 0;       // steps taken
+  int rejected = 0;       // steps tried, failed the error test and retried shorter
+  double lastStep = 0.0;  // the size of the last accepted step so far, s
+};
+
+class DormandPrince {
+ public:
+  // Throws std::invalid_argument for a tolerance validate() refuses.
+  explicit DormandPrince(const ErrorTolerance& tolerance);
+
+  // Advances (time, q, v) to tEnd > time; the corrector, if any, corrects every accepted step's
+  // end and the state returned. A call that passes the state the previous call returned
+  // continues that integration (its step size and its step in progress); any other state
+  // starts afresh from it. q, v: [n]. Throws StepSizeUnderflow.
+  AdaptiveTally advance(AccelerationField& field, StateCorrector* corrector, double& time, Eigen::VectorXd& q,
+                        Eigen::VectorXd& v, double tEnd);
+  // Forgets the integration in progress: the next advance() starts afresh.
+  void reset() { continuing_ = false; }
+
+ private:
+  // Starts at (t, q, v): the first stage and an initial step size.
+  void start(AccelerationField& field, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // One attempt of size h_ from (t_, q_, v_); true if accepted (the state then moved to its end).
+  bool attempt(AccelerationField& field);
+  // The scaled RMS norm of (eq, ev) with scale atol + rtol max(|y₀|, |y₁|).
+  [[nodiscard]] double errorNorm(const Eigen::VectorXd& eq, const Eigen::VectorXd& ev) const;
+  // y at time t inside the last accepted step, from its continuous extension.
+  void interpolate(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) const;
+
+  ErrorTolerance tolerance_;
+  bool continuing_ = false;
+  bool needsFirstStage_ = true;  // the next attempt evaluates its first stage afresh
+  bool lastRejected_ = false;
+  double t_ = 0.0, h_ = 0.0, lastStep_ = 0.0, previousError_ = 1e-4;
+  Eigen::VectorXd q_, v_;              // the integration's own state at t_
+  double returnedTime_ = 0.0;          // what the last advance() returned
+  Eigen::VectorXd returnedQ_, returnedV_;
+  // Stage slopes: position slopes are the stage velocities V[i], velocity slopes A[i].
+  Eigen::VectorXd V_[7], A_[7];
+  Eigen::VectorXd qNew_, vNew_, eq_, ev_;
+  // The continuous extension of the last accepted step [stepStart_, stepStart_ + lastStep_]:
+  // y(θ) = r0 + θ(r1 + (1 − θ)(r2 + θ(r3 + (1 − θ) r4))), for q and for v.
+  double stepStart_ = 0.0;
+  Eigen::VectorXd rq_[5], rv_[5];
+};
+
+}  // namespace tinkertoy
