@@ -68,6 +68,7 @@ class Writer {
   Json write() {
     Json out;
     out["name"] = scene_.name;
+    if (!scene_.description.empty()) out["description"] = scene_.description;
     out["dimension"] = model_.dimension();
     out["gravity"] = numbers(gravity());
     out["settings"] = settings();

@@ -29,6 +29,7 @@ struct Scene {
   Model model;
   SimulationSettings settings;
   double duration = 10.0;  // s
+  std::string description;  // where the scene comes from and what it shows (free text)
 };
 
 class SceneError : public std::runtime_error {
