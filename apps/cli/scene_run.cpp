@@ -37,6 +37,7 @@ void applyFlags(const SimulationFlags& f, Scene& scene) {
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
   if (f.positionCorrection) s.velocity.positionCorrection = *f.positionCorrection;
+  if (f.velocityScheme) s.velocity.scheme = *f.velocityScheme;
   if (f.jointHertz) s.velocity.jointHertz = *f.jointHertz;
   if (f.jointDampingRatio) s.velocity.jointDampingRatio = *f.jointDampingRatio;
 }
@@ -98,6 +99,10 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
          [&f](const std::string& name) { f.positionCorrection = parsePositionCorrection(name); },
          "none | baumgarte | projection | soft (velocity)")
       ->check(CLI::IsMember({"none", "baumgarte", "projection", "soft"}));
+  app.add_option_function<std::string>(
+         "--velocity-scheme", [&f](const std::string& name) { f.velocityScheme = parseVelocityScheme(name); },
+         "symplectic-euler | verlet (velocity; verlet: kick-drift-kick, second order)")
+      ->check(CLI::IsMember({"symplectic-euler", "verlet"}));
   addOptional(app, "--joint-hertz", f.jointHertz, "Soft step: the joints' stiffness as a frequency, Hz")
       ->check(finiteNumber(Sign::Positive));
   addOptional(app, "--joint-damping-ratio", f.jointDampingRatio, "Soft step: the joints' damping ratio")
@@ -158,7 +163,7 @@ std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,
 }
 
 std::string_view integratorOf(const SimulationSettings& s) {
-  return integratorName(s.formulation == FormulationKind::Velocity ? IntegratorKind::SymplecticEuler : s.integrator);
+  return s.formulation == FormulationKind::Velocity ? velocitySchemeName(s.velocity.scheme) : integratorName(s.integrator);
 }
 
 }  // namespace tinkertoy::cli

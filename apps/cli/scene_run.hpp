@@ -25,13 +25,14 @@ struct SimulationFlags {
   std::optional<IntegratorKind> integrator;
   std::optional<SolverKind> solver;
   std::optional<PositionCorrection> positionCorrection;
+  std::optional<VelocityScheme> velocityScheme;
   std::optional<bool> project;  // --project / --no-project
 
   // Whether any flag was given.
   [[nodiscard]] bool any() const {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
-           integrator || solver || positionCorrection || project;
+           integrator || solver || positionCorrection || velocityScheme || project;
   }
 };
 
@@ -67,7 +68,7 @@ std::string checkStepCount(double time, double dt, const std::string& what);
 std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,
                       const std::function<void(std::uint64_t)>& after);
 
-// The integrator a run uses: the velocity level always steps with symplectic Euler.
+// The integrator a run uses: at the velocity level its scheme, symplectic Euler or Verlet.
 std::string_view integratorOf(const SimulationSettings& settings);
 
 }  // namespace tinkertoy::cli

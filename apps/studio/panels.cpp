@@ -263,6 +263,8 @@ void Studio::settingsPanel() {
     changed |= ImGui::IsItemDeactivatedAfterEdit();
     ImGui::InputInt("substeps", &s.velocity.substeps);
     changed |= ImGui::IsItemDeactivatedAfterEdit();
+    changed |= combo("scheme", s.velocity.scheme,
+                     {{VelocityScheme::SymplecticEuler, "symplectic-euler"}, {VelocityScheme::Verlet, "verlet"}});
     changed |= ImGui::Checkbox("warm start", &s.velocity.warmStart);
     changed |= combo("drift", s.velocity.positionCorrection,
                      {{PositionCorrection::None, "none"}, {PositionCorrection::Baumgarte, "baumgarte"},

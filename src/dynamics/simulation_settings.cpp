@@ -23,6 +23,11 @@ constexpr std::array<std::pair<PositionCorrection, std::string_view>, 4> kCorrec
     {PositionCorrection::SoftStep, "soft"},
 }};
 
+constexpr std::array<std::pair<VelocityScheme, std::string_view>, 2> kSchemes = {{
+    {VelocityScheme::SymplecticEuler, "symplectic-euler"},
+    {VelocityScheme::Verlet, "verlet"},
+}};
+
 template <class Kind, std::size_t N>
 std::string_view nameOf(const std::array<std::pair<Kind, std::string_view>, N>& names, Kind kind) {
   for (const auto& [k, name] : names) {
@@ -47,6 +52,9 @@ std::string_view positionCorrectionName(PositionCorrection correction) { return 
 std::optional<PositionCorrection> parsePositionCorrection(std::string_view name) {
   return parse(kCorrections, name);
 }
+
+std::string_view velocitySchemeName(VelocityScheme scheme) { return nameOf(kSchemes, scheme); }
+std::optional<VelocityScheme> parseVelocityScheme(std::string_view name) { return parse(kSchemes, name); }
 
 bool SimulationSettings::correctsDrift() const {
   if (formulation == FormulationKind::Velocity) return velocity.positionCorrection != PositionCorrection::None;
@@ -77,6 +85,11 @@ void SimulationSettings::validate() const {
       solver.kind != SolverKind::SequentialImpulses) {
     throw std::invalid_argument("the soft step is a sequential-impulse scheme; use solver sequential, or position "
                                 "correction none, baumgarte or projection");
+  }
+  if (formulation == FormulationKind::Velocity && velocity.positionCorrection == PositionCorrection::SoftStep &&
+      velocity.scheme == VelocityScheme::Verlet) {
+    throw std::invalid_argument("the soft step has its own substeps; use velocity scheme symplectic-euler with it, or "
+                                "position correction none, baumgarte or projection with verlet");
   }
   if (formulation == FormulationKind::Acceleration && integrator == IntegratorKind::Rattle && (ks != 0.0 || kd != 0.0)) {
     throw std::invalid_argument("rattle holds C = 0 and Ċ = 0 at every step by itself; ks and kd must be 0 with it");

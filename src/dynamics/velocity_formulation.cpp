@@ -1,5 +1,8 @@
 #include "dynamics/velocity_formulation.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace tinkertoy {
 
 namespace {
@@ -38,6 +41,9 @@ void VelocityFormulation::rebuild() {
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
+  substepImpulses_.setZero(system_.rows());
+  heldImpulses_.setZero(system_.rows());
+  held_.setZero(model_.v().size());
   for (SubstepStart& start : starts_) {  // sized now, so that a first split does not allocate
     start.q.setZero(model_.q().size());
     start.v.setZero(model_.v().size());
@@ -138,10 +144,11 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   }
   evaluatedAtEnd_ = false;
 
-  // 1. Applied forces into the velocities.
+  // 1. Applied forces into the velocities (half of them with Verlet).
+  const bool verlet = settings_.velocity.scheme == VelocityScheme::Verlet;
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
-  v += h * WQ_;
+  v += (verlet ? 0.5 * h : h) * WQ_;
 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets).
   if (system_.rows() > 0) {
@@ -155,7 +162,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     // Ideal constraint impulses do no work; a solve linearized at q whose passive rows add much
     // kinetic energy has met a motion too fast for its step (h|v| near a link's length, as in a
     // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
-    if (passiveWork(v) > 0.01 * kinetic + 1e-12) {
+    if (!verlet && passiveWork(v) > 0.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
       system_.evaluate(model_, {time + h, predicted_, v}, kJacobian);
@@ -163,6 +170,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
       solveImpulses(v, h);
       ++tally_.relinearized;
     }
+    if (verlet) holdPositions(time, q, v, h);
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
   }
@@ -177,15 +185,74 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   time += h;
 
   // 5. Projection onto C = 0 at the new positions.
-  if (system_.rows() == 0 || settings_.velocity.positionCorrection != PositionCorrection::Projection) return {};
-  if (sequential_) {
-    impulses_.projectPositions(model_, system_, W, time, q, v, settings_.velocity.iterations,
-                               settings_.projection.tolerance);
-    return {};
+  ProjectionResult result;
+  if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Projection) {
+    if (sequential_) {
+      impulses_.projectPositions(model_, system_, W, time, q, v, settings_.velocity.iterations,
+                                 settings_.projection.tolerance);
+    } else {
+      result = global_->project(model_, system_, W, time, q, v, settings_.projection, tally_);
+      evaluatedAtEnd_ = true;
+    }
   }
-  const ProjectionResult result = global_->project(model_, system_, W, time, q, v, settings_.projection, tally_);
-  evaluatedAtEnd_ = true;
+  // 6–7. Verlet's second half.
+  if (verlet) velocityStage(time, q, v, h);
   return result;
+}
+
+// The solve's targets are linear in v about the prediction q + h v*, so after it C(q + h v⁺)
+// misses C(q) by the curvature of C times |h (v⁺ − v*)|²: O(h⁴) per substep, enough for a
+// secular energy drift over long runs. Each further solve, with J where the first was made
+// and the prediction updated to q + h v⁺, removes the miss's leading part (simplified Newton,
+// contracting by about h |v| κ for constraints of curvature κ).
+void VelocityFormulation::holdPositions(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+  const std::span<const RowKind> kinds = system_.kinds();
+  double previousMiss = INFINITY;
+  for (int iteration = 0; iteration < settings_.projection.maxIterations; ++iteration) {
+    predicted_ = q + h * v;
+    system_.evaluate(model_, {time + h, predicted_, v}, kValues);  // keeps J
+    predictedC_ = system_.value();
+    double miss = 0.0;
+    for (Eigen::Index r = 0; r < predictedC_.size(); ++r) {
+      if (kinds[static_cast<std::size_t>(r)] == RowKind::Equality) {
+        miss = std::max(miss, std::abs(predictedC_[r] - current_[r]));
+      }
+    }
+    if (miss <= settings_.projection.tolerance) return;
+    if (miss > 0.5 * previousMiss) {  // not contracting: J at q is too far from J where the bodies went
+      v = held_;
+      impulses_.impulses() = heldImpulses_;
+      return;
+    }
+    previousMiss = miss;
+    held_ = v;
+    heldImpulses_ = impulses_.impulses();
+    targets_.compute(system_, v, current_, timeRate_, predictedC_, h, settings_.velocity);
+    impulses_.prepare(system_, inverseMass_.matrix(), targets_);
+    solvePasses(v, ImpulsePass::Velocity);
+  }
+}
+
+void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+  inverseMass_.update(model_, q);
+  const BlockDiagonalMatrix& W = inverseMass_.matrix();
+  applied_.evaluate(model_, {time, q, v}, Q_);
+  W.multiply(Q_, WQ_);
+  v += 0.5 * h * WQ_;
+  evaluatedAtEnd_ = false;  // Ċ changes with v below
+  if (system_.rows() == 0) return;
+  system_.evaluate(model_, {time, q, v}, kJacobian);
+  VelocityTargets::timeRate(system_, v, timeRate_);
+  Eigen::VectorXd& impulses = impulses_.impulses();
+  substepImpulses_ = impulses;
+  targets_.computeVelocityStage(system_, system_.value(), timeRate_, substepImpulses_);
+  impulses_.prepare(system_, W, targets_);
+  impulses.setZero();
+  solvePasses(v, ImpulsePass::Velocity);
+  // λ: the substep's impulses and the stage's together, over h (J at the new q for both).
+  lambda_ = (substepImpulses_ + impulses) / h;
+  system_.jacobian().multiplyTransposed(lambda_, force_);
+  impulses.swap(substepImpulses_);  // the substep's impulses warm-start the next substep
 }
 
 // The impulses changed v* into v⁺ = v* + W Jᵀ λ, and the kinetic energy by

@@ -16,6 +16,20 @@
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
+// The Verlet scheme (VelocityScheme::Verlet) makes it kick–drift–kick: step 1 applies half the
+// forces, v* = v + ½h W Q; step 3 is iterated (holdPositions) until the equality rows hold
+// C(q + h v⁺) = C(q) to the projection tolerance, with J kept where the solve began, as
+// RATTLE's position stage (SHAKE) asks; steps 4–5 are the same; and then
+// The iteration stops early where it stops contracting (its last solve undone): a motion too
+// fast for the step, which symplectic Euler's energy safeguard (step 3) meets by relinearizing;
+// Verlet does not use that safeguard, whose relinearization at the prediction breaks its
+// symmetry and costs a whipping chain tens of joules. Then
+//   6. v += ½h W Q at the new (q, t + h)
+//   7. the velocity stage: impulses at the new q so that J v = −Ct on the equality rows and the
+//      closed inequality rows (velocityStage), from zero; the substep's own impulses stay the
+//      warm start of the next substep, and λ reported is the sum of both over h.
+// Like RATTLE it is symmetric, and second order in positions and velocities.
+//
 // The soft step (PositionCorrection::SoftStep, sequential impulses only) has substeps of its own
 // (softSubstep): J, C and Ct at the substep's start, forces, a warm start, soft passes toward
 // C = 0 (each row an implicit damped spring at the joint frequency), symplectic Euler, and rigid
@@ -71,6 +85,12 @@ class VelocityFormulation final : public Formulation {
   void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
   // One substep; what its projection did (a converged nothing without a global projection).
   ProjectionResult substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // The Verlet scheme's position stage: more solves with the same J and new predictions
+  // C(q + h v⁺) until the equality rows keep their value to the projection tolerance.
+  void holdPositions(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // The Verlet scheme's end of a substep of h at (time, q): the second half of the forces and the
+  // velocity stage (steps 6–7 above).
+  void velocityStage(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
   // The targets from the system as evaluated (at q, or at the prediction) and timeRate_, a warm
   // start, and the impulses, updating v.
   void solveImpulses(Eigen::VectorXd& v, double h);
@@ -101,6 +121,8 @@ class VelocityFormulation final : public Formulation {
   // the substep's start and at the prediction, and the previous substep's impulses [m].
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
+  Eigen::VectorXd substepImpulses_;  // the Verlet scheme: the substep's impulses during its velocity stage [m]
+  Eigen::VectorXd held_, heldImpulses_;  // holdPositions: v [n] and the impulses [m] before its last solve
   // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
   Eigen::VectorXd substepStart_, displacement_, substepC_;
   RowCarry carry_;                   // the warm starts' way across a rebuild

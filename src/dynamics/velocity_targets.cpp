@@ -88,6 +88,31 @@ void VelocityTargets::spring(Eigen::Index row, const RowParameters& p, double C,
   upper_[row] = p.maxForce * h;
 }
 
+void VelocityTargets::computeVelocityStage(const ConstraintSystem& system, const Eigen::VectorXd& C,
+                                           const Eigen::VectorXd& timeRate, const Eigen::VectorXd& impulses) {
+  const auto kinds = system.kinds();
+  for (Eigen::Index row = 0; row < system.rows(); ++row) {
+    bias_[row] = timeRate[row];
+    lower_[row] = -kInfinity;
+    upper_[row] = kInfinity;
+    massScale_[row] = 1.0;
+    impulseScale_[row] = 0.0;
+    switch (kinds[static_cast<std::size_t>(row)]) {
+      case RowKind::Equality:
+        break;
+      case RowKind::Inequality:
+        lower_[row] = 0.0;
+        if (C[row] > 0.0 && impulses[row] <= 0.0) upper_[row] = 0.0;  // open: no part
+        break;
+      case RowKind::Motor:
+      case RowKind::Spring:
+        bias_[row] = 0.0;
+        lower_[row] = upper_[row] = 0.0;
+        break;
+    }
+  }
+}
+
 double VelocityTargets::softHertz(const VelocitySettings& settings, double h) {
   return std::min(settings.jointHertz, 0.25 / h);
 }

@@ -46,7 +46,7 @@ std::string element(Eigen::Index j) {
 
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "rtol", "atol", "solver", "ks", "kd", "tolerance", "max_iterations",
-               "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "warm_start",
+               "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "velocity_scheme", "warm_start",
                "position_correction", "joint_hertz", "joint_damping_ratio"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
@@ -88,6 +88,14 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   if (const auto substeps = s.optionalInteger("substeps")) {
     if (*substeps < 1 || *substeps > 10'000) throw SceneError(s.pathOf("substeps"), "must be between 1 and 10000");
     settings.velocity.substeps = static_cast<int>(*substeps);
+  }
+  if (const auto name = s.optionalString("velocity_scheme")) {
+    const auto scheme = parseVelocityScheme(*name);
+    if (!scheme) {
+      throw SceneError(s.pathOf("velocity_scheme"), "unknown velocity scheme " + inQuotes(*name) +
+                                                        "; expected symplectic-euler or verlet");
+    }
+    settings.velocity.scheme = *scheme;
   }
   if (const auto warm = s.optionalBoolean("warm_start")) settings.velocity.warmStart = *warm;
   if (const auto name = s.optionalString("position_correction")) {

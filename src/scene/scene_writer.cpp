@@ -146,6 +146,7 @@ class Writer {
     out["project"] = s.projection.enabled;
     out["iterations"] = s.velocity.iterations;
     out["substeps"] = s.velocity.substeps;
+    out["velocity_scheme"] = velocitySchemeName(s.velocity.scheme);
     out["warm_start"] = s.velocity.warmStart;
     out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
     out["joint_hertz"] = s.velocity.jointHertz;

@@ -245,6 +245,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--iterations", "2.5"}, "--iterations"},
                       BadFlag{{"run", kPendulum, "--substeps", "0"}, "--substeps"},
                       BadFlag{{"run", kPendulum, "--position-correction", "baumgart"}, "--position-correction"},
+                      BadFlag{{"run", kPendulum, "--velocity-scheme", "leapfrog"}, "--velocity-scheme"},
                       BadFlag{{"run", kPendulum, "--solver", "sequential"}, "velocity level"},
                       BadFlag{{"run", kPendulum, "--frobnicate"}, "--frobnicate"},
                       BadFlag{{"run"}, "scene"},
@@ -272,6 +273,15 @@ TEST_F(Cli, VelocityLevelFlagsOverrideTheScene) {
   // The rod's end stays on its hinge at the origin: the center is half a length from it.
   const auto position = rod["position"].get<std::vector<double>>();
   EXPECT_NEAR(std::hypot(position[0], position[1]), 0.5, 1e-6);
+}
+
+// --velocity-scheme verlet: the summary names the scheme as the integrator.
+TEST_F(Cli, VelocitySchemeFlagSelectsVerlet) {
+  const Result r = tinkertoy({"run", kScenes + "rigid_pendulum.json", "--duration", "0.5", "--formulation", "velocity",
+                              "--velocity-scheme", "verlet", "--summary", file("s.json")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("velocity level, verlet"), std::string::npos) << r.out;
+  EXPECT_EQ(readJson(file("s.json"))["integrator"], "verlet");
 }
 
 // Limits, motors and springs load at either formulation (a flag may switch it), but the

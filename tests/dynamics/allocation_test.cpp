@@ -111,6 +111,7 @@ struct Configuration {
   bool project = false;  // acceleration level
   int threads = 1;
   IntegratorKind integrator = IntegratorKind::RungeKutta4;  // acceleration level
+  VelocityScheme scheme = VelocityScheme::SymplecticEuler;  // velocity level
 };
 
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on chains of string +.
@@ -121,6 +122,7 @@ std::string label(const Configuration& c) {
   if (c.solver == SolverKind::SparseLdlt) name.append("_").append(factorizationName(c.factorization));
   if (c.project) name.append("_projected");
   if (c.integrator != IntegratorKind::RungeKutta4) name.append("_").append(integratorName(c.integrator));
+  if (c.scheme != VelocityScheme::SymplecticEuler) name.append("_").append(velocitySchemeName(c.scheme));
   if (c.threads > 1) name.append("_").append(std::to_string(c.threads)).append("_threads");
   return name;
 }
@@ -141,6 +143,14 @@ std::vector<Configuration> configurations() {
   for (const SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
     all.push_back({FormulationKind::Acceleration, solver, PositionCorrection::None, FactorizationKind::Automatic, false, 1,
                    IntegratorKind::Rattle});
+  }
+  for (const bool project : {false, true}) {
+    all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None,
+                   FactorizationKind::Automatic, project, 1, IntegratorKind::DormandPrince5});
+  }
+  for (const SolverKind solver : {SolverKind::SequentialImpulses, SolverKind::SparseLdlt}) {
+    all.push_back({FormulationKind::Velocity, solver, PositionCorrection::Projection, FactorizationKind::Automatic, false,
+                   1, IntegratorKind::RungeKutta4, VelocityScheme::Verlet});
   }
   for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
     all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
@@ -172,6 +182,7 @@ TEST_P(StepsWithoutAllocating, EveryShippedScene) {
     s.projection.enabled = c.project;
     s.threads = c.threads;
     s.integrator = c.integrator;
+    s.velocity.scheme = c.scheme;
     if (c.integrator == IntegratorKind::Rattle) {
       s.ks = s.kd = 0.0;  // RATTLE refuses feedback
       // Its simplified Newton does not converge on the bridge at the velocity level's 1/60 s

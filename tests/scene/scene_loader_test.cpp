@@ -73,6 +73,12 @@ TEST(SceneLoader, AppliesDefaults) {
   EXPECT_EQ(scene.settings.integrator, IntegratorKind::RungeKutta4);
 }
 
+TEST(SceneLoader, ReadsTheVelocityScheme) {
+  const Scene scene = parseScene(R"({"settings": {"formulation": "velocity", "velocity_scheme": "verlet"}})");
+  EXPECT_EQ(scene.settings.velocity.scheme, VelocityScheme::Verlet);
+  EXPECT_EQ(parseScene("{}").settings.velocity.scheme, VelocityScheme::SymplecticEuler);
+}
+
 TEST(SceneLoader, ReadsDopri5AndItsTolerances) {
   const Scene scene = parseScene(R"({"settings": {"integrator": "dopri5", "rtol": 1e-9, "atol": 1e-11}})");
   EXPECT_EQ(scene.settings.integrator, IntegratorKind::DormandPrince5);
@@ -170,6 +176,10 @@ const BadScene kBadScenes[] = {
     {"gravity of the wrong size", R"({"gravity": [0, -9.81, 0]})", "gravity", "expected 2 numbers"},
     {"unknown integrator", R"({"settings": {"integrator": "rk5"}})", "settings.integrator", "unknown integrator 'rk5'"},
     {"unknown solver", R"({"settings": {"solver": "gmres"}})", "settings.solver", "unknown solver 'gmres'"},
+    {"unknown velocity scheme", R"({"settings": {"velocity_scheme": "leapfrog"}})", "settings.velocity_scheme",
+     "unknown velocity scheme 'leapfrog'; expected symplectic-euler or verlet"},
+    {"verlet with the soft step", R"({"settings": {"formulation": "velocity", "solver": "sequential",
+      "position_correction": "soft", "velocity_scheme": "verlet"}})", "settings", "the soft step has its own substeps"},
     {"zero rtol", R"({"settings": {"integrator": "dopri5", "rtol": 0}})", "settings.rtol", "must be positive"},
     {"rtol finer than doubles resolve", R"({"settings": {"rtol": 1e-16}})", "settings.rtol",
      "must be from 1e-14 (what double precision resolves) to below 1"},

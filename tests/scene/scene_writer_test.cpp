@@ -72,6 +72,7 @@ double expectSameModel(const Scene& original, const Scene& written) {
   EXPECT_EQ(original.settings.integrator, written.settings.integrator);
   EXPECT_EQ(original.settings.errorTolerance.relative, written.settings.errorTolerance.relative);
   EXPECT_EQ(original.settings.errorTolerance.absolute, written.settings.errorTolerance.absolute);
+  EXPECT_EQ(original.settings.velocity.scheme, written.settings.velocity.scheme);
   EXPECT_EQ(original.settings.solver.kind, written.settings.solver.kind);
   EXPECT_EQ(original.settings.dt, written.settings.dt);
   EXPECT_EQ(original.duration, written.duration);

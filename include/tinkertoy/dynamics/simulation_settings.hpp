@@ -35,9 +35,17 @@ enum class PositionCorrection {
                // C = 0 in each substep, then a relax pass without bias (sequential solver only)
 };
 
+// The velocity level's time stepping (docs/theory.md §12, "The velocity-level step").
+enum class VelocityScheme {
+  SymplecticEuler,  // forces and impulses for the whole substep, then q += h v: first order
+  Verlet,           // kick–drift–kick: half the forces, the impulses, q += h v, the other half of
+                    // the forces at the new q and a velocity solve there; second order
+};
+
 struct VelocitySettings {
   int iterations = 10;  // sequential-impulse passes per substep (and Gauss–Seidel projection passes)
   int substeps = 1;     // substeps per step, each of dt / substeps
+  VelocityScheme scheme = VelocityScheme::SymplecticEuler;
   bool warmStart = true;  // start each substep from the previous one's impulses
   PositionCorrection positionCorrection = PositionCorrection::Baumgarte;
   double baumgarte = 0.2;  // β, the fraction of C removed per substep
@@ -73,11 +81,14 @@ struct SimulationSettings {
   [[nodiscard]] bool correctsDrift() const;
 };
 
-// "acceleration" / "velocity", and "none" / "baumgarte" / "projection", as scenes and the
-// command line spell them.
+// "acceleration" / "velocity", and "none" / "baumgarte" / "projection" / "soft", as scenes and
+// the command line spell them.
 std::string_view formulationName(FormulationKind kind);
 std::optional<FormulationKind> parseFormulation(std::string_view name);
 std::string_view positionCorrectionName(PositionCorrection correction);
 std::optional<PositionCorrection> parsePositionCorrection(std::string_view name);
+// "symplectic-euler" / "verlet".
+std::string_view velocitySchemeName(VelocityScheme scheme);
+std::optional<VelocityScheme> parseVelocityScheme(std::string_view name);
 
 }  // namespace tinkertoy
