@@ -159,7 +159,8 @@ Problem doublePendulum() {
                   .errorMeaning = "max |q − q_ref| at 10 s, m; reference: the same scene by rk4 at dt = 1e-5 s",
                   .configurations = {rk4(1e-3), rk4(2e-3), rk4(4e-3), rk4(8e-3), dopri5(1e-2, 1e-6, 1e-6),
                                      dopri5(1e-2, 1e-8, 1e-8), dopri5(1e-2, 1e-10, 1e-10),
-                                     dopri5(1e-2, 1e-12, 1e-12)}};
+                                     dopri5(1e-2, 1e-12, 1e-12), dopri5(1e-3, 1e-10, 1e-10),
+                                     dopri5(1e-3, 1e-12, 1e-12)}};
   const Eigen::VectorXd reference = finalCoordinates(problem.scene, rk4(1e-5));
   problem.meter = [reference](const Model&, const Configuration&) {
     return std::make_unique<FinalStateMeter>(reference);
@@ -229,7 +230,7 @@ Problem nFourBar() {
           .errorMeaning = "max over the reported states of the first crank's tip distance from the one-angle "
                           "reduced model, m",
           .configurations = {rk4(1e-3), rk4(2e-3), dopri5(1e-2, 1e-6, 1e-6), dopri5(1e-2, 1e-8, 1e-8),
-                             dopri5(1e-2, 1e-10, 1e-10)},
+                             dopri5(1e-2, 1e-10, 1e-10), dopri5(1e-3, 1e-8, 1e-8)},
           .meter = [](const Model& model, const Configuration& configuration) {
             return std::make_unique<CrankTipMeter>(model, configuration.dt);
           }};

@@ -16,6 +16,22 @@ CLI::Option* addOptional(CLI::App& app, const std::string& name, std::optional<T
   return app.add_option_function<T>(name, [&target](const T& value) { target = value; }, help);
 }
 
+// rtol as dopri5 accepts it (ErrorTolerance::validate), once finiteNumber has passed it.
+CLI::Validator relativeToleranceFlag() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        ErrorTolerance tolerance;
+        tolerance.relative = std::stod(text);
+        try {
+          tolerance.validate();
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "");
+}
+
 void applyFlags(const SimulationFlags& f, Scene& scene) {
   SimulationSettings& s = scene.settings;
   if (f.duration) scene.duration = *f.duration;
@@ -80,7 +96,8 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
          "euler | symplectic-euler | midpoint | rk4 | dopri5 | rattle (acceleration)")
       ->check(CLI::IsMember({"euler", "symplectic-euler", "midpoint", "rk4", "dopri5", "rattle"}));
   addOptional(app, "--rtol", f.rtol, "dopri5: relative error allowed per step (default 1e-6)")
-      ->check(finiteNumber(Sign::Positive));
+      ->check(finiteNumber(Sign::Positive))
+      ->check(relativeToleranceFlag());
   addOptional(app, "--atol", f.atol, "dopri5: absolute error allowed per step, m or rad (default 1e-9)")
       ->check(finiteNumber(Sign::Positive));
   app.add_option_function<std::string>(

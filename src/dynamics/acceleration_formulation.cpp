@@ -54,6 +54,8 @@ void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::Vect
   }
   if (dopri_) {
     adaptiveTally_ = dopri_->advance(recorder_, project_ ? &corrector_ : nullptr, time, q, v, time + h);
+    // λ and Q̂ of the state returned (its steps may end well after it): one more solve.
+    recorder_.stepStart({time, q, v}, outputAcceleration_);
     return;
   }
   integrator_->step(recorder_, time, q, v, h);

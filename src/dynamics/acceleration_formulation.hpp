@@ -4,8 +4,9 @@
 // at the state the step starts from.
 //
 // With dopri5 the step is the output interval: DormandPrince takes its own steps across it,
-// projects each accepted step's end and the interpolated state it returns, and λ is that of
-// the first stage of its step that contains the returned time. With RATTLE the step is
+// projects each accepted step's end and the interpolated state it returns, and λ is solved at
+// that returned state (one more solve per output), so reactions and break checks see the
+// present, not the start of a step that may span many outputs. With RATTLE the step is
 // RATTLE's own (dynamics/rattle.hpp), which ends on C = 0, Ċ = 0 without a projection; λ is
 // its position stage's.
 #pragma once
@@ -72,6 +73,7 @@ class AccelerationFormulation final : public Formulation {
   ProjectionTally projectionTally_;
   AdaptiveTally adaptiveTally_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
+  Eigen::VectorXd outputAcceleration_;  // dopri5: a at the returned state [n], for its λ
 };
 
 }  // namespace tinkertoy

@@ -49,7 +49,7 @@ void Simulator::step() {
     throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() + "; row " +
                               std::to_string(e.row()) + " belongs to " + model_.describe(constraint),
                           stepCount_ + 1, startTime, std::nullopt, constraint);
-  } catch (const StepSizeUnderflow& e) {
+  } catch (const AdaptiveStepError& e) {
     std::ostringstream message;
     message << "step " << stepCount_ + 1 << ": " << e.what() << ". The model keeps the state of step " << stepCount_
             << ".";

@@ -10,7 +10,7 @@ namespace tinkertoy {
 namespace {
 
 // The Dormand–Prince 5(4) tableau (Dormand & Prince 1980; Hairer, Nørsett & Wanner Table II.5.2).
-constexpr int kStages = 7;
+constexpr int kStages = DormandPrince::kStages;
 constexpr double kC[kStages] = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
 constexpr double kA[kStages][kStages - 1] = {
     {},
@@ -38,6 +38,23 @@ constexpr double kShrinkMost = 0.2, kGrowMost = 10.0;
 // The PI controller's exponents: err^(−(1/5 − 0.75 β)) err_prev^β with β = 0.04.
 constexpr double kBeta = 0.04;
 constexpr double kErrorExponent = 0.2 - 0.75 * kBeta;
+// Hairer's NMAX: steps (accepted or not) one advance() may take before it gives up. And the
+// longest step, in requested intervals: an error estimate near zero (free fall) would otherwise
+// grow the step tenfold a step, past anything time-dependent in the model.
+constexpr int kMostStepsPerCall = 100'000;
+constexpr double kLongestStepInIntervals = 100.0;
+
+// The scaled RMS norm of (eq, ev) with the scale atol + rtol max(|y₀|, |y₁|) per coordinate.
+double scaledRms(const ErrorTolerance& tol, const Eigen::VectorXd& eq, const Eigen::VectorXd& ev,
+                 const Eigen::VectorXd& q0, const Eigen::VectorXd& q1, const Eigen::VectorXd& v0,
+                 const Eigen::VectorXd& v1) {
+  const Eigen::Index n = eq.size();
+  if (n == 0) return 0.0;
+  const auto sum = [&](const Eigen::VectorXd& e, const Eigen::VectorXd& y0, const Eigen::VectorXd& y1) {
+    return (e.array() / (tol.absolute + tol.relative * y0.array().abs().max(y1.array().abs()))).square().sum();
+  };
+  return std::sqrt((sum(eq, q0, q1) + sum(ev, v0, v1)) / static_cast<double>(2 * n));
+}
 
 }  // namespace
 
@@ -57,11 +74,19 @@ AdaptiveTally DormandPrince::advance(AccelerationField& field, StateCorrector* c
   if (!(tEnd > time)) throw std::invalid_argument("dopri5 advances to a later time only");
   const bool resumes = continuing_ && time == returnedTime_ && q.size() == returnedQ_.size() && q == returnedQ_ &&
                        v == returnedV_;
+  continuing_ = false;  // until this call returns normally: a call that throws leaves nothing to resume
   if (!resumes) start(field, time, q, v);
+  longestStep_ = kLongestStepInIntervals * (tEnd - time);
 
   AdaptiveTally tally;
   while (t_ < tEnd) {
-    if (attempt(field)) {
+    if (tally.accepted + tally.rejected >= kMostStepsPerCall) {
+      std::ostringstream message;
+      message << "dopri5 took " << kMostStepsPerCall << " steps without reaching t = " << tEnd << " s from t = " << t_
+              << " s (steps of " << h_ << " s): the model is too stiff for an explicit method at this tolerance";
+      throw AdaptiveStepError(message.str());
+    }
+    if (attempt(field, corrector == nullptr)) {
       ++tally.accepted;
       if (corrector) corrector->correct(t_, q_, v_);
     } else {
@@ -95,7 +120,7 @@ void DormandPrince::start(AccelerationField& field, double t, const Eigen::Vecto
     V_[i].resize(n);
     A_[i].resize(n);
   }
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < kTerms; ++i) {
     rq_[i].resize(n);
     rv_[i].resize(n);
   }
@@ -106,21 +131,15 @@ void DormandPrince::start(AccelerationField& field, double t, const Eigen::Vecto
 
   field.stepStart({t_, q_, v_}, A_[0]);
   needsFirstStage_ = false;
-  const auto scaledNorm = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& y, const Eigen::VectorXd& ofQ,
-                              const Eigen::VectorXd& ofV) {
-    const auto scale = [&](const Eigen::VectorXd& s) {
-      return (tolerance_.absolute + tolerance_.relative * s.array().abs()).matrix();
-    };
-    const double sum = (x.array() / scale(ofQ).array()).square().sum() + (y.array() / scale(ofV).array()).square().sum();
-    return n > 0 ? std::sqrt(sum / static_cast<double>(2 * n)) : 0.0;
-  };
-  const double d0 = scaledNorm(q_, v_, q_, v_);
-  const double d1 = scaledNorm(v_, A_[0], q_, v_);
-  const double h0 = (d0 < 1e-10 || d1 < 1e-10) ? 1e-6 : 0.01 * d0 / d1;
+  const double d0 = scaledRms(tolerance_, q_, v_, q_, q_, v_, v_);
+  const double d1 = scaledRms(tolerance_, v_, A_[0], q_, q_, v_, v_);
+  const double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
   qNew_ = q_ + h0 * v_;
   vNew_ = v_ + h0 * A_[0];
   field.acceleration({t_ + h0, qNew_, vNew_}, A_[1]);
-  const double d2 = scaledNorm(vNew_ - v_, A_[1] - A_[0], q_, v_) / h0;
+  eq_ = vNew_ - v_;  // the change of the slope over h0
+  ev_ = A_[1] - A_[0];
+  const double d2 = scaledRms(tolerance_, eq_, ev_, q_, q_, v_, v_) / h0;
   const double largest = std::max(d1, d2);
   const double h1 = largest <= 1e-15 ? std::max(1e-6, 1e-3 * h0) : std::pow(0.01 / largest, 0.2);
   h_ = std::min(100.0 * h0, h1);
@@ -129,13 +148,13 @@ void DormandPrince::start(AccelerationField& field, double t, const Eigen::Vecto
   previousError_ = 1e-4;
 }
 
-bool DormandPrince::attempt(AccelerationField& field) {
-  const double h = h_;
+bool DormandPrince::attempt(AccelerationField& field, bool reuseLastStage) {
+  const double h = std::min(h_, longestStep_);
   if (!(h > 16.0 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(t_)))) {
     std::ostringstream message;
     message << "dopri5's step size fell to " << h << " s at t = " << t_
             << " s without meeting the error tolerance (a blow-up, or rtol/atol finer than the arithmetic resolves)";
-    throw StepSizeUnderflow(message.str());
+    throw AdaptiveStepError(message.str());
   }
   if (needsFirstStage_) {
     field.stepStart({t_, q_, v_}, A_[0]);
@@ -161,11 +180,11 @@ bool DormandPrince::attempt(AccelerationField& field) {
     eq_ += (h * kE[j]) * V_[j];
     ev_ += (h * kE[j]) * A_[j];
   }
-  double error = errorNorm(eq_, ev_);
+  double error = scaledRms(tolerance_, eq_, ev_, q_, qNew_, v_, vNew_);
   if (!std::isfinite(error)) error = std::numeric_limits<double>::infinity();
 
   if (error > 1.0) {
-    h_ = h * std::max(kShrinkMost, kSafety * std::pow(error, -0.2));
+    h_ = h * std::max(kShrinkMost, kSafety * std::pow(error, -kErrorExponent));
     lastRejected_ = true;
     return false;
   }
@@ -190,7 +209,13 @@ bool DormandPrince::attempt(AccelerationField& field) {
   t_ += h;
   q_.swap(qNew_);
   v_.swap(vNew_);
-  needsFirstStage_ = true;
+  // The last stage was evaluated at the new state itself: it is the next step's first, unless
+  // a corrector is about to move that state.
+  if (reuseLastStage) {
+    A_[0].swap(A_[kStages - 1]);
+  } else {
+    needsFirstStage_ = true;
+  }
 
   const double errorFactor = std::pow(std::max(error, 1e-10), -kErrorExponent) * std::pow(previousError_, kBeta);
   double factor = std::clamp(kSafety * errorFactor, kShrinkMost, kGrowMost);
@@ -199,16 +224,6 @@ bool DormandPrince::attempt(AccelerationField& field) {
   previousError_ = std::max(error, 1e-4);
   lastRejected_ = false;
   return true;
-}
-
-double DormandPrince::errorNorm(const Eigen::VectorXd& eq, const Eigen::VectorXd& ev) const {
-  const Eigen::Index n = eq.size();
-  if (n == 0) return 0.0;
-  const double rtol = tolerance_.relative, atol = tolerance_.absolute;
-  const auto scaled = [&](const Eigen::VectorXd& e, const Eigen::VectorXd& y0, const Eigen::VectorXd& y1) {
-    return (e.array() / (atol + rtol * y0.array().abs().max(y1.array().abs()))).square().sum();
-  };
-  return std::sqrt((scaled(eq, q_, qNew_) + scaled(ev, v_, vNew_)) / static_cast<double>(2 * n));
 }
 
 void DormandPrince::interpolate(double t, Eigen::VectorXd& q, Eigen::VectorXd& v) const {

@@ -59,13 +59,16 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     }
     settings.integrator = *kind;
   }
-  if (s.has("rtol")) {
-    settings.errorTolerance.relative = s.positive("rtol");
-    if (settings.errorTolerance.relative < 1e-14 || settings.errorTolerance.relative >= 1.0) {
-      throw SceneError(s.pathOf("rtol"), "must be from 1e-14 (what double precision resolves) to below 1");
+  for (const auto& [field, value] : {std::pair{"rtol", &settings.errorTolerance.relative},
+                                     std::pair{"atol", &settings.errorTolerance.absolute}}) {
+    if (!s.has(field)) continue;
+    *value = s.positive(field);
+    try {
+      settings.errorTolerance.validate();
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(s.pathOf(field), e.what());
     }
   }
-  if (s.has("atol")) settings.errorTolerance.absolute = s.positive("atol");
   if (const auto name = s.optionalString("formulation")) {
     const auto kind = parseFormulation(*name);
     if (!kind) {

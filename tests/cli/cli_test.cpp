@@ -92,7 +92,7 @@ TEST_F(Cli, Dopri5ReportsItsOwnSteps) {
   const int own = s["adaptive_steps"].get<int>();
   EXPECT_GT(own, 10);
   EXPECT_LT(own, 500) << "its steps must span several outputs";
-  EXPECT_GE(s["rejected_steps"].get<int>(), 0);
+  EXPECT_TRUE(s["rejected_steps"].is_number_integer());
   EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-11);
 }
 
@@ -231,7 +231,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--regularization", "nan"}, "--regularization"},
                       BadFlag{{"run", kPendulum, "--integrator", "rk5"}, "--integrator"},
                       BadFlag{{"run", kPendulum, "--rtol", "0"}, "--rtol"},
-                      BadFlag{{"run", kPendulum, "--rtol", "1e-20"}, "rtol must be from 1e-14"},
+                      BadFlag{{"run", kPendulum, "--rtol", "1e-20"}, "--rtol: rtol must be from 1e-14"},
                       BadFlag{{"run", kPendulum, "--atol", "-1"}, "--atol"},
                       BadFlag{{"run", kPendulum, "--factorization", "cholesky"}, "--factorization"},
                       BadFlag{{"run", kPendulum, "--reuse-iterations", "-1"}, "--reuse-iterations"},

@@ -13,7 +13,8 @@
 // seven rigid bodies in absolute coordinates and ten revolute joints.
 //
 // The bar. The benchmark asks for the crank angle within 1e-6 rad of the reference at 0.03 s;
-// all seven angles are held to that, at every millisecond.
+// the test also holds all seven angles to 1e-9 rad at every millisecond, what the shipped
+// tolerance delivers.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -231,12 +232,15 @@ TEST(AndrewsSqueezer, AnglesWithinTheBarOfTheReferenceWithDopri5) {
             << angles[0] << ", " << angles[0] - reference.q[0] << " from the reference, "
             << angles[0] - publishedAnglesAtEnd()[0] << " from the published; worst angle gap over the run " << worst
             << " rad; " << adaptiveSteps << " steps; energy drift " << drift << " J\n";
+  // The benchmark's bar, against both references.
   EXPECT_LT(std::abs(angles[0] - reference.q[0]), 1e-6);
   EXPECT_LT(std::abs(angles[0] - publishedAnglesAtEnd()[0]), 1e-6);
-  EXPECT_LT(worst, 1e-6);
+  // What the shipped tolerance (rtol 1e-10) delivers: a global error of a few times 1e-10 rad
+  // over the run's 713 steps; bound 1e-9 on every angle at every millisecond.
+  EXPECT_LT(worst, 1e-9);
   EXPECT_GT(angles[0], 15.0) << "the crank must have turned about 2.5 times";
-  // The work of the torque is in the ledger (−τβ), so the total is conserved to the tolerance.
-  EXPECT_LT(drift, 1e-8);
+  // The work of the torque is in the ledger (−τβ), so the total is conserved to the same order.
+  EXPECT_LT(drift, 1e-9);
 }
 
 }  // namespace

@@ -182,7 +182,7 @@ const BadScene kBadScenes[] = {
       "position_correction": "soft", "velocity_scheme": "verlet"}})", "settings", "the soft step has its own substeps"},
     {"zero rtol", R"({"settings": {"integrator": "dopri5", "rtol": 0}})", "settings.rtol", "must be positive"},
     {"rtol finer than doubles resolve", R"({"settings": {"rtol": 1e-16}})", "settings.rtol",
-     "must be from 1e-14 (what double precision resolves) to below 1"},
+     "rtol must be from 1e-14 (what double precision resolves) to below 1"},
     {"rtol of one", R"({"settings": {"rtol": 1}})", "settings.rtol", "to below 1"},
     {"zero atol", R"({"settings": {"atol": 0}})", "settings.atol", "must be positive"},
     {"atol as a word", R"({"settings": {"atol": "small"}})", "settings.atol", "expected a number"},

@@ -91,6 +91,7 @@ TEST_P(EveryScene, WritesWhatItLoaded) {
   const Scene written = roundTrip(original);
   expectSameModel(original, written);
   EXPECT_EQ(original.name, written.name);
+  EXPECT_EQ(original.description, written.description);
 }
 
 TEST_P(EveryScene, WrittenMidRunContinuesTheSameMotion) {

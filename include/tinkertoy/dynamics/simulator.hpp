@@ -92,16 +92,17 @@ class Simulator {
   void refreshDiagnostics();
 
   // λ of a constraint [rows] from the last step's solve (zero before the first step): at the
-  // acceleration level the solve at the start of the step, at the velocity level the last
-  // substep's impulse divided by its length. For a rod λ is the force in newtons (< 0: tension).
+  // acceleration level the solve at the start of the step (with dopri5, at its end; with RATTLE,
+  // its position stage's), at the velocity level the last substep's impulse divided by its
+  // length (with Verlet, both of its impulses). For a rod λ is the force in newtons (< 0: tension).
   // Empty for a constraint without rows: disabled (or broken), or between immovable bodies.
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 
   // The reaction of a constraint (see Reaction): the last step's λ (at the acceleration level
-  // solved at the start of the step, so a step behind the state) through the gradients at the
-  // model's current state. The break check after each step uses it.
+  // mostly solved at the start of the step, so a step behind the state; with dopri5 at the
+  // state itself) through the gradients at the model's current state. The break check after each step uses it.
   [[nodiscard]] Reaction reaction(ConstraintId id);
   // Every constraint that broke so far, in order.
   [[nodiscard]] std::span<const BreakEvent> breaks() const { return breaks_; }

@@ -46,11 +46,12 @@ struct Camera {
   }
 
   // The camera that shows `bounds` whole in `viewport`, leaving `margin` (a fraction of the
-  // viewport) on every side. Empty bounds, or a single point, are widened to 1 m; a small
-  // mechanism (Andrews' squeezer is 0.1 m across) fills the picture.
+  // viewport) on every side. Bounds under 1 mm across (empty, or a single point) are widened to
+  // 1 m; a small mechanism (Andrews' squeezer is 0.1 m across) fills the picture, at most
+  // 10⁶ pixels per metre, inside zoomAbout's range.
   [[nodiscard]] static Camera frame(Bounds bounds, const Eigen::Vector2d& viewport, double margin) {
     const double longest = bounds.empty() ? 0.0 : bounds.size().maxCoeff();
-    bounds.ensureSize(longest > 1e-6 ? 1e-6 : 1.0);
+    if (longest < 1e-3) bounds.ensureSize(1.0);
     const Eigen::Vector2d usable = viewport * (1.0 - 2.0 * margin);
     const Eigen::Vector2d size = bounds.size();
     return {.center = bounds.center(),
