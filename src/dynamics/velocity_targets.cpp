@@ -48,10 +48,7 @@ void VelocityTargets::compute(const ConstraintSystem& system, const Eigen::Vecto
     const RowParameters& p = parameters[static_cast<std::size_t>(row)];
     const double Jv = Jv_[row];
     const double Ct = timeRate[row];
-    lower_[row] = -kInfinity;
-    upper_[row] = kInfinity;
-    massScale_[row] = 1.0;
-    impulseScale_[row] = 0.0;
+    makeRigidAndFree(row);
     positionBias_[row] = 0.0;
     positionLower_[row] = positionUpper_[row] = 0.0;
     switch (kinds[static_cast<std::size_t>(row)]) {
@@ -79,6 +76,13 @@ void VelocityTargets::compute(const ConstraintSystem& system, const Eigen::Vecto
   }
 }
 
+void VelocityTargets::makeRigidAndFree(Eigen::Index row) {
+  lower_[row] = -kInfinity;
+  upper_[row] = kInfinity;
+  massScale_[row] = 1.0;
+  impulseScale_[row] = 0.0;
+}
+
 void VelocityTargets::spring(Eigen::Index row, const RowParameters& p, double C, double Ct, double h) {
   const Softness soft = soften(p.frequency, p.dampingRatio, h);
   bias_[row] = Ct + soft.biasRate * C;
@@ -93,10 +97,7 @@ void VelocityTargets::computeVelocityStage(const ConstraintSystem& system, const
   const auto kinds = system.kinds();
   for (Eigen::Index row = 0; row < system.rows(); ++row) {
     bias_[row] = timeRate[row];
-    lower_[row] = -kInfinity;
-    upper_[row] = kInfinity;
-    massScale_[row] = 1.0;
-    impulseScale_[row] = 0.0;
+    makeRigidAndFree(row);
     switch (kinds[static_cast<std::size_t>(row)]) {
       case RowKind::Equality:
         break;
@@ -126,10 +127,7 @@ void VelocityTargets::computeSoft(const ConstraintSystem& system, const Eigen::V
   const auto parameters = system.parameters();
   for (Eigen::Index row = 0; row < system.rows(); ++row) {
     const double Ct = timeRate[row];
-    lower_[row] = -kInfinity;
-    upper_[row] = kInfinity;
-    massScale_[row] = 1.0;
-    impulseScale_[row] = 0.0;
+    makeRigidAndFree(row);
     switch (kinds[static_cast<std::size_t>(row)]) {
       case RowKind::Inequality:
         lower_[row] = 0.0;

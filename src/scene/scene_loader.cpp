@@ -35,6 +35,22 @@ constexpr std::array<std::string_view, 12> kConstraintTypes = {
     "distance", "circle", "fixed", "line", "plane", "driven", "revolute", "weld", "prismatic", "angle", "pulley", "mouse"};
 constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
 
+// The named choice at `field`, if the settings give one, into target; a name `parse` does not
+// know is a SceneError at the field that lists the names it accepts.
+template <class Kind>
+void readChoice(const JsonObject& s, const char* field, std::optional<Kind> (*parse)(std::string_view),
+                std::string_view what, std::string_view expected, Kind& target) {
+  const std::optional<std::string> name = s.optionalString(field);
+  if (!name) return;
+  const std::optional<Kind> kind = parse(*name);
+  if (!kind) {
+    std::ostringstream reason;  // not "…" + string: GCC 12 warns falsely
+    reason << "unknown " << what << " " << inQuotes(*name) << "; expected " << expected;
+    throw SceneError(s.pathOf(field), reason.str());
+  }
+  target = *kind;
+}
+
 }  // namespace
 
 std::string element(Eigen::Index j) {
@@ -51,14 +67,8 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
-  if (const auto name = s.optionalString("integrator")) {
-    const auto kind = parseIntegrator(*name);
-    if (!kind) {
-      throw SceneError(s.pathOf("integrator"), "unknown integrator " + inQuotes(*name) +
-                                                   "; expected euler, symplectic-euler, midpoint, rk4, dopri5 or rattle");
-    }
-    settings.integrator = *kind;
-  }
+  readChoice(s, "integrator", parseIntegrator, "integrator", "euler, symplectic-euler, midpoint, rk4, dopri5 or rattle",
+             settings.integrator);
   for (const auto& [field, value] : {std::pair{"rtol", &settings.errorTolerance.relative},
                                      std::pair{"atol", &settings.errorTolerance.absolute}}) {
     if (!s.has(field)) continue;
@@ -69,21 +79,8 @@ void SceneBuilder::readSettings(const JsonObject& s) {
       throw SceneError(s.pathOf(field), e.what());
     }
   }
-  if (const auto name = s.optionalString("formulation")) {
-    const auto kind = parseFormulation(*name);
-    if (!kind) {
-      throw SceneError(s.pathOf("formulation"), "unknown formulation " + inQuotes(*name) +
-                                                    "; expected acceleration or velocity");
-    }
-    settings.formulation = *kind;
-  }
-  if (const auto name = s.optionalString("solver")) {
-    const auto kind = parseSolver(*name);
-    if (!kind) {
-      throw SceneError(s.pathOf("solver"), "unknown solver " + inQuotes(*name) + "; expected cg, ldlt or sequential");
-    }
-    settings.solver.kind = *kind;
-  }
+  readChoice(s, "formulation", parseFormulation, "formulation", "acceleration or velocity", settings.formulation);
+  readChoice(s, "solver", parseSolver, "solver", "cg, ldlt or sequential", settings.solver.kind);
   if (const auto iterations = s.optionalInteger("iterations")) {
     if (*iterations < 1 || *iterations > 100'000) throw SceneError(s.pathOf("iterations"), "must be between 1 and 100000");
     settings.velocity.iterations = static_cast<int>(*iterations);
@@ -92,23 +89,11 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     if (*substeps < 1 || *substeps > 10'000) throw SceneError(s.pathOf("substeps"), "must be between 1 and 10000");
     settings.velocity.substeps = static_cast<int>(*substeps);
   }
-  if (const auto name = s.optionalString("velocity_scheme")) {
-    const auto scheme = parseVelocityScheme(*name);
-    if (!scheme) {
-      throw SceneError(s.pathOf("velocity_scheme"), "unknown velocity scheme " + inQuotes(*name) +
-                                                        "; expected symplectic-euler or verlet");
-    }
-    settings.velocity.scheme = *scheme;
-  }
+  readChoice(s, "velocity_scheme", parseVelocityScheme, "velocity scheme", "symplectic-euler or verlet",
+             settings.velocity.scheme);
   if (const auto warm = s.optionalBoolean("warm_start")) settings.velocity.warmStart = *warm;
-  if (const auto name = s.optionalString("position_correction")) {
-    const auto correction = parsePositionCorrection(*name);
-    if (!correction) {
-      throw SceneError(s.pathOf("position_correction"), "unknown position correction " + inQuotes(*name) +
-                                                            "; expected none, baumgarte, projection or soft");
-    }
-    settings.velocity.positionCorrection = *correction;
-  }
+  readChoice(s, "position_correction", parsePositionCorrection, "position correction",
+             "none, baumgarte, projection or soft", settings.velocity.positionCorrection);
   if (s.has("joint_hertz")) settings.velocity.jointHertz = s.positive("joint_hertz");
   settings.velocity.jointDampingRatio = s.nonNegative("joint_damping_ratio", settings.velocity.jointDampingRatio);
   settings.ks = s.nonNegative("ks", settings.ks);
@@ -121,14 +106,8 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     settings.solver.maxIterations = static_cast<int>(*cap);
   }
   settings.solver.regularization = s.nonNegative("regularization", settings.solver.regularization);
-  if (const auto name = s.optionalString("factorization")) {
-    const auto kind = parseFactorization(*name);
-    if (!kind) {
-      throw SceneError(s.pathOf("factorization"), "unknown factorization " + inQuotes(*name) +
-                                                      "; expected auto, simplicial, supernodal or tree");
-    }
-    settings.solver.factorization = *kind;
-  }
+  readChoice(s, "factorization", parseFactorization, "factorization", "auto, simplicial, supernodal or tree",
+             settings.solver.factorization);
   if (s.has("reuse_iterations")) {
     const nlohmann::json& value = s.at("reuse_iterations");
     if (value.is_string() && value.get<std::string>() == "auto") {

@@ -154,6 +154,31 @@ std::vector<double> swingHistory(const SimulationSettings& settings, double seco
   return phi;
 }
 
+// The velocity level's measured orders log₂(e(h) / e(h/2)) against `reference`, at h = dt / s
+// for s = 2, 4, 8 substeps: e is the largest swing-angle gap over the steps.
+std::vector<double> measuredOrders(const VelocityVariant& variant, VelocityScheme scheme, double dt, double seconds,
+                                   const std::vector<double>& reference) {
+  std::vector<double> errors;
+  for (const int substeps : {2, 4, 8}) {
+    SimulationSettings settings = velocityLevel(dt, variant, substeps);
+    settings.velocity.scheme = scheme;
+    const std::vector<double> phi = swingHistory(settings, seconds);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < phi.size(); ++i) worst = std::max(worst, std::abs(phi[i] - reference[i]));
+    errors.push_back(worst);
+    report(std::string(velocitySchemeName(scheme)) + "_error_vs_acceleration_level_" + variant.name +
+               "_h=" + std::to_string(dt / substeps),
+           worst);
+  }
+  std::vector<double> orders;
+  for (std::size_t i = 0; i + 1 < errors.size(); ++i) {
+    orders.push_back(std::log2(errors[i] / errors[i + 1]));
+    report(std::string(velocitySchemeName(scheme)) + "_observed_order_" + variant.name + "_" + std::to_string(i),
+           orders.back());
+  }
+  return orders;
+}
+
 // The reference is the acceleration level with RK4 at h = 1e-3, within 2e-9 rad of the exact
 // solution (test 1), far below the velocity level's errors here (≳ 1e-4). The velocity level
 // at h = dt / s for s = 2, 4, 8 substeps: a first-order method's error e(h) ≈ c h halves with
@@ -163,18 +188,7 @@ TEST(FormulationsAgree, VelocityLevelErrorShrinksLinearlyWithTheStep) {
   const double dt = 1e-3, seconds = 2.0;
   const std::vector<double> reference = swingHistory(accelerationLevel(dt), seconds);
   for (const VelocityVariant& variant : {kLdltProjection, kSequentialBaumgarte}) {
-    std::vector<double> errors;
-    for (const int substeps : {2, 4, 8}) {
-      const std::vector<double> phi = swingHistory(velocityLevel(dt, variant, substeps), seconds);
-      double worst = 0.0;
-      for (std::size_t i = 0; i < phi.size(); ++i) worst = std::max(worst, std::abs(phi[i] - reference[i]));
-      errors.push_back(worst);
-      report(std::string("error_vs_acceleration_level_") + variant.name + "_h=" + std::to_string(dt / substeps),
-             worst);
-    }
-    for (std::size_t i = 0; i + 1 < errors.size(); ++i) {
-      const double order = std::log2(errors[i] / errors[i + 1]);
-      report(std::string("observed_order_") + variant.name + "_" + std::to_string(i), order);
+    for (const double order : measuredOrders(variant, VelocityScheme::SymplecticEuler, dt, seconds, reference)) {
       EXPECT_GT(order, 0.7) << variant.name;
       EXPECT_LT(order, 1.5) << variant.name;
     }
@@ -190,20 +204,7 @@ TEST(FormulationsAgree, VerletVelocityLevelErrorShrinksQuadraticallyWithTheStep)
   const double dt = 1e-3, seconds = 2.0;
   const std::vector<double> reference = swingHistory(accelerationLevel(dt), seconds);
   for (const VelocityVariant& variant : {kLdltProjection, kSequentialBaumgarte}) {
-    std::vector<double> errors;
-    for (const int substeps : {2, 4, 8}) {
-      SimulationSettings settings = velocityLevel(dt, variant, substeps);
-      settings.velocity.scheme = VelocityScheme::Verlet;
-      const std::vector<double> phi = swingHistory(settings, seconds);
-      double worst = 0.0;
-      for (std::size_t i = 0; i < phi.size(); ++i) worst = std::max(worst, std::abs(phi[i] - reference[i]));
-      errors.push_back(worst);
-      report(std::string("verlet_error_vs_acceleration_level_") + variant.name + "_h=" + std::to_string(dt / substeps),
-             worst);
-    }
-    for (std::size_t i = 0; i + 1 < errors.size(); ++i) {
-      const double order = std::log2(errors[i] / errors[i + 1]);
-      report(std::string("verlet_observed_order_") + variant.name + "_" + std::to_string(i), order);
+    for (const double order : measuredOrders(variant, VelocityScheme::Verlet, dt, seconds, reference)) {
       EXPECT_GT(order, 1.9) << variant.name;
       EXPECT_LT(order, 2.3) << variant.name;
     }

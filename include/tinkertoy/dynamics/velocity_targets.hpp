@@ -97,6 +97,9 @@ class VelocityTargets {
   }
 
  private:
+  // A row's velocity-pass bounds unlimited and its scales rigid (s = 1, i = 0), before its kind
+  // sets what differs.
+  void makeRigidAndFree(Eigen::Index row);
   // A spring row's targets: soft at its own frequency and damping ratio, |λ| ≤ F h.
   void spring(Eigen::Index row, const RowParameters& p, double C, double Ct, double h);
 
