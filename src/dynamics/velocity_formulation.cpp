@@ -44,6 +44,8 @@ void VelocityFormulation::rebuild() {
   substepImpulses_.setZero(system_.rows());
   heldImpulses_.setZero(system_.rows());
   held_.setZero(model_.v().size());
+  startVelocity_.setZero(model_.v().size());
+  extrapolated_.setZero(model_.v().size());
   for (SubstepStart& start : starts_) {  // sized now, so that a first split does not allocate
     start.q.setZero(model_.q().size());
     start.v.setZero(model_.v().size());
@@ -146,9 +148,8 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
 
   // 1. Applied forces into the velocities (half of them with Verlet).
   const bool verlet = settings_.velocity.scheme == VelocityScheme::Verlet;
-  applied_.evaluate(model_, {time, q, v}, Q_);
-  W.multiply(Q_, WQ_);
-  v += (verlet ? 0.5 * h : h) * WQ_;
+  if (verlet) startVelocity_ = v;
+  kick(time, q, v, v, verlet ? 0.5 * h : h);
 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets).
   if (system_.rows() > 0) {
@@ -157,11 +158,12 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     predictedC_ = system_.value();
     vStar_ = v;
     previousImpulses_ = impulses_.impulses();
-    const double kinetic = inverseMass_.kineticEnergy(model_, q, vStar_);
+    const double kinetic = verlet ? 0.0 : inverseMass_.kineticEnergy(model_, q, vStar_);
     solveImpulses(v, h);
     // Ideal constraint impulses do no work; a solve linearized at q whose passive rows add much
     // kinetic energy has met a motion too fast for its step (h|v| near a link's length, as in a
     // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
+    // (Not with Verlet, whose symmetry the relinearization would break; holdPositions instead.)
     if (!verlet && passiveWork(v) > 0.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
@@ -200,35 +202,60 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   return result;
 }
 
+void VelocityFormulation::kick(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& forcesAt,
+                               Eigen::VectorXd& v, double length) {
+  applied_.evaluate(model_, {time, q, forcesAt}, Q_);
+  inverseMass_.matrix().multiply(Q_, WQ_);
+  v += length * WQ_;
+}
+
 // The solve's targets are linear in v about the prediction q + h v*, so after it C(q + h v⁺)
-// misses C(q) by the curvature of C times |h (v⁺ − v*)|²: O(h⁴) per substep, enough for a
+// misses its target by the curvature of C times |h (v⁺ − v*)|²: O(h⁴) per substep, enough for a
 // secular energy drift over long runs. Each further solve, with J where the first was made
 // and the prediction updated to q + h v⁺, removes the miss's leading part (simplified Newton,
-// contracting by about h |v| κ for constraints of curvature κ).
+// contracting by about h |v| κ for constraints of curvature κ). The targets: an equality row
+// keeps C(q); an inequality row the solve pushes (impulse > 0) lands on min(C(q), 0), and one
+// it does not push must not cross below it. A solve that does not lower the miss is undone.
 void VelocityFormulation::holdPositions(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   const std::span<const RowKind> kinds = system_.kinds();
   double previousMiss = INFINITY;
-  for (int iteration = 0; iteration < settings_.projection.maxIterations; ++iteration) {
+  for (int iteration = 0;; ++iteration) {
     predicted_ = q + h * v;
     system_.evaluate(model_, {time + h, predicted_, v}, kValues);  // keeps J
     predictedC_ = system_.value();
+    const Eigen::VectorXd& impulses = impulses_.impulses();
     double miss = 0.0;
     for (Eigen::Index r = 0; r < predictedC_.size(); ++r) {
-      if (kinds[static_cast<std::size_t>(r)] == RowKind::Equality) {
-        miss = std::max(miss, std::abs(predictedC_[r] - current_[r]));
+      double rowMiss = 0.0;
+      switch (kinds[static_cast<std::size_t>(r)]) {
+        case RowKind::Equality:
+          rowMiss = std::abs(predictedC_[r] - current_[r]);
+          break;
+        case RowKind::Inequality: {
+          const double floor = std::min(current_[r], 0.0);
+          rowMiss = impulses[r] > 0.0 ? std::abs(predictedC_[r] - floor) : std::max(0.0, floor - predictedC_[r]);
+          break;
+        }
+        case RowKind::Motor:
+        case RowKind::Spring:
+          break;
       }
+      if (!(rowMiss <= miss)) miss = rowMiss;  // a NaN wins
     }
     if (miss <= settings_.projection.tolerance) return;
-    if (miss > 0.5 * previousMiss) {  // not contracting: J at q is too far from J where the bodies went
-      v = held_;
-      impulses_.impulses() = heldImpulses_;
+    if (!(miss < previousMiss)) {  // no better (or not finite): J at q is too far from where the bodies went
+      if (iteration > 0) {
+        v = held_;
+        impulses_.impulses() = heldImpulses_;
+      }
       return;
     }
+    if (iteration == settings_.projection.maxIterations || miss > 0.5 * previousMiss) return;  // slow: keep it
     previousMiss = miss;
     held_ = v;
-    heldImpulses_ = impulses_.impulses();
+    heldImpulses_ = impulses;
+    // J, W and the effective masses are those of the first solve; only the targets move.
     targets_.compute(system_, v, current_, timeRate_, predictedC_, h, settings_.velocity);
-    impulses_.prepare(system_, inverseMass_.matrix(), targets_);
     solvePasses(v, ImpulsePass::Velocity);
   }
 }
@@ -236,22 +263,26 @@ void VelocityFormulation::holdPositions(double time, const Eigen::VectorXd& q, E
 void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   inverseMass_.update(model_, q);
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
-  applied_.evaluate(model_, {time, q, v}, Q_);
-  W.multiply(Q_, WQ_);
-  v += 0.5 * h * WQ_;
+  // The forces at the substep's end, with the velocity there extrapolated from the start and the
+  // middle, v(t + h) ≈ 2 v(t + h/2) − v(t) + O(h²): second order for velocity-dependent forces
+  // too (drag, a parametric body's inertial term); forces that do not depend on v see no change.
+  extrapolated_ = 2.0 * v - startVelocity_;
+  kick(time, q, extrapolated_, v, 0.5 * h);
   evaluatedAtEnd_ = false;  // Ċ changes with v below
   if (system_.rows() == 0) return;
   system_.evaluate(model_, {time, q, v}, kJacobian);
   VelocityTargets::timeRate(system_, v, timeRate_);
   Eigen::VectorXd& impulses = impulses_.impulses();
   substepImpulses_ = impulses;
-  targets_.computeVelocityStage(system_, system_.value(), timeRate_, substepImpulses_);
+  targets_.computeVelocityStage(system_, system_.value(), timeRate_, substepImpulses_, h);
   impulses_.prepare(system_, W, targets_);
   impulses.setZero();
   solvePasses(v, ImpulsePass::Velocity);
-  // λ: the substep's impulses and the stage's together, over h (J at the new q for both).
+  // λ: both impulses over h; Q̂: the substep's along J at its start (already in force_) and the
+  // stage's along J here.
   lambda_ = (substepImpulses_ + impulses) / h;
-  system_.jacobian().multiplyTransposed(lambda_, force_);
+  system_.jacobian().multiplyTransposed(impulses, JtLambda_);
+  force_ += JtLambda_ / h;
   impulses.swap(substepImpulses_);  // the substep's impulses warm-start the next substep
 }
 

@@ -16,19 +16,21 @@
 //   5. position correction: none; Baumgarte, q += h u with J u = −β C / h solved by the same
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
-// The Verlet scheme (VelocityScheme::Verlet) makes it kick–drift–kick: step 1 applies half the
-// forces, v* = v + ½h W Q; step 3 is iterated (holdPositions) until the equality rows hold
-// C(q + h v⁺) = C(q) to the projection tolerance, with J kept where the solve began, as
-// RATTLE's position stage (SHAKE) asks; steps 4–5 are the same; and then
-// The iteration stops early where it stops contracting (its last solve undone): a motion too
-// fast for the step, which symplectic Euler's energy safeguard (step 3) meets by relinearizing;
-// Verlet does not use that safeguard, whose relinearization at the prediction breaks its
-// symmetry and costs a whipping chain tens of joules. Then
-//   6. v += ½h W Q at the new (q, t + h)
-//   7. the velocity stage: impulses at the new q so that J v = −Ct on the equality rows and the
-//      closed inequality rows (velocityStage), from zero; the substep's own impulses stay the
-//      warm start of the next substep, and λ reported is the sum of both over h.
-// Like RATTLE it is symmetric, and second order in positions and velocities.
+// The Verlet scheme (VelocityScheme::Verlet) makes it kick–drift–kick, RATTLE's at the velocity
+// level (docs/theory.md §12):
+//   1. v* = v + ½h W Q: half the forces
+//   2–3. the impulse solve, then more solves with the same J and the prediction moved to
+//      q + h v⁺ (holdPositions), until the equality rows keep C(q) and the inequality rows reach
+//      or keep their floor to the projection tolerance (SHAKE's simplified Newton); a solve that
+//      does not lower the miss is undone and the iteration stops. Symplectic Euler's energy
+//      safeguard is not used: its relinearization would break the symmetry
+//   4–5. q += h v⁺ and the position correction, as above
+//   6. v += ½h W Q at the new (q, t + h), the forces evaluated with the end velocity estimated
+//      as 2 v⁺ − v
+//   7. the velocity stage at the new q (velocityStage): impulses from zero so that J v = −Ct on
+//      the equality rows and the closed inequality rows, and motors at their speed within the
+//      rest of their budget. The substep's own impulses stay the warm start of the next one;
+//      λ reported is both impulses over h, Q̂ each along its own J.
 //
 // The soft step (PositionCorrection::SoftStep, sequential impulses only) has substeps of its own
 // (softSubstep): J, C and Ct at the substep's start, forces, a warm start, soft passes toward
@@ -42,9 +44,9 @@
 // moments cost more. A projection that stalls (constraints that cannot all hold) is not split:
 // halving would not help. Both are counted in the diagnostics.
 //
-// λ reported is the last substep's impulse divided by h: a force, comparable with the
-// acceleration level's λ. With projection, each substep leaves the constraints evaluated at the
-// state it returns, which the next substep starts from and the diagnostics read. The constant
+// λ reported is the last substep's impulse divided by h (with Verlet, both of its impulses): a
+// force, comparable with the acceleration level's λ. With projection, each substep leaves the
+// constraints evaluated at the state it returns, which the next substep starts from and the diagnostics read. The constant
 // blocks of W, too, are kept from step to step until the model is edited.
 #pragma once
 
@@ -85,8 +87,13 @@ class VelocityFormulation final : public Formulation {
   void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
   // One substep; what its projection did (a converged nothing without a global projection).
   ProjectionResult substep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // v += length · W Q(time, q, forcesAt): the applied forces over `length`, evaluated with the
+  // velocities forcesAt.
+  void kick(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& forcesAt, Eigen::VectorXd& v,
+            double length);
   // The Verlet scheme's position stage: more solves with the same J and new predictions
-  // C(q + h v⁺) until the equality rows keep their value to the projection tolerance.
+  // C(q + h v⁺) until the equality rows keep their value, and the inequality rows reach or stay
+  // above their floor, to the projection tolerance.
   void holdPositions(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
   // The Verlet scheme's end of a substep of h at (time, q): the second half of the forces and the
   // velocity stage (steps 6–7 above).
@@ -123,6 +130,7 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   Eigen::VectorXd substepImpulses_;  // the Verlet scheme: the substep's impulses during its velocity stage [m]
   Eigen::VectorXd held_, heldImpulses_;  // holdPositions: v [n] and the impulses [m] before its last solve
+  Eigen::VectorXd startVelocity_, extrapolated_;  // Verlet: v at the substep's start, and at its end estimated [n]
   // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
   Eigen::VectorXd substepStart_, displacement_, substepC_;
   RowCarry carry_;                   // the warm starts' way across a rebuild

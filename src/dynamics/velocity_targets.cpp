@@ -93,8 +93,9 @@ void VelocityTargets::spring(Eigen::Index row, const RowParameters& p, double C,
 }
 
 void VelocityTargets::computeVelocityStage(const ConstraintSystem& system, const Eigen::VectorXd& C,
-                                           const Eigen::VectorXd& timeRate, const Eigen::VectorXd& impulses) {
+                                           const Eigen::VectorXd& timeRate, const Eigen::VectorXd& impulses, double h) {
   const auto kinds = system.kinds();
+  const auto parameters = system.parameters();
   for (Eigen::Index row = 0; row < system.rows(); ++row) {
     bias_[row] = timeRate[row];
     makeRigidAndFree(row);
@@ -105,8 +106,14 @@ void VelocityTargets::computeVelocityStage(const ConstraintSystem& system, const
         lower_[row] = 0.0;
         if (C[row] > 0.0 && impulses[row] <= 0.0) upper_[row] = 0.0;  // open: no part
         break;
-      case RowKind::Motor:
-      case RowKind::Spring:
+      case RowKind::Motor: {
+        const RowParameters& p = parameters[static_cast<std::size_t>(row)];
+        bias_[row] -= p.targetSpeed;
+        lower_[row] = -p.maxForce * h - impulses[row];
+        upper_[row] = p.maxForce * h - impulses[row];
+        break;
+      }
+      case RowKind::Spring:  // equal bounds: no part (its soft impulse scales to zero)
         bias_[row] = 0.0;
         lower_[row] = upper_[row] = 0.0;
         break;

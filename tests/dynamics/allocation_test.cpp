@@ -149,8 +149,10 @@ std::vector<Configuration> configurations() {
                    FactorizationKind::Automatic, project, 1, IntegratorKind::DormandPrince5});
   }
   for (const SolverKind solver : {SolverKind::SequentialImpulses, SolverKind::SparseLdlt}) {
-    all.push_back({FormulationKind::Velocity, solver, PositionCorrection::Projection, FactorizationKind::Automatic, false,
-                   1, IntegratorKind::RungeKutta4, VelocityScheme::Verlet});
+    for (const PositionCorrection correction : {PositionCorrection::Baumgarte, PositionCorrection::Projection}) {
+      all.push_back({FormulationKind::Velocity, solver, correction, FactorizationKind::Automatic, false, 1,
+                     IntegratorKind::RungeKutta4, VelocityScheme::Verlet});
+    }
   }
   for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
     all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});

@@ -2,7 +2,7 @@
 // Simulator owns one, chosen by SimulationSettings::formulation:
 //
 //   acceleration level   Witkin's derivative loop under any integrator (dynamics/acceleration_dynamics.hpp)
-//   velocity level       impulses per (sub)step and symplectic Euler (dynamics/velocity_formulation.hpp)
+//   velocity level       impulses per (sub)step, symplectic Euler or Verlet (dynamics/velocity_formulation.hpp)
 //
 // Both work on the same Model and report their multipliers the same way: λ as forces (N, or
 // N·m for angle rows) from the step's solve, and the generalized constraint force Jᵀλ with

@@ -4,7 +4,7 @@
 //   acceleration level (Witkin)   J W Jᵀ λ = −J̇q̇ − JWQ − Ctt − ks C − kd Ċ, any integrator,
 //                                 optional projection; equality constraints only
 //   velocity level (seed 004)     impulses J W Jᵀ λ = −J v* − b each (sub)step, symplectic
-//                                 Euler; sequential impulses or a global solve; limits,
+//                                 Euler or Verlet; sequential impulses or a global solve; limits,
 //                                 motors, springs and ropes; Baumgarte, position projection
 //                                 or the soft step
 //
@@ -66,7 +66,8 @@ struct SimulationSettings {
   double ks = 0.0;  // feedback on C, 1/s² (acceleration level)
   double kd = 0.0;  // feedback on Ċ, 1/s (acceleration level)
   ProjectionSettings projection;  // acceleration level; its tolerance and iteration cap also
-                                  // bound the velocity level's position projection
+                                  // bound the velocity level's position projection and Verlet's
+                                  // position stage
   VelocitySettings velocity;
   // The threads a step may use (1 to kMostThreads): the constraints' evaluation is shared among
   // them, each constraint evaluated by one thread, so every result is the same bits on any

@@ -69,12 +69,13 @@ class VelocityTargets {
   // are written.
   void computeSoft(const ConstraintSystem& system, const Eigen::VectorXd& C, const Eigen::VectorXd& timeRate,
                    double h, const VelocitySettings& settings, SoftPass pass);
-  // The Verlet scheme's velocity stage at the substep's end (docs/theory.md §12): the equality
-  // rows ask J v = −Ct, the inequality rows that are closed (C ≤ 0) or pushed in the substep's
-  // solve (impulse > 0) J v ≥ −Ct with λ ≥ 0; open inequality rows, motors and springs take no
-  // part. C, Ct and the impulses of the substep's solve are [m].
+  // The Verlet scheme's velocity stage at the end of a substep of h (docs/theory.md §12): the
+  // equality rows ask J v = −Ct; the inequality rows that are closed (C ≤ 0) or were pushed in
+  // the substep's solve (impulse > 0) J v ≥ −Ct with λ ≥ 0; a motor its speed within what the
+  // substep's solve left of its budget F h. Open inequality rows and springs take no part (a
+  // spring is thus first order). C, Ct and the substep's impulses are [m].
   void computeVelocityStage(const ConstraintSystem& system, const Eigen::VectorXd& C, const Eigen::VectorXd& timeRate,
-                            const Eigen::VectorXd& impulses);
+                            const Eigen::VectorXd& impulses, double h);
   // The soft step's joint frequency in a substep of length h: the setting, at most 1 / (4 h).
   [[nodiscard]] static double softHertz(const VelocitySettings& settings, double h);
   // Ct = Ċ − J v of the system as evaluated with velocities v [n], into timeRate [m].
