@@ -36,6 +36,10 @@ void AccelerationFormulation::rebuild() {
   force_.setZero(model_.q().size());
   if (rattle_) rattle_->reset(dynamics_.constraints().rows());
   if (dopri_) dopri_->reset();
+  for (StepStart& start : rattleStarts_) {  // sized now: a first split does not allocate
+    start.q.setZero(model_.q().size());
+    start.v.setZero(model_.v().size());
+  }
 }
 
 void AccelerationFormulation::modelEdited() {
@@ -47,7 +51,7 @@ void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::Vect
   dynamics_.tally() = {};
   projectionTally_ = {};
   if (rattle_) {
-    projectionTally_.add(rattle_->step(dynamics_, model_, time, q, v, h));
+    rattleAdvance(time, q, v, h, 0);
     lambda_ = rattle_->lambda();
     force_ = rattle_->constraintForce();
     return;
@@ -60,6 +64,33 @@ void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::Vect
   }
   integrator_->step(recorder_, time, q, v, h);
   if (project_) projectionTally_.add(projection_.apply(dynamics_, model_, time, q, v));
+}
+
+// A RATTLE step whose position stage does not converge moved too far for its simplified Newton
+// (h |v| κ near 1: a whip, or a step across a singular position, where J at the step's start
+// cannot reach the manifold at its end). It is redone as two halves, and so on up to
+// kMostRattleSplits times, so that every step ends on C = 0; only the hard moments cost more.
+void AccelerationFormulation::rattleAdvance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth) {
+  const bool splittable = depth < kMostRattleSplits;
+  StepStart& start = rattleStarts_[static_cast<std::size_t>(std::min(depth, kMostRattleSplits - 1))];
+  const double startTime = time;
+  if (splittable) {
+    start.q = q;
+    start.v = v;
+  }
+  const ProjectionResult result = rattle_->step(dynamics_, model_, time, q, v, h);
+  if (result.converged || !splittable) {
+    projectionTally_.add(result);
+    return;
+  }
+  time = startTime;
+  q = start.q;
+  v = start.v;
+  rattle_->reset(dynamics_.constraints().rows());  // its warm start came from the failed step
+  projectionTally_.iterations += result.iterations;
+  ++projectionTally_.splits;
+  rattleAdvance(time, q, v, 0.5 * h, depth + 1);
+  rattleAdvance(time, q, v, 0.5 * h, depth + 1);
 }
 
 }  // namespace tinkertoy

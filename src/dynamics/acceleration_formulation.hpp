@@ -7,10 +7,11 @@
 // projects each accepted step's end and the interpolated state it returns, and λ is solved at
 // that returned state (one more solve per output), so reactions and break checks see the
 // present, not the start of a step that may span many outputs. With RATTLE the step is
-// RATTLE's own (dynamics/rattle.hpp), which ends on C = 0, Ċ = 0 without a projection; λ is
-// its position stage's.
+// RATTLE's own (dynamics/rattle.hpp), which ends on C = 0, Ċ = 0 without a projection (a step
+// whose position stage does not converge is redone as halves); λ is its position stage's.
 #pragma once
 
+#include <array>
 #include <optional>
 
 #include "common/parallel_loop.hpp"
@@ -40,6 +41,10 @@ class AccelerationFormulation final : public Formulation {
   [[nodiscard]] bool evaluatedAtStepEnd() const override { return project_ || rattle_.has_value(); }
 
  private:
+  // One RATTLE step of h, redone as two halves if its position stage does not converge (at most
+  // kMostRattleSplits - depth times more).
+  void rattleAdvance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
+
   // Forwards to the dynamics and keeps λ and Q̂ of each step's first stage.
   class StepStartRecorder final : public AccelerationField {
    public:
@@ -74,6 +79,12 @@ class AccelerationFormulation final : public Formulation {
   AdaptiveTally adaptiveTally_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
   Eigen::VectorXd outputAcceleration_;  // dopri5: a at the returned state [n], for its λ
+  // RATTLE: the start of a step, kept to redo it as halves, one per depth of splitting.
+  struct StepStart {
+    Eigen::VectorXd q, v;
+  };
+  static constexpr int kMostRattleSplits = 6;
+  std::array<StepStart, kMostRattleSplits> rattleStarts_;
 };
 
 }  // namespace tinkertoy

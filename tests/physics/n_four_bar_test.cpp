@@ -115,17 +115,21 @@ TEST(NFourBar, TheShippedSceneIsTheBenchmark) {
 struct SweepCase {
   int windows;
   double dt;
+  IntegratorKind integrator = IntegratorKind::RungeKutta4;
 };
 
 class NFourBarSweep : public ::testing::TestWithParam<SweepCase> {};
 
 // RK4 with the default projection and damping, the direct solver (the sweep's 2·10⁵ steps at
-// 0.1 ms take CG minutes).
+// 0.1 ms take CG minutes); and RATTLE at 2 and 1 ms, whose steps across the singular position
+// are redone as halves where its position stage does not converge.
 TEST_P(NFourBarSweep, StaysOnTheReferenceThroughEverySingularCrossing) {
-  const auto [windows, dt] = GetParam();
+  const auto [windows, dt, integrator] = GetParam();
   NFourBar bar(windows);
   CrankReference reference(windows);
-  Simulator sim(bar.model, accelerationLevel(dt));
+  SimulationSettings settings = accelerationLevel(dt);
+  settings.integrator = integrator;
+  Simulator sim(bar.model, settings);
   const double total = sim.diagnostics().totalEnergy();
   double energy = total, worstTip = 0.0, worstJump = 0.0;
   int crossings = 0;  // of the simulated mechanism through the horizontal position
@@ -142,7 +146,7 @@ TEST_P(NFourBarSweep, StaysOnTheReferenceThroughEverySingularCrossing) {
     sine = now;
   }
   std::ostringstream name;
-  name << "n" << windows << "_dt" << dt;
+  name << "n" << windows << "_dt" << dt << "_" << integratorName(integrator);
   report(name.str() + "_tip_error_m", worstTip);
   report(name.str() + "_energy_jump_relative", worstJump / total);
   EXPECT_GE(crossings, 15) << "the run should pass the singular (horizontal) position many times";
@@ -150,10 +154,11 @@ TEST_P(NFourBarSweep, StaysOnTheReferenceThroughEverySingularCrossing) {
   EXPECT_LT(worstJump, 1e-6 * total);
 }
 
-// "N20_dt200us" for N = 20 at 0.2 ms.
+// "N20_dt200us" for N = 20 at 0.2 ms with RK4, "N20_dt1000us_rattle" with RATTLE.
 std::string sweepName(const ::testing::TestParamInfo<SweepCase>& info) {
   std::ostringstream name;
   name << "N" << info.param.windows << "_dt" << std::lround(info.param.dt * 1e6) << "us";
+  if (info.param.integrator != IntegratorKind::RungeKutta4) name << "_" << integratorName(info.param.integrator);
   return name.str();
 }
 
@@ -161,6 +166,7 @@ std::vector<SweepCase> sweepCases() {
   std::vector<SweepCase> cases;
   for (int windows : {20, 40}) {
     for (double dt : {2e-3, 1.5e-3, 1e-3, 7.5e-4, 5e-4, 3e-4, 2e-4, 1e-4}) cases.push_back({windows, dt});
+    for (double dt : {2e-3, 1e-3}) cases.push_back({windows, dt, IntegratorKind::Rattle});
   }
   return cases;
 }
