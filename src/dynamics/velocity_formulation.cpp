@@ -42,6 +42,7 @@ void VelocityFormulation::rebuild() {
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
   substepImpulses_.setZero(system_.rows());
+  stageImpulses_.setZero(system_.rows());
   heldImpulses_.setZero(system_.rows());
   held_.setZero(model_.v().size());
   startVelocity_.setZero(model_.v().size());
@@ -276,8 +277,10 @@ void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, E
   substepImpulses_ = impulses;
   targets_.computeVelocityStage(system_, system_.value(), timeRate_, substepImpulses_, h);
   impulses_.prepare(system_, W, targets_);
-  impulses.setZero();
+  impulses = stageImpulses_;  // the last stage's impulses, a warm start like the substep's own
+  warmStart(v);
   solvePasses(v, ImpulsePass::Velocity);
+  stageImpulses_ = impulses;
   // λ: both impulses over h; Q̂: the substep's along J at its start (already in force_) and the
   // stage's along J here.
   lambda_ = (substepImpulses_ + impulses) / h;

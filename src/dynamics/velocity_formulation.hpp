@@ -27,7 +27,8 @@
 //   4–5. q += h v⁺ and the position correction, as above
 //   6. v += ½h W Q at the new (q, t + h), the forces evaluated with the end velocity estimated
 //      as 2 v⁺ − v
-//   7. the velocity stage at the new q (velocityStage): impulses from zero so that J v = −Ct on
+//   7. the velocity stage at the new q (velocityStage): impulses, warm-started from the last
+//      stage's, so that J v = −Ct on
 //      the equality rows and the closed inequality rows, and motors at their speed within the
 //      rest of their budget. The substep's own impulses stay the warm start of the next one;
 //      λ reported is both impulses over h, Q̂ each along its own J.
@@ -129,6 +130,7 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   Eigen::VectorXd substepImpulses_;  // the Verlet scheme: the substep's impulses during its velocity stage [m]
+  Eigen::VectorXd stageImpulses_;    // and the last velocity stage's, its warm start [m]
   Eigen::VectorXd held_, heldImpulses_;  // holdPositions: v [n] and the impulses [m] before its last solve
   Eigen::VectorXd startVelocity_, extrapolated_;  // Verlet: v at the substep's start, and at its end estimated [n]
   // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
