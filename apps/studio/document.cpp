@@ -98,9 +98,13 @@ void Document::pushUndo(std::string before) {
 }
 
 void Document::setSettings(const SimulationSettings& settings) {
+  // The design keeps its model and takes the new settings; the live model runs on with them.
+  Scene design = parseScene(design_, "<design>");
+  design.settings = settings;
+  pushUndo(design_);
+  design_ = writeScene(design);
   scene_.settings = settings;
   ++revision_;
-  dirty_ = true;
 }
 
 void Document::undo() { travel(undo_, redo_, "<undo>"); }
@@ -109,7 +113,7 @@ void Document::redo() { travel(redo_, undo_, "<redo>"); }
 
 void Document::travel(std::vector<std::string>& from, std::vector<std::string>& to, std::string_view source) {
   if (from.empty()) return;
-  to.push_back(writeScene(scene_));
+  to.push_back(design_);  // the state right after the last change, not wherever a run has taken it
   std::string text = std::move(from.back());
   from.pop_back();
   Scene scene = parseScene(text, source);  // before the text moves on

@@ -56,7 +56,8 @@ class Document {
   // `before` (text() before the change) goes on the undo stack, and the model as it is becomes
   // what Reset returns to.
   void recordChange(std::string before);
-  // The simulation settings, changed without reloading the model (not an undoable edit).
+  // The simulation settings, changed without reloading the model; an edit like any other: the
+  // previous design goes on the undo stack, and the design takes the new settings.
   void setSettings(const SimulationSettings& settings);
 
   void undo();
@@ -77,7 +78,8 @@ class Document {
  private:
   void load(Scene scene, std::string text);
   void pushUndo(std::string before);
-  // Undo (from undo_ to redo_) or redo (the other way): the current scene goes on `to`.
+  // Undo (from undo_ to redo_) or redo (the other way): the design (the state right after the
+  // last change, not the running state) goes on `to`.
   void travel(std::vector<std::string>& from, std::vector<std::string>& to, std::string_view source);
 
   Scene scene_;

@@ -74,6 +74,44 @@ TEST(Document, UndoRedoAndReset) {
   EXPECT_EQ(document.scene().model.position(*document.scene().model.findBody("b")), Eigen::Vector2d(3, 4));
 }
 
+// Undo then redo after running restores the state right after the edit, not the state the run
+// reached (issue #15: a swung double pendulum came back relabelled t = 0, 72.98 J for 29.43 J).
+TEST(Document, RedoAfterRunningRestoresTheStateRightAfterTheEdit) {
+  Document document;
+  addParticle(document, "a", 0, 0);
+  addParticle(document, "b", 1, 0);
+  const std::string afterEdit = document.text();
+  {
+    Simulator simulator(document.scene().model, document.scene().settings);
+    for (int i = 0; i < 60; ++i) simulator.step();
+  }
+  ASSERT_NE(document.text(), afterEdit) << "the run must have moved the model";
+  document.undo();
+  EXPECT_EQ(document.scene().model.bodyCount(), 1u);
+  document.redo();
+  EXPECT_EQ(document.text(), afterEdit);
+  EXPECT_EQ(document.scene().model.v(), Eigen::VectorXd::Zero(4));
+}
+
+// A settings change is an edit: undo restores the settings before it, redo the change.
+TEST(Document, UndoCoversSettings) {
+  Document document;
+  addParticle(document, "a", 0, 0);
+  SimulationSettings settings = document.scene().settings;
+  const IntegratorKind before = settings.integrator;
+  settings.integrator = IntegratorKind::Midpoint;
+  document.setSettings(settings);
+  EXPECT_TRUE(document.canUndo());
+  EXPECT_TRUE(document.dirty());
+  document.undo();
+  EXPECT_EQ(document.scene().settings.integrator, before);
+  EXPECT_EQ(document.scene().model.bodyCount(), 1u);
+  document.redo();
+  EXPECT_EQ(document.scene().settings.integrator, IntegratorKind::Midpoint);
+  document.reset();
+  EXPECT_EQ(document.scene().settings.integrator, IntegratorKind::Midpoint) << "reset keeps the settings";
+}
+
 TEST(Document, LocatesItemsInTheSceneFileAndFindsThemAgain) {
   Document document;
   document.open(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "hybrid.json");
