@@ -34,6 +34,9 @@ void Session::sync() {
   }
   carry_ = 0.0;
   trails_.assign(scene.model.bodyCount(), {});
+  // An edit mid-run reloads the scene, whose time starts again at 0: the curves of the run
+  // before it belong to another time line.
+  if (!history_.empty() && scene.model.time() < history_.back().time) history_.clear();
   record();
 }
 
@@ -88,14 +91,18 @@ void Session::advance(double frameSeconds, bool deterministic) {
   carry_ += frameSeconds * timeScale;
   const auto start = std::chrono::steady_clock::now();
   const auto budget = std::chrono::duration<double>(0.8 * frameSeconds);
+  bool stepped = false;
   while (carry_ >= dt && tryStep()) {
+    stepped = true;
     carry_ -= dt;
     if (!deterministic && std::chrono::steady_clock::now() - start > budget) {
       carry_ = 0.0;  // slower than real time: drop what is owed rather than fall behind
       break;
     }
   }
-  record();
+  // Only a step gives a new sample: in slow motion most frames take none, and the mouse may have
+  // moved since the last one, so its spring's energy now would not belong to the state recorded.
+  if (stepped) record();
 }
 
 void Session::record() {

@@ -31,7 +31,8 @@ class Session {
  public:
   explicit Session(Document& document);
 
-  // Rebuilds the simulator if the document changed since the last call.
+  // Rebuilds the simulator if the document changed since the last call; if the model's time went
+  // back (an edit mid-run restarts it at 0), the history is cleared.
   void sync();
   // Paused, with the history and trails forgotten: for a scene just opened, reset or undone.
   void restart();
@@ -40,7 +41,8 @@ class Session {
   void setPlaying(bool playing);
   // Advances by frameSeconds × timeScale of simulated time, in whole steps of dt (the rest
   // carries over to the next frame). Unless `deterministic`, stops early when a frame's
-  // stepping takes longer than a frame should, so the window stays responsive.
+  // stepping takes longer than a frame should, so the window stays responsive. The history
+  // gets a sample when a step was taken, measured right after it.
   void advance(double frameSeconds, bool deterministic);
   // One step of dt, paused or not.
   void step();

@@ -1,0 +1,80 @@
+// The Studio's session: what the energy plot records (issue #15, bugs 3 and 4).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "document.hpp"
+#include "session.hpp"
+#include "tinkertoy/forces/mouse_spring.hpp"
+
+namespace tinkertoy::studio {
+namespace {
+
+// A pendulum: a particle on a rod to a nail, at the acceleration level (so a drag is a mouse spring).
+Document pendulum() {
+  Document document;
+  document.edit([](Json& scene) {
+    scene["particles"].push_back({{"id", "bob"}, {"mass", 1.0}, {"position", {1.0, 0.0}}});
+    scene["constraints"].push_back({{"type", "distance"}, {"a", "bob"}, {"b", {0.0, 0.0}}});
+  });
+  return document;
+}
+
+// The model's energy without the mouse spring's: kinetic plus every other force's potential.
+double ownEnergy(const Model& model) {
+  const StateView state{model.time(), model.q(), model.v()};
+  double energy = model.kineticEnergy(model.q(), model.v());
+  for (std::size_t i = 0; i < model.forceCount(); ++i) {
+    const Force& force = model.force(model.forceAt(i));
+    if (!dynamic_cast<const MouseSpring*>(&force)) energy += force.potentialEnergy(model, state);
+  }
+  return energy;
+}
+
+// In slow motion most frames take no step; a frame without a step adds no sample and changes
+// none, even when the pointer jumps (the mouse spring's energy at the new pointer was subtracted
+// from an energy measured at the old one: a −3650 J spike).
+TEST(Session, SamplesOnlyAfterAStepWithEverythingMeasuredThere) {
+  Document document = pendulum();
+  Session session(document);
+  session.timeScale = 0.1;
+  session.beginDrag({*document.scene().model.findBody("bob"), 0}, Eigen::Vector2d(1.0, 0.0));
+  session.setPlaying(true);
+  constexpr double kFrame = 1.0 / 60.0;  // 1.7 ms of simulated time a frame, dt = 4.2 ms
+  session.advance(kFrame, true);
+  const std::size_t samples = session.history().size();
+  const HistorySample last = session.history().back();
+  session.moveDrag(Eigen::Vector2d(30.0, -40.0));  // the pointer jumps far away
+  session.advance(kFrame, true);                   // no step yet
+  ASSERT_EQ(session.history().size(), samples);
+  EXPECT_EQ(session.history().back().total, last.total);
+  EXPECT_EQ(session.history().back().time, last.time);
+  // The pointer moves every frame; whenever a frame stepped, its sample is the model's own energy
+  // (the mouse spring's left out) at the state of that step.
+  int checked = 0;
+  for (int frame = 0; frame < 40; ++frame) {
+    session.moveDrag(Eigen::Vector2d(std::cos(frame), -1.0 - 0.05 * frame));
+    session.advance(kFrame, true);
+    const Model& model = document.scene().model;
+    if (session.history().back().time != model.time()) continue;
+    ++checked;
+    EXPECT_NEAR(session.history().back().total, ownEnergy(model), 1e-9) << "frame " << frame;
+  }
+  EXPECT_GT(checked, 5);
+}
+
+// An edit mid-run restarts time at 0 and clears the curves of the run before it.
+TEST(Session, AnEditThatRestartsTimeClearsTheHistory) {
+  Document document = pendulum();
+  Session session(document);
+  session.setPlaying(true);
+  for (int frame = 0; frame < 60; ++frame) session.advance(1.0 / 60.0, true);
+  ASSERT_GT(session.history().back().time, 0.9);
+  document.edit([](Json& scene) { scene["particles"][0]["mass"] = 2.0; });
+  session.advance(1.0 / 60.0, true);
+  ASSERT_LT(document.scene().model.time(), 0.1);
+  for (const HistorySample& sample : session.history()) EXPECT_LT(sample.time, 0.1);
+}
+
+}  // namespace
+}  // namespace tinkertoy::studio
