@@ -21,8 +21,9 @@ packages=(
   # `tinkertoy render` draws with cairo (above) and encodes MP4 and GIF with the ffmpeg program
   # (ffprobe, which the tests use to count frames, comes with it); `tinkertoy plot` drives gnuplot
   ffmpeg gnuplot-nox
-  # the rendering tests parse SVG output with libxml2
-  libxml2-dev
+  # the rendering tests parse SVG output with libxml2; the Studio's glyph test reads its font
+  # with FreeType
+  libxml2-dev libfreetype-dev
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include <imgui.h>
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include <optional>
 #include <regex>
 
+#include "glyph_ranges.hpp"
 #include "input_script.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
@@ -28,7 +30,10 @@
 
 namespace {
 
+using tinkertoy::studio::GlyphRange;
 using tinkertoy::studio::InputScript;
+using tinkertoy::studio::kStudioFont;
+using tinkertoy::studio::kStudioGlyphRanges;
 using tinkertoy::studio::ScriptEvent;
 using tinkertoy::studio::Studio;
 
@@ -52,18 +57,18 @@ void requireWritable(const std::optional<std::filesystem::path>& file, const cha
   }
 }
 
-// Loads DejaVu Sans with the Greek letters and math signs the panels use, or keeps ImGui's font.
+// Loads DejaVu Sans with every character the panels and the library's messages use
+// (glyph_ranges.hpp), or keeps ImGui's font.
 void loadFont() {
-  const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (!std::filesystem::exists(kFont)) return;
+  if (!std::filesystem::exists(kStudioFont)) return;
   ImGuiIO& io = ImGui::GetIO();
   static ImVector<ImWchar> ranges;
   ImFontGlyphRangesBuilder builder;
-  builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-  static const ImWchar kSigns[] = {0x0370, 0x03FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};  // Greek, signs
-  builder.AddRanges(kSigns);
+  for (const GlyphRange& r : kStudioGlyphRanges) {
+    builder.AddRanges(std::array<ImWchar, 3>{static_cast<ImWchar>(r.first), static_cast<ImWchar>(r.last), 0}.data());
+  }
   builder.BuildRanges(&ranges);
-  io.Fonts->AddFontFromFileTTF(kFont, 16.0f, nullptr, ranges.Data);
+  io.Fonts->AddFontFromFileTTF(kStudioFont, 16.0f, nullptr, ranges.Data);
 }
 
 // Replays script events into ImGui's IO (after the backend wrote the real input).
