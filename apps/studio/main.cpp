@@ -94,7 +94,8 @@ class Replay {
           mouseDown_[e.button] = e.kind == ScriptEvent::Kind::Press;
           break;
         case ScriptEvent::Kind::Key:
-          keys_.push_back(e);
+          keys_.push_back(e);  // down for ImGui's widgets this frame
+          studio.pressKey(e.key, e.ctrl, e.shift);
           break;
         case ScriptEvent::Kind::Tool:
           studio.setTool(e.tool);
@@ -156,12 +157,19 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
   ImGui::StyleColorsLight();
   ImGui::GetStyle().FrameRounding = 3.0f;
   loadFont();
+  // Every key press goes to the Studio's queue, from GLFW's callback (installed before ImGui's
+  // backend, which chains to it), so that none is lost between two frames.
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int mods) {
+    auto* studio = static_cast<Studio*>(glfwGetWindowUserPointer(w));
+    if (studio && action == GLFW_PRESS) studio->pressKey(key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0);
+  });
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 
   int status = 0;
   {
     Studio studio(options.scene, {options.width, options.height}, deterministic);
+    glfwSetWindowUserPointer(window, &studio);
     const long lastFrame = options.frames > 0 ? options.frames
                            : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
                                              : -1;
@@ -205,6 +213,7 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
         status = kBadInput;
       }
     }
+    glfwSetWindowUserPointer(window, nullptr);  // the Studio goes; keys after this go nowhere
   }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -199,35 +199,62 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   fileDialogs();
 }
 
+void Studio::pressKey(int key, bool ctrl, bool shift) { pressedKeys_.push_back({key, ctrl, shift}); }
+
 void Studio::shortcuts() {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
-  const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-  if (io.KeyCtrl) {
-    if (pressed(GLFW_KEY_S)) save();
-    if (pressed(GLFW_KEY_Z)) io.KeyShift ? redo() : undo();
-    if (pressed(GLFW_KEY_Y)) redo();
-    if (pressed(GLFW_KEY_O)) openDialog_ = true;
-    if (pressed(GLFW_KEY_N)) whenDiscardable([this] { newCanvas(); });
+  // A field being typed into takes the keys (ImGui has them from the backend); they are not
+  // shortcuts then.
+  if (!ImGui::GetIO().WantTextInput) {
+    for (const KeyPress& press : pressedKeys_) shortcut(press.key, press.ctrl, press.shift);
+  }
+  pressedKeys_.clear();
+}
+
+void Studio::shortcut(int key, bool ctrl, bool shift) {
+  if (ctrl) {
+    if (key == GLFW_KEY_S) save();
+    if (key == GLFW_KEY_Z) shift ? redo() : undo();
+    if (key == GLFW_KEY_Y) redo();
+    if (key == GLFW_KEY_O) openDialog_ = true;
+    if (key == GLFW_KEY_N) whenDiscardable([this] { newCanvas(); });
     return;
   }
-  if (pressed(GLFW_KEY_SPACE)) togglePlay();
-  if (pressed(GLFW_KEY_S)) session_.step();
-  if (pressed(GLFW_KEY_R)) reset();
-  if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) showHelp_ = !showHelp_;
-  if (pressed(GLFW_KEY_F)) frameModel();
-  if (pressed(GLFW_KEY_T)) showTrails_ = !showTrails_;
-  if (pressed(GLFW_KEY_C)) showForces_ = !showForces_;
-  if (pressed(GLFW_KEY_ESCAPE)) {
-    gesture_ = {};
-    selected_ = std::monostate{};
-  }
-  if ((pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_BACKSPACE)) && !std::holds_alternative<std::monostate>(selected_)) {
-    remove(selected_);
-  }
-  constexpr Tool kByNumber[] = {Tool::Drag, Tool::Particle, Tool::Rod, Tool::Spring, Tool::Nail, Tool::Wire, Tool::Delete};
-  for (int k = 0; k < 7; ++k) {
-    if (pressed(GLFW_KEY_1 + k)) setTool(kByNumber[k]);
+  switch (key) {
+    case GLFW_KEY_SPACE:
+      togglePlay();
+      break;
+    case GLFW_KEY_S:
+      session_.step();
+      break;
+    case GLFW_KEY_R:
+      reset();
+      break;
+    case GLFW_KEY_H:
+    case GLFW_KEY_F1:
+      showHelp_ = !showHelp_;
+      break;
+    case GLFW_KEY_F:
+      frameModel();
+      break;
+    case GLFW_KEY_T:
+      showTrails_ = !showTrails_;
+      break;
+    case GLFW_KEY_C:
+      showForces_ = !showForces_;
+      break;
+    case GLFW_KEY_ESCAPE:
+      gesture_ = {};
+      selected_ = std::monostate{};
+      break;
+    case GLFW_KEY_DELETE:
+    case GLFW_KEY_BACKSPACE:
+      if (!std::holds_alternative<std::monostate>(selected_)) remove(selected_);
+      break;
+    default: {
+      constexpr Tool kByNumber[] = {Tool::Drag, Tool::Particle, Tool::Rod, Tool::Spring, Tool::Nail, Tool::Wire,
+                                    Tool::Delete};
+      if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + 7) setTool(kByNumber[key - GLFW_KEY_1]);
+    }
   }
 }
 

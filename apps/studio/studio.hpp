@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "canvas.hpp"
 #include "document.hpp"
@@ -29,6 +30,10 @@ class Studio {
 
   // One frame: input, simulation (frameSeconds of it, times the time scale) and all drawing.
   void frame(double frameSeconds, bool deterministic);
+  // A key press (GLFW key code and modifiers), queued for the next frame's shortcuts: each acts
+  // exactly once, however short the press and however many come in one frame (polling ImGui's
+  // key state lost quick taps and merged presses within a frame).
+  void pressKey(int key, bool ctrl, bool shift);
   void setWindowSize(const Eigen::Vector2d& window);
 
   void setTool(Tool tool);
@@ -42,7 +47,9 @@ class Studio {
 
  private:
   // --- input on the canvas (studio.cpp)
+  // Acts on the queued key presses, in order (none while a text field has the keyboard).
   void shortcuts();
+  void shortcut(int key, bool ctrl, bool shift);
   void canvasInput();
   void beginGesture(const Hit& hit, const Eigen::Vector2d& world);
   void updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
@@ -100,6 +107,11 @@ class Studio {
   bool messageIsError_ = false;
   double messageAge_ = 0.0;  // s
 
+  struct KeyPress {
+    int key;
+    bool ctrl, shift;
+  };
+  std::vector<KeyPress> pressedKeys_;  // since the last frame, in order
   bool showTrails_ = false, showForces_ = false, showHelp_ = false;
   bool openDialog_ = false, saveDialog_ = false, confirmDiscard_ = false;
   std::function<void()> afterDiscard_;  // what to do once unsaved changes may go
