@@ -11,7 +11,7 @@
 //   Superscripts and subscripts     ⁻¹, ₙ
 //   Letterlike symbols, arrows, mathematical operators, miscellaneous technical
 //
-//   for (const GlyphRange& r : kStudioGlyphRanges) builder.AddRange(r.first, r.last);
+//   for (const GlyphRange& r : kStudioGlyphRanges) { /* add [r.first, r.last] to the font atlas */ }
 #pragma once
 
 #include <array>
