@@ -20,7 +20,7 @@
 //                    against the same scene run by RK4 at dt = 1e-5 s (m)
 //   n_four_bar       scenes/benchmarks/n_four_bar.json (N = 40, 20 s): the largest distance, over
 //                    the reported states, between the first crank's tip and the tip of the
-//                    one-angle model M θ̈ = −K cos θ (tests/physics/n_four_bar_test.cpp) integrated
+//                    one-angle model M θ̈ = −K cos θ (n_four_bar_reference.hpp) integrated
 //                    by RK4 at most 1e-5 s per step (m)
 //   andrews          scenes/benchmarks/andrews_squeezer.json to 0.03 s: |β − β*| with β the crank's
 //                    angle and β* the value the Bari test set publishes (rad)
@@ -44,6 +44,7 @@
 #include <utility>
 #include <vector>
 
+#include "n_four_bar_reference.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
@@ -171,33 +172,6 @@ Problem doublePendulum() {
 // ---- n_four_bar
 
 constexpr int kWindows = 40;     // N, the scene's
-constexpr double kGravity = 9.81;  // m/s², the scene's
-
-// The N-four-bar with every crank parallel, at one angle θ: M θ̈ = −K cos θ, integrated by RK4.
-class CrankReference {
- public:
-  void advance(double dt) {
-    const int substeps = static_cast<int>(std::ceil(dt / 1e-5));
-    const double h = dt / substeps;
-    const auto accel = [](double angle) { return -K * std::cos(angle) / M; };
-    for (int s = 0; s < substeps; ++s) {
-      const double k1 = rate_, a1 = accel(theta_);
-      const double k2 = rate_ + 0.5 * h * a1, a2 = accel(theta_ + 0.5 * h * k1);
-      const double k3 = rate_ + 0.5 * h * a2, a3 = accel(theta_ + 0.5 * h * k2);
-      const double k4 = rate_ + h * a3, a4 = accel(theta_ + h * k3);
-      theta_ += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-      rate_ += h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
-    }
-  }
-  // The first crank's tip.
-  [[nodiscard]] Eigen::Vector2d tip() const { return {std::cos(theta_), std::sin(theta_)}; }
-
- private:
-  static constexpr double M = (kWindows + 1) / 3.0 + kWindows;
-  static constexpr double K = kGravity * ((kWindows + 1) / 2.0 + kWindows);
-  double theta_ = std::numbers::pi / 2;
-  double rate_ = -1.0;
-};
 
 // The largest distance between the first crank's tip and the reference's, over the reported
 // states. The tips are recorded during the run and compared after it, so that the reference's
@@ -210,7 +184,7 @@ class CrankTipMeter : public ErrorMeter {
     tips_.emplace_back(q[0] + 0.5 * std::cos(q[2]), q[1] + 0.5 * std::sin(q[2]));
   }
   [[nodiscard]] double error(const Model& /*model*/) const override {
-    CrankReference reference;
+    NFourBarReference reference(kWindows);
     double worst = 0.0;
     for (const Eigen::Vector2d& tip : tips_) {
       reference.advance(dt_);

@@ -13,13 +13,15 @@
 //   T = ½ M θ̇²,   M = (N + 1) m L²/3 + N m L²
 //   V = K sin θ,  K = m g L ((N + 1)/2 + N)
 // so M θ̈ = −K cos θ, from θ = π/2 (cranks vertical), θ̇ = −1 rad/s (the tip B₀ moving at +1 m/s
-// along x), integrated by RK4 at a step of at most 1e-5 s. B₀ = L (cos θ, sin θ).
+// along x), integrated by RK4 at a step of at most 1e-5 s (NFourBarReference, bench/n_four_bar_reference.hpp,
+// which the accuracy benchmark shares). B₀ = L (cos θ, sin θ).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <sstream>
 #include <string>
 
+#include "n_four_bar_reference.hpp"
 #include "physics/rigid_models.hpp"
 
 namespace tinkertoy::test {
@@ -59,34 +61,10 @@ struct NFourBar {
   std::vector<BodyId> cranks, couplers;
 };
 
-// M θ̈ = −K cos θ (the header's derivation), by RK4.
-struct CrankReference {
-  explicit CrankReference(int n) : M((n + 1) / 3.0 + n), K(kGravity * ((n + 1) / 2.0 + n)) {}
-
-  void advance(double dt) {
-    const int substeps = static_cast<int>(std::ceil(dt / 1e-5));
-    const double h = dt / substeps;
-    const auto accel = [&](double angle) { return -K * std::cos(angle) / M; };
-    for (int s = 0; s < substeps; ++s) {
-      const double k1 = rate, a1 = accel(theta);
-      const double k2 = rate + 0.5 * h * a1, a2 = accel(theta + 0.5 * h * k1);
-      const double k3 = rate + 0.5 * h * a2, a3 = accel(theta + 0.5 * h * k2);
-      const double k4 = rate + h * a3, a4 = accel(theta + h * k3);
-      theta += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
-      rate += h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
-    }
-  }
-  [[nodiscard]] Eigen::Vector2d tip() const { return {std::cos(theta), std::sin(theta)}; }
-  [[nodiscard]] double energy() const { return 0.5 * M * rate * rate + K * std::sin(theta); }
-
-  double M, K;
-  double theta = pi / 2, rate = -1.0;
-};
-
 TEST(NFourBar, StartsOnTheReferenceAndCarriesItsEnergy) {
   NFourBar bar(40);
   Simulator sim(bar.model, accelerationLevel(1e-3));
-  const CrankReference reference(40);
+  const NFourBarReference reference(40);
   EXPECT_EQ(bar.model.constraintCount(), 121u);
   EXPECT_LT((bar.tip() - reference.tip()).norm(), 1e-15);
   EXPECT_LT(sim.diagnostics().constraintError, 1e-15);
@@ -126,7 +104,7 @@ class NFourBarSweep : public ::testing::TestWithParam<SweepCase> {};
 TEST_P(NFourBarSweep, StaysOnTheReferenceThroughEverySingularCrossing) {
   const auto [windows, dt, integrator] = GetParam();
   NFourBar bar(windows);
-  CrankReference reference(windows);
+  NFourBarReference reference(windows);
   SimulationSettings settings = accelerationLevel(dt);
   settings.integrator = integrator;
   Simulator sim(bar.model, settings);
