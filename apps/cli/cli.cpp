@@ -54,6 +54,19 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
       ->check(integerAtLeast(1));
   renderApp->add_flag("--trails", render.trails, "Draw each point mass's and rigid body's path");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
+  CLI::Option* viewFlag = renderApp->add_option_function<std::string>(
+      "--view", [&render](const std::string& name) { render.view = ViewDirection::named(name); },
+      "How a 3D scene is seen: front (along -z), top, side or oblique (the default for 3D)");
+  viewFlag->check(CLI::IsMember({"front", "top", "side", "oblique"}));
+  renderApp->add_option_function<std::string>(
+               "--camera",
+               [&render](const std::string& text) {
+                 const auto [azimuth, elevation] = parseCameraAngles(text);
+                 render.view = ViewDirection{azimuth * ViewDirection::kDegree, elevation * ViewDirection::kDegree};
+               },
+               "View a 3D scene from AZIMUTH,ELEVATION in degrees (0,0 is the front view, 0,90 the top)")
+      ->check(cameraAngles())
+      ->excludes(viewFlag);
   addQuietFlag(*renderApp);
   addSimulationFlags(*renderApp, render.simulation);
 

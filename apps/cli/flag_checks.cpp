@@ -40,6 +40,15 @@ std::optional<PixelSize> readPixelSize(const std::string& text) {
   return PixelSize{clampToInt(*w), clampToInt(*h)};
 }
 
+// Azimuth and elevation of "AZ,EL", or nothing if the text is not two numbers joined by a comma.
+std::optional<std::pair<double, double>> readAngles(const std::string& text) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string::npos) return std::nullopt;
+  const std::optional<double> azimuth = readReal(text.substr(0, comma)), elevation = readReal(text.substr(comma + 1));
+  if (!azimuth || !elevation) return std::nullopt;
+  return std::pair{*azimuth, *elevation};
+}
+
 }  // namespace
 
 CLI::Validator finiteNumber(Sign sign) {
@@ -99,5 +108,21 @@ CLI::Validator pixelSize(int minimum) {
 }
 
 PixelSize parsePixelSize(const std::string& text) { return readPixelSize(text).value(); }
+
+CLI::Validator cameraAngles() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::optional<std::pair<double, double>> angles = readAngles(text);
+        if (!angles) return "expected AZIMUTH,ELEVATION in degrees, such as 35,25, got '" + text + "'";
+        if (!std::isfinite(angles->first) || !std::isfinite(angles->second)) {
+          return "angles must be finite, got '" + text + "'";
+        }
+        if (std::abs(angles->second) > 90.0) return "the elevation must be from -90 to 90 degrees, got '" + text + "'";
+        return {};
+      },
+      "AZ,EL");
+}
+
+std::pair<double, double> parseCameraAngles(const std::string& text) { return readAngles(text).value(); }
 
 }  // namespace tinkertoy::cli

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <utility>
 
 namespace tinkertoy::cli {
 
@@ -24,5 +26,10 @@ inline constexpr int kMaxPixels = 8192;  // per side
 CLI::Validator pixelSize(int minimum);
 // The size in text that pixelSize() accepted.
 PixelSize parsePixelSize(const std::string& text);
+
+// A view direction written AZIMUTH,ELEVATION in degrees: finite, the elevation in [−90, 90].
+CLI::Validator cameraAngles();
+// The azimuth and elevation (degrees) in text that cameraAngles() accepted.
+std::pair<double, double> parseCameraAngles(const std::string& text);
 
 }  // namespace tinkertoy::cli

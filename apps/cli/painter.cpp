@@ -69,6 +69,7 @@ PaintScale measureScale(const std::vector<Frame>& frames, double unit) {
       if (l.kind == SketchLink::Kind::Rod && std::isfinite(l.value)) loads.push_back(std::abs(l.value));
     }
     for (const SketchArrow& a : frame.sketch.arrows) scale.maxForce = std::max(scale.maxForce, a.force.norm());
+    scale.depths.add(frame.sketch.depths());
   }
   // A few violent moments (a jerk at the start) would leave every other frame's rods dark, so
   // full colour is the 95th percentile of the loads; the rare larger ones saturate.
@@ -148,33 +149,18 @@ void Painter::body(const Sketch& s) {
     polyline(cr_, zigzag(camera_.toPixels(spring.a), camera_.toPixels(spring.b), 6.0 * u));
     stroke(cr_, colours::kSpring, 2.0 * u);
   }
-  for (const SketchLink& l : s.links) {
-    const Eigen::Vector2d a = camera_.toPixels(l.a), b = camera_.toPixels(l.b);
-    switch (l.kind) {
-      case SketchLink::Kind::Rod:
-        segment(cr_, a, b, rodColour(l.value, scale_.maxLambda), 4.0 * u);
+  for (const SketchMark& mark : s.backToFront()) {
+    switch (mark.kind) {
+      case SketchMark::Kind::Link:
+        link(s.links[mark.index]);
         break;
-      case SketchLink::Kind::Link:
-        segment(cr_, a, b, colours::kInk, 4.0 * u);
+      case SketchMark::Kind::Pin:
+        pin(s.pins[mark.index]);
         break;
-      case SketchLink::Kind::Rope:
-        segment(cr_, a, b, colours::kRope, 2.0 * u);
-        break;
-      case SketchLink::Kind::Pulley:
-        segment(cr_, a, b, colours::kInk, 1.5 * u);
-        break;
-      case SketchLink::Kind::Soft:
-      case SketchLink::Kind::Mouse:
-        for (const auto& [from, to] : dashes(a, b, 8.0 * u)) {
-          segment(cr_, from, to, l.kind == SketchLink::Kind::Soft ? colours::kSoft : colours::kMouse, 3.0 * u);
-        }
+      case SketchMark::Kind::Dot:
+        dot(s.dots[mark.index]);
         break;
     }
-  }
-  for (const SketchPin& p : s.pins) pin(p);
-  for (const SketchDot& d : s.dots) {
-    circle(cr_, camera_.toPixels(d.at), dotRadius(d.mass) * u);
-    fill(cr_, colours::kDot);
   }
   for (const SketchArrow& arrow : s.arrows) {
     if (!(scale_.maxForce > 0.0)) break;
@@ -188,8 +174,41 @@ void Painter::body(const Sketch& s) {
   }
 }
 
+void Painter::link(const SketchLink& l) {
+  const double u = scale_.unit, fade = scale_.depths.fade(l.depth);
+  const Eigen::Vector2d a = camera_.toPixels(l.a), b = camera_.toPixels(l.b);
+  switch (l.kind) {
+    case SketchLink::Kind::Rod:
+      segment(cr_, a, b, atDepth(rodColour(l.value, scale_.maxLambda), fade), 4.0 * u);
+      break;
+    case SketchLink::Kind::Link:
+      segment(cr_, a, b, atDepth(colours::kInk, fade), 4.0 * u);
+      break;
+    case SketchLink::Kind::Rope:
+      segment(cr_, a, b, atDepth(colours::kRope, fade), 2.0 * u);
+      break;
+    case SketchLink::Kind::Pulley:
+      segment(cr_, a, b, atDepth(colours::kInk, fade), 1.5 * u);
+      break;
+    case SketchLink::Kind::Soft:
+    case SketchLink::Kind::Mouse:
+      for (const auto& [from, to] : dashes(a, b, 8.0 * u)) {
+        segment(cr_, from, to, atDepth(l.kind == SketchLink::Kind::Soft ? colours::kSoft : colours::kMouse, fade),
+                3.0 * u);
+      }
+      break;
+  }
+}
+
+void Painter::dot(const SketchDot& d) {
+  circle(cr_, camera_.toPixels(d.at), dotRadius(d.mass) * scale_.unit);
+  fill(cr_, atDepth(colours::kDot, scale_.depths.fade(d.depth)));
+}
+
 void Painter::pin(const SketchPin& p) {
-  for (const PinMark& mark : pinMarks(p, camera_.toPixels(p.at), scale_.unit)) {
+  const double fade = scale_.depths.fade(p.depth);
+  for (PinMark mark : pinMarks(p, camera_.toPixels(p.at), scale_.unit)) {
+    mark.colour = atDepth(mark.colour, fade);
     switch (mark.kind) {
       case PinMark::Kind::FilledPolygon:
         polyline(cr_, mark.points, true);

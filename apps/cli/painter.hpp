@@ -22,13 +22,14 @@ struct PaintScale {
   double unit = 1.0;       // pixels per Studio pixel: line widths, dot sizes and text grow with it
   double maxLambda = 0.0;  // |λ| drawn fully red or blue (the 95th percentile over all frames)
   double maxForce = 0.0;   // N drawn as the longest arrow (the largest over all frames)
+  DepthRange depths;       // of every frame: one shading of near and far for the whole video
 };
 
 // The strip at the bottom of a picture that holds the legend, px.
 double legendHeight(double unit);
 
-// The rods' full-colour |λ| (the 95th percentile of every rod in every frame) and the largest
-// constraint force in the frames.
+// The rods' full-colour |λ| (the 95th percentile of every rod in every frame), the largest
+// constraint force and the depths of the frames.
 PaintScale measureScale(const std::vector<Frame>& frames, double unit);
 
 class Painter {
@@ -47,7 +48,9 @@ class Painter {
 
  private:
   void body(const Sketch& sketch);
+  void link(const SketchLink& link);
   void pin(const SketchPin& pin);
+  void dot(const SketchDot& dot);
 
   cairo_t* cr_;
   Camera camera_;

@@ -33,7 +33,6 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
                  ProgressBar& progress) {
   const Model& model = run.scene.model;
   const double dt = run.scene.settings.dt;
-  const SketchOptions sketchOptions{.constraintForces = options.constraintForces};
   // Frames and trail points are taken by step number, not by comparing sums of dt, which
   // drift: frame j shows step stepsToReach(times[j], dt), where `run --duration` would stop.
   const auto trailEvery = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::lround(options.trailInterval / dt)));
@@ -41,10 +40,10 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
   std::size_t next = 0;  // the next frame to keep
   const auto sample = [&](std::uint64_t step) {
     while (next < times.size() && stepsToReach(times[next], dt) <= step) {
-      recording.frames.push_back({model.time(), sketch(model, &run.simulator, sketchOptions)});
+      recording.frames.push_back({model.time(), sketch(model, &run.simulator, options.sketch)});
       ++next;
     }
-    if (options.trails && step % trailEvery == 0) extendTrails(sketch(model), model.time(), recording.trails);
+    if (options.trails && step % trailEvery == 0) extendTrails(sketch(model, nullptr, {.view = options.sketch.view}), model.time(), recording.trails);
   };
   sample(0);
   recording.failure = stepScene(run, stepsToReach(end, dt), progress, sample);

@@ -37,7 +37,7 @@ struct Recording {
 };
 
 struct RecordingOptions {
-  bool constraintForces = false;  // sketches carry the constraint-force arrows
+  SketchOptions sketch;  // what the frames show (constraint forces) and from where
   bool trails = false;
   double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points
 };

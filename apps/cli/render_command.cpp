@@ -197,17 +197,21 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       return kBadInput;
     }
   }
+  if (scene.model.dimension() == 2 && o.view && (o.view->azimuth != 0.0 || o.view->elevation != 0.0)) {
+    err << "error: --view/--camera: " << o.scene << " is a 2D scene, drawn in its own plane (the front view)\n";
+    return kBadInput;
+  }
   const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.scene, err);
   if (!file) return kBadInput;
 
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
   const std::vector<double> times = frameTimes(o, *format, end);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
-  Recording recording =
-      record(*run, times, end, {.constraintForces = o.forces, .trails = o.trails}, simulating);
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(ViewDirection::oblique())};
+  Recording recording = record(*run, times, end, {.sketch = sketchOptions, .trails = o.trails}, simulating);
   if (!recording.failure.empty() && !isVideo(*format)) {
     // A still after a blow-up shows the last good state.
-    recording.frames.push_back({scene.model.time(), sketch(scene.model, &run->simulator, {.constraintForces = o.forces})});
+    recording.frames.push_back({scene.model.time(), sketch(scene.model, &run->simulator, sketchOptions)});
   }
 
   const double unit = std::max(1.0, std::min(o.size.width, o.size.height) / 720.0);

@@ -9,6 +9,7 @@
 
 #include "flag_checks.hpp"
 #include "scene_run.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::cli {
 
@@ -22,6 +23,8 @@ struct RenderOptions {
   int exposures = 1;           // states overlaid in a still, evenly spaced from 0 to time
   bool trails = false;         // each point mass's and rigid body's path
   bool forces = false;         // constraint-force arrows
+  // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
+  std::optional<ViewDirection> view;
   bool progress = false;       // draw a progress bar on stderr
 };
 

@@ -3,6 +3,7 @@
 
 #include <Eigen/Geometry>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 
@@ -70,9 +71,9 @@ void arrow(ImDrawList& draw, ImVec2 from, ImVec2 to, ImU32 colour) {
   draw.AddTriangleFilled(im(tip), im(left), im(right), colour);
 }
 
-void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p) {
+void pin(ImDrawList& draw, const Camera& camera, const SketchPin& p, double fade) {
   for (const PinMark& mark : pinMarks(p, camera.toPixels(p.at))) {
-    const ImU32 colour = im(mark.colour);
+    const ImU32 colour = im(atDepth(mark.colour, fade));
     const auto width = static_cast<float>(mark.width), radius = static_cast<float>(mark.radius);
     std::vector<ImVec2> points;
     for (const Eigen::Vector2d& q : mark.points) points.push_back(im(q));
@@ -159,13 +160,28 @@ void drawGrid(ImDrawList& draw, const Camera& camera) {
   draw.AddText({start.x + length + 8, start.y - ImGui::GetFontSize() / 2}, kInk, label);
 }
 
-void drawTrails(ImDrawList& draw, const Camera& camera, const std::vector<std::vector<std::deque<Eigen::Vector2d>>>& trails) {
+void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view) {
+  const Eigen::Vector2d origin = camera.offset + Eigen::Vector2d(40.0, camera.viewport.y() - 70.0);
+  constexpr double kLength = 28.0;  // px, of an axis seen side on
+  const std::array<std::pair<Eigen::Vector3d, const char*>, 3> axes{
+      {{Eigen::Vector3d::UnitX(), "x"}, {Eigen::Vector3d::UnitY(), "y"}, {Eigen::Vector3d::UnitZ(), "z"}}};
+  for (const auto& [axis, name] : axes) {
+    const Eigen::Vector2d p = view.toPicture(axis);
+    const Eigen::Vector2d tip = origin + kLength * Eigen::Vector2d(p.x(), -p.y());
+    draw.AddLine(im(origin), im(tip), kAxis, 2.0f);
+    draw.AddText(im(tip + Eigen::Vector2d(3.0, -8.0)), kInk, name);
+  }
+}
+
+void drawTrails(ImDrawList& draw, const Camera& camera, const ViewDirection& view,
+                const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails) {
+  const Colour clear{colours::kTrail.r, colours::kTrail.g, colours::kTrail.b, 0};
   for (const auto& body : trails) {
     for (const auto& trail : body) {
       for (std::size_t i = 1; i < trail.size(); ++i) {
         const double age = 1.0 - static_cast<double>(i) / static_cast<double>(trail.size());
-        draw.AddLine(px(camera, trail[i - 1]), px(camera, trail[i]), im(mix(colours::kTrail, {colours::kTrail.r, colours::kTrail.g, colours::kTrail.b, 0}, age)),
-                     2.0f);
+        draw.AddLine(px(camera, view.toPicture(trail[i - 1])), px(camera, view.toPicture(trail[i])),
+                     im(mix(colours::kTrail, clear, age)), 2.0f);
       }
     }
   }
@@ -214,24 +230,27 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
   for (const SketchLink& l : sketch.links) {
     if (l.kind == SketchLink::Kind::Rod && std::isfinite(l.value)) maxLambda = std::max(maxLambda, std::abs(l.value));
   }
-  for (const SketchLink& l : sketch.links) {
+  const DepthRange depths = sketch.depths();
+  const auto link = [&](const SketchLink& l) {
     const ImVec2 a = px(camera, l.a), b = px(camera, l.b);
+    const double fade = depths.fade(l.depth);
+    const auto ink = [fade](Colour c) { return im(atDepth(c, fade)); };
     if (auto h = highlight(l.item)) draw.AddLine(a, b, *h, 9.0f);
     switch (l.kind) {
       case SketchLink::Kind::Rod:
-        draw.AddLine(a, b, im(rodColour(l.value, maxLambda)), 4.0f);
+        draw.AddLine(a, b, ink(rodColour(l.value, maxLambda)), 4.0f);
         break;
       case SketchLink::Kind::Rope:
-        draw.AddLine(a, b, im(colours::kRope), 2.0f);
+        draw.AddLine(a, b, ink(colours::kRope), 2.0f);
         break;
       case SketchLink::Kind::Soft:
-        dashed(draw, a, b, im(colours::kSoft), 3.0f);
+        dashed(draw, a, b, ink(colours::kSoft), 3.0f);
         break;
       case SketchLink::Kind::Link:
-        draw.AddLine(a, b, kInk, 4.0f);
+        draw.AddLine(a, b, ink(colours::kInk), 4.0f);
         break;
       case SketchLink::Kind::Pulley:
-        draw.AddLine(a, b, kInk, 1.5f);
+        draw.AddLine(a, b, ink(colours::kInk), 1.5f);
         break;
       case SketchLink::Kind::Mouse: {
         dashed(draw, a, b, im(colours::kMouse), 2.5f);
@@ -244,16 +263,27 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
         break;
       }
     }
-  }
-  for (const SketchPin& p : sketch.pins) {
-    pin(draw, camera, p);
-    if (auto h = highlight(p.item)) ring(draw, px(camera, p.at), 10.0, *h);
-  }
-  for (const SketchDot& d : sketch.dots) {
-    const ImVec2 at = px(camera, d.at);
-    const double r = dotRadius(d.mass);
-    draw.AddCircleFilled(at, static_cast<float>(r), im(colours::kDot), 24);
-    if (auto h = highlight(d.point.body)) ring(draw, at, r + 3.0, *h);
+  };
+  for (const SketchMark& mark : sketch.backToFront()) {
+    switch (mark.kind) {
+      case SketchMark::Kind::Link:
+        link(sketch.links[mark.index]);
+        break;
+      case SketchMark::Kind::Pin: {
+        const SketchPin& p = sketch.pins[mark.index];
+        pin(draw, camera, p, depths.fade(p.depth));
+        if (auto h = highlight(p.item)) ring(draw, px(camera, p.at), 10.0, *h);
+        break;
+      }
+      case SketchMark::Kind::Dot: {
+        const SketchDot& d = sketch.dots[mark.index];
+        const ImVec2 at = px(camera, d.at);
+        const double r = dotRadius(d.mass);
+        draw.AddCircleFilled(at, static_cast<float>(r), im(atDepth(colours::kDot, depths.fade(d.depth))), 24);
+        if (auto h = highlight(d.point.body)) ring(draw, at, r + 3.0, *h);
+        break;
+      }
+    }
   }
   double maxForce = 0.0;
   for (const SketchArrow& a : sketch.arrows) maxForce = std::max(maxForce, a.force.norm());

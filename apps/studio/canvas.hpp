@@ -10,6 +10,7 @@
 
 #include "tinkertoy/view/camera.hpp"
 #include "tinkertoy/view/sketch.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::studio {
 
@@ -25,8 +26,11 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
 
 // The grid (lines every 1, 2 or 5 × 10^k m, at least 40 px apart), the axes, and a scale bar.
 void drawGrid(ImDrawList& draw, const Camera& camera);
-// Recent paths of the points, fading with age.
-void drawTrails(ImDrawList& draw, const Camera& camera, const std::vector<std::vector<std::deque<Eigen::Vector2d>>>& trails);
+// The world's axes as seen in a 3D view: x, y and z from the canvas's bottom-left corner.
+void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view);
+// Recent paths of the points (world positions, seen through `view`), fading with age.
+void drawTrails(ImDrawList& draw, const Camera& camera, const ViewDirection& view,
+                const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails);
 // Everything in the sketch, rods coloured by λ (red tension, blue compression), with rings
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,

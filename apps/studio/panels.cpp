@@ -353,10 +353,12 @@ void Studio::helpOverlay() {
     row("Ctrl+S / Ctrl+O / Ctrl+N", "save / open / new canvas");
     row("F", "frame the model");
     row("T / C", "trails / constraint-force arrows");
+    row("V", "3D: view from the front, top, side or obliquely, in turn");
     row("H or F1", "this help");
     row("Esc", "cancel the gesture, clear the selection");
     row("wheel", "zoom about the pointer");
-    row("right or middle drag", "pan (left drag on empty space too, with the Drag tool)");
+    row("right drag", "3D: turn the view; 2D: pan");
+    row("middle drag", "pan (left drag on empty space too, with the Drag tool)");
     ImGui::EndTable();
   }
   ImGui::Separator();

@@ -6,6 +6,7 @@
 
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
+#include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy::studio {
 
@@ -125,42 +126,36 @@ void Session::record() {
     const int points = model.body(id).pointCount();
     trails_[i].resize(static_cast<std::size_t>(points));
     for (int k = 0; k < points; ++k) {
-      const Eigen::VectorXd x = model.position({id, k});
       auto& trail = trails_[i][static_cast<std::size_t>(k)];
-      trail.emplace_back(x[0], x[1]);
+      trail.push_back(padTo3d(model.position({id, k})));
       if (trail.size() > kTrailLength) trail.pop_front();
     }
   }
 }
 
-void Session::beginDrag(const BodyPoint& point, const Eigen::Vector2d& target) {
+void Session::beginDrag(const BodyPoint& point, const Eigen::VectorXd& target) {
   sync();
   endDrag();
   Model& model = document_.scene().model;
   const double mass = model.mass(point.body);
   const bool joint = model.dimension() == 2 && document_.scene().settings.formulation == FormulationKind::Velocity;
   if (joint) {
-    drag_ = model.addConstraint(std::make_unique<MouseJoint>(point, target, JointSpring{kDragFrequency, kDragDampingRatio},
+    drag_ = model.addConstraint(std::make_unique<MouseJoint>(point, target.head<2>(), JointSpring{kDragFrequency, kDragDampingRatio},
                                                              kDragMaxAcceleration * mass),
                                 "mouse drag");
   } else {
     const double omega = 2.0 * std::numbers::pi * kDragFrequency;
-    Eigen::VectorXd at = model.position(point);
-    at.head<2>() = target;
     drag_ = model.addForce(
-        std::make_unique<MouseSpring>(point, at, mass * omega * omega, 2.0 * kDragDampingRatio * mass * omega));
+        std::make_unique<MouseSpring>(point, target, mass * omega * omega, 2.0 * kDragDampingRatio * mass * omega));
   }
 }
 
-void Session::moveDrag(const Eigen::Vector2d& target) {
+void Session::moveDrag(const Eigen::VectorXd& target) {
   Model& model = document_.scene().model;
   if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
-    auto& spring = dynamic_cast<MouseSpring&>(model.force(*force));
-    Eigen::VectorXd at = spring.target();
-    at.head<2>() = target;
-    spring.setTarget(at);
+    dynamic_cast<MouseSpring&>(model.force(*force)).setTarget(target);
   } else if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
-    dynamic_cast<MouseJoint&>(model.constraint(*constraint)).setTarget(target);
+    dynamic_cast<MouseJoint&>(model.constraint(*constraint)).setTarget(target.head<2>());
   }
 }
 

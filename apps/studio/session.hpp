@@ -50,15 +50,17 @@ class Session {
 
   // Pulling a body point toward the pointer while the simulation runs: a mouse joint at the
   // velocity level in 2D, else a mouse spring. Both are tuned to the dragged body's mass.
-  void beginDrag(const BodyPoint& point, const Eigen::Vector2d& target);
-  void moveDrag(const Eigen::Vector2d& target);
+  // `target`: a world point, [dimension].
+  void beginDrag(const BodyPoint& point, const Eigen::VectorXd& target);
+  void moveDrag(const Eigen::VectorXd& target);
   void endDrag();
   [[nodiscard]] bool dragging() const { return !std::holds_alternative<std::monostate>(drag_); }
 
   [[nodiscard]] Simulator& simulator() { return *simulator_; }
   [[nodiscard]] const std::deque<HistorySample>& history() const { return history_; }
-  // Recent positions of each body's points (rigid bodies: their origin), by body dense index.
-  [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector2d>>>& trails() const { return trails_; }
+  // Recent positions of each body's points (rigid bodies: their origin), by body dense index;
+  // in 3D (a 2D point has z = 0), so a picture can show them from any side.
+  [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails() const { return trails_; }
   // Steps per second of wall time, over the last second.
   [[nodiscard]] double stepsPerSecond() const { return stepsPerSecond_; }
   // The message of the last blow-up (the simulation paused, keeping the last good state).
@@ -78,7 +80,7 @@ class Session {
   double carry_ = 0.0;  // simulated time owed to the next frame, s
   std::variant<std::monostate, ForceId, ConstraintId> drag_;
   std::deque<HistorySample> history_;
-  std::vector<std::vector<std::deque<Eigen::Vector2d>>> trails_;
+  std::vector<std::vector<std::deque<Eigen::Vector3d>>> trails_;
   std::string error_;
   std::deque<std::chrono::steady_clock::time_point> stepTimes_;
   double stepsPerSecond_ = 0.0;

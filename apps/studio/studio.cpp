@@ -21,6 +21,14 @@ constexpr double kMessageSeconds = 8.0;
 
 Json vector2(const Eigen::Vector2d& p) { return Json::array({p.x(), p.y()}); }
 
+Json vectorJson(const Eigen::VectorXd& p) {
+  Json array = Json::array();
+  for (const double x : p) array.push_back(x);
+  return array;
+}
+
+constexpr double kOrbitPerPixel = 0.01;  // rad of view turn per pixel of a right-button drag
+
 // How the scene format names a body point (scene-format.md, "Points"): a chain's mass as
 // {"body", "point"}, anything else by its body's id.
 Json pointReference(const Model& model, const BodyPoint& p) {
@@ -29,11 +37,6 @@ Json pointReference(const Model& model, const BodyPoint& p) {
 }
 
 bool hasFrame(const Model& model, const BodyPoint& p) { return model.body(p.body).hasFrame(); }
-
-Eigen::Vector2d worldOf(const Model& model, const BodyPoint& p) {
-  const Eigen::VectorXd x = model.position(p);
-  return {x[0], x[1]};
-}
 
 }  // namespace
 
@@ -69,6 +72,7 @@ void Studio::open(const std::filesystem::path& file) {
     return;
   }
   recent_.add(file);
+  view_ = document_.scene().model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
   afterLoad();
   frameModel();
   report("opened " + file.string(), false);
@@ -77,6 +81,7 @@ void Studio::open(const std::filesystem::path& file) {
 void Studio::newCanvas() {
   session_.endDrag();
   document_.newCanvas();
+  view_ = ViewDirection::front();
   afterLoad();
   camera_ = layout::newCanvasCamera(window_);
 }
@@ -93,8 +98,43 @@ void Studio::afterLoad() {
   gesture_ = {};
 }
 
+Sketch Studio::picture(bool constraintForces) {
+  return sketch(document_.scene().model, &session_.simulator(), {.constraintForces = constraintForces, .view = view_});
+}
+
+Eigen::VectorXd Studio::worldAt(const Eigen::Vector2d& picture, double depth) const {
+  return view_.toWorld(picture, depth).head(document_.scene().model.dimension());
+}
+
+Eigen::Vector2d Studio::pictureOf(const BodyPoint& p) const {
+  const Model& model = document_.scene().model;
+  return (model.dimension() == 3 ? view_ : ViewDirection::front()).toPicture(model.position(p));
+}
+
+double Studio::depthOf(const BodyPoint& p) const {
+  const Model& model = document_.scene().model;
+  return model.dimension() == 3 ? view_.depth(model.position(p)) : 0.0;
+}
+
+void Studio::nextView() {
+  if (document_.scene().model.dimension() != 3) {
+    report("a 2D model is drawn in its own plane: there is only the front view", false);
+    return;
+  }
+  // front → top → side → oblique → front; a view turned by hand goes to the front first.
+  constexpr std::pair<const char*, const char*> kNext[] = {
+      {"front", "top"}, {"top", "side"}, {"side", "oblique"}, {"oblique", "front"}};
+  const char* next = "front";
+  for (const auto& [name, after] : kNext) {
+    const ViewDirection v = *ViewDirection::named(name);
+    if (v.azimuth == view_.azimuth && v.elevation == view_.elevation) next = after;
+  }
+  view_ = *ViewDirection::named(next);
+  report(std::string("view: ") + next, false);
+}
+
 void Studio::frameModel() {
-  const Sketch picture = sketch(document_.scene().model);
+  const Sketch picture = sketch(document_.scene().model, nullptr, {.view = view_});
   Bounds bounds = picture.bounds();
   // A model hanging from nails swings about them: show the whole circle it can sweep.
   for (const SketchPin& pin : picture.pins) {
@@ -182,11 +222,13 @@ void Studio::frame(double frameSeconds, bool deterministic) {
     report("the simulation stopped: " + session_.error() + " (the last good state is kept)", true);
     session_.clearError();
   }
-  sketch_ = sketch(document_.scene().model, &session_.simulator(), {.constraintForces = showForces_});
+  sketch_ = picture(showForces_);
 
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
+  const bool flat = document_.scene().model.dimension() == 2;
   drawGrid(draw, camera_);
-  if (showTrails_) drawTrails(draw, camera_, session_.trails());
+  if (!flat) drawAxes(draw, camera_, view_);
+  if (showTrails_) drawTrails(draw, camera_, flat ? ViewDirection::front() : view_, session_.trails());
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire) {
     drawPreview(draw, camera_, gesture_.startWorld, pointer_);
@@ -242,6 +284,9 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
     case GLFW_KEY_C:
       showForces_ = !showForces_;
       break;
+    case GLFW_KEY_V:
+      nextView();
+      break;
     case GLFW_KEY_ESCAPE:
       gesture_ = {};
       selected_ = std::monostate{};
@@ -267,12 +312,15 @@ void Studio::canvasInput() {
   hovered_ = onCanvas ? pick(sketch_, camera_, pixel).item : SketchItem{};
 
   if (onCanvas && io.MouseWheel != 0.0f) camera_.zoomAbout(pixel, std::pow(1.2, io.MouseWheel));
-  if (onCanvas && (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle))) {
-    gesture_ = {.kind = Gesture::Kind::Pan, .lastPixel = pixel};
+  // The right button turns the view of a 3D model and pans a 2D one; the middle button pans.
+  if (onCanvas && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+    const bool orbit = document_.scene().model.dimension() == 3;
+    gesture_ = {.kind = orbit ? Gesture::Kind::Orbit : Gesture::Kind::Pan, .lastPixel = pixel};
   }
+  if (onCanvas && ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) gesture_ = {.kind = Gesture::Kind::Pan, .lastPixel = pixel};
   if (onCanvas && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     // Input is against what was drawn last frame, where the user saw it.
-    sketch_ = sketch(document_.scene().model);
+    sketch_ = picture();
     beginGesture(pick(sketch_, camera_, pixel), pointer_);
     gesture_.lastPixel = pixel;
   }
@@ -290,20 +338,21 @@ void Studio::canvasInput() {
 void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
   gesture_ = {.start = hit, .startWorld = world};
   Model& model = document_.scene().model;
-  if (hit.point && !hasFrame(model, *hit.point)) gesture_.startWorld = worldOf(model, *hit.point);
+  if (hit.point) gesture_.depth = depthOf(*hit.point);
+  if (hit.point && !hasFrame(model, *hit.point)) gesture_.startWorld = pictureOf(*hit.point);
   switch (tool_) {
     case Tool::Drag:
       selected_ = hit.item;
       if (!hit.point) {
         if (hit.empty()) gesture_.kind = Gesture::Kind::Pan;
       } else if (session_.playing()) {
-        session_.beginDrag(*hit.point, world);
+        session_.beginDrag(*hit.point, worldAt(world, gesture_.depth));
         gesture_.kind = Gesture::Kind::Drag;
       } else if (model.isParticle(hit.point->body) || hasFrame(model, *hit.point)) {
         gesture_.kind = Gesture::Kind::Move;
         gesture_.before = document_.text();
         const Eigen::VectorXd q = model.coordinates(hit.point->body);
-        gesture_.grabOffset = Eigen::Vector2d(q[0], q[1]) - world;
+        gesture_.grabOffset = hasFrame(model, *hit.point) ? Eigen::Vector2d(q[0], q[1]) - world : pictureOf(*hit.point) - world;
       } else {
         report("a " + std::string(model.body(hit.point->body).type()) +
                    " moves only along its own coordinates; press Space and drag it while it runs",
@@ -316,7 +365,7 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
       } else {
         const std::string id = document_.freshBodyId("p");
         if (edit([&](Json& scene) {
-              scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vector2(world)}});
+              scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vectorJson(worldAt(world, 0.0))}});
             })) {
           selected_ = document_.scene().model.findBody(id).value();
         }
@@ -346,14 +395,26 @@ void Studio::updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& 
       camera_.center -= Eigen::Vector2d(d.x(), -d.y());
       break;
     }
+    case Gesture::Kind::Orbit: {
+      // Turning about the point at the middle of the canvas, which stays there.
+      const Eigen::Vector3d pivot = view_.toWorld(camera_.center, 0.0);
+      const Eigen::Vector2d d = pixel - gesture_.lastPixel;
+      view_.orbit(-kOrbitPerPixel * d.x(), kOrbitPerPixel * d.y());
+      camera_.center = view_.toPicture(pivot);
+      break;
+    }
     case Gesture::Kind::Drag:
-      session_.moveDrag(world);
+      session_.moveDrag(worldAt(world, gesture_.depth));
       break;
     case Gesture::Kind::Move: {
       const BodyId body = gesture_.start.point->body;
       if (!model.contains(body)) break;
       Eigen::VectorXd q = model.coordinates(body);
-      q.head<2>() = world + gesture_.grabOffset;
+      if (hasFrame(model, *gesture_.start.point)) {
+        q.head<2>() = world + gesture_.grabOffset;
+      } else {
+        q = worldAt(world + gesture_.grabOffset, gesture_.depth);
+      }
       model.setCoordinates(body, q);
       session_.simulator().refreshDiagnostics();
       break;
@@ -376,7 +437,7 @@ void Studio::endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pix
       session_.sync();
       break;
     case Gesture::Kind::Connect:
-      connect(g.start, g.startWorld, pick(sketch(document_.scene().model), camera_, pixel), world);
+      connect(g.start, g.startWorld, pick(picture(), camera_, pixel), world);
       break;
     case Gesture::Kind::Wire:
       wire(g.start, world);
@@ -405,9 +466,14 @@ void Studio::connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hi
     if (hasFrame(model, *hit.point)) connection[anchorKey] = vector2(at);
   };
   const bool rod = tool_ == Tool::Rod;
+  // In 3D a new end lies in the plane (parallel to the picture) of the point at the other end.
+  const double depth = from.point ? depthOf(*from.point) : to.point ? depthOf(*to.point) : 0.0;
   edit([&](Json& scene) {
-    if (!newFrom.empty()) scene["particles"].push_back({{"id", newFrom}, {"mass", kNewParticleMass}, {"position", vector2(fromWorld)}});
-    if (!newTo.empty()) scene["particles"].push_back({{"id", newTo}, {"mass", kNewParticleMass}, {"position", vector2(toWorld)}});
+    for (const auto& [id, at] : {std::pair{newFrom, fromWorld}, std::pair{newTo, toWorld}}) {
+      if (!id.empty()) {
+        scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vectorJson(worldAt(at, depth))}});
+      }
+    }
     Json connection{{"type", rod ? "distance" : "spring"}};
     end(connection, "a", "anchor_a", from, newFrom, fromWorld);
     end(connection, "b", "anchor_b", to, newTo, toWorld);
@@ -429,7 +495,7 @@ void Studio::nail(const Hit& hit) {
       scene["constraints"].push_back({{"type", "revolute"},
                                       {"a", pointReference(model, *hit.point)},
                                       {"b", nullptr},
-                                      {"anchor", vector2(worldOf(model, *hit.point))}});
+                                      {"anchor", vector2(pictureOf(*hit.point))}});
     } else {
       scene["constraints"].push_back({{"type", "fixed"}, {"particle", pointReference(model, *hit.point)}});
     }
@@ -442,9 +508,11 @@ void Studio::wire(const Hit& hit, const Eigen::Vector2d& center) {
     report("a wire holds a point mass; join rigid bodies with joints (see docs/scene-format.md)", true);
     return;
   }
+  // In 3D the wire is a sphere about a point in the particle's plane (parallel to the picture).
+  const Eigen::VectorXd centre = worldAt(center, depthOf(*hit.point));
   edit([&](Json& scene) {
     scene["constraints"].push_back(
-        {{"type", "circle"}, {"particle", pointReference(model, *hit.point)}, {"center", vector2(center)}});
+        {{"type", "circle"}, {"particle", pointReference(model, *hit.point)}, {"center", vectorJson(centre)}});
   });
 }
 

@@ -19,6 +19,7 @@
 #include "session.hpp"
 #include "tool.hpp"
 #include "tinkertoy/view/camera.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::studio {
 
@@ -42,6 +43,9 @@ class Studio {
   // Writes the live model in its current state (an end drag is let go first).
   void dumpScene(const std::filesystem::path& file);
   [[nodiscard]] const Camera& camera() const { return camera_; }
+  // How a 3D model is seen: oblique when one is opened, turned by a right-button drag, and
+  // front, top, side or oblique in turn with V. A 2D model is always seen from the front.
+  [[nodiscard]] const ViewDirection& view() const { return view_; }
   // Whether the window may close now; with unsaved changes, asks first and says no.
   bool mayClose();
 
@@ -65,6 +69,15 @@ class Studio {
   // Runs `action` now, or after the user agrees to discard unsaved changes.
   void whenDiscardable(std::function<void()> action);
   void frameModel();
+  // The model as drawn now (the picture the pointer acts on).
+  [[nodiscard]] Sketch picture(bool constraintForces = false);
+  // The world point at `picture` (a point on the canvas, m) and `depth` toward the viewer,
+  // [dimension]: in 2D the picture point itself.
+  [[nodiscard]] Eigen::VectorXd worldAt(const Eigen::Vector2d& picture, double depth) const;
+  // Where a body point is on the picture plane, and its depth.
+  [[nodiscard]] Eigen::Vector2d pictureOf(const BodyPoint& p) const;
+  [[nodiscard]] double depthOf(const BodyPoint& p) const;
+  void nextView();
   void report(const std::string& message, bool error);
   void togglePlay();
   void reset();
@@ -84,12 +97,13 @@ class Studio {
   void fileDialogs();
 
   struct Gesture {
-    enum class Kind { None, Pan, Move, Drag, Connect, Wire };
+    enum class Kind { None, Pan, Orbit, Move, Drag, Connect, Wire };
     Kind kind = Kind::None;
     Hit start;
     Eigen::Vector2d startWorld = Eigen::Vector2d::Zero();
     Eigen::Vector2d lastPixel = Eigen::Vector2d::Zero();
     Eigen::Vector2d grabOffset = Eigen::Vector2d::Zero();
+    double depth = 0.0;  // of the point grabbed (a 3D model is moved and dragged in its plane)
     std::string before;  // the scene text before a move, for undo
   };
 
@@ -97,12 +111,13 @@ class Studio {
   Session session_;
   RecentFiles recent_;
   Camera camera_;
+  ViewDirection view_;
   Eigen::Vector2d window_;
   Tool tool_ = Tool::Drag;
   Gesture gesture_;
   SketchItem selected_, hovered_;
   Sketch sketch_;
-  Eigen::Vector2d pointer_ = Eigen::Vector2d::Zero();  // world
+  Eigen::Vector2d pointer_ = Eigen::Vector2d::Zero();  // on the picture plane, m
   std::string message_;
   bool messageIsError_ = false;
   double messageAge_ = 0.0;  // s

@@ -30,14 +30,13 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-// The picture plane: x and y of a 2D or 3D point.
-Eigen::Vector2d flat(const Eigen::VectorXd& x) { return {x[0], x[1]}; }
-Eigen::Vector2d flat(const Eigen::Vector3d& x) { return {x[0], x[1]}; }
-
 class Sketcher {
  public:
   Sketcher(const Model& model, Simulator* simulator, const SketchOptions& options)
-      : model_(model), simulator_(simulator), options_(options) {}
+      : model_(model),
+        simulator_(simulator),
+        options_(options),
+        view_(model.dimension() == 3 ? options.view : ViewDirection::front()) {}
 
   Sketch run() {
     for (std::size_t i = 0; i < model_.bodyCount(); ++i) body(model_.bodyAt(i));
@@ -51,13 +50,22 @@ class Sketcher {
   }
 
  private:
+  // A world point on the picture plane, and its depth.
+  Eigen::Vector2d flat(const Eigen::Ref<const Eigen::VectorXd>& x) const { return view_.toPicture(x); }
+  double depth(const Eigen::Ref<const Eigen::VectorXd>& x) const { return view_.depth(x); }
   Eigen::Vector2d at(const BodyPoint& p) const { return flat(model_.position(p)); }
+  double depth(const BodyPoint& p) const { return depth(model_.position(p)); }
+  double depth(const BodyPoint& a, const BodyPoint& b) const { return 0.5 * (depth(a) + depth(b)); }
+
+  void pin(const Eigen::Ref<const Eigen::VectorXd>& x, SketchPin::Kind kind, SketchItem item) {
+    out_.pins.push_back({.at = flat(x), .kind = kind, .item = item, .depth = depth(x)});
+  }
 
   // A curve around parameter u (the bead's or driven point's place on it): a closed curve
   // whole, an open spline end to end, a helix two turns either way, a line as a line.
   void curve(const Curve& c, double u, SketchItem item) {
     if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
-      out_.lines.push_back({flat(line->origin()), flat(line->direction()).normalized(), item});
+      this->line(line->origin(), line->direction(), item);
       return;
     }
     double from = u - 1.0, to = u + 1.0;
@@ -78,6 +86,13 @@ class Sketcher {
     out_.curves.push_back(std::move(drawn));
   }
 
+  // An infinite line; seen end on it is only a point, and is left out.
+  void line(const Eigen::Ref<const Eigen::VectorXd>& origin, const Eigen::Ref<const Eigen::VectorXd>& direction,
+            SketchItem item) {
+    const Eigen::Vector2d along = flat(direction);
+    if (along.norm() > 1e-9 * direction.norm()) out_.lines.push_back({flat(origin), along.normalized(), item});
+  }
+
   void body(BodyId id) {
     const Body& b = model_.body(id);
     if (const auto* rigid = dynamic_cast<const RigidBody*>(&b)) {
@@ -85,16 +100,20 @@ class Sketcher {
       return;
     }
     if (const auto* chain = dynamic_cast<const Chain*>(&b)) {
-      Eigen::Vector2d previous = flat(chain->pivot());
-      out_.pins.push_back({.at = previous, .kind = SketchPin::Kind::Pivot, .item = id});
+      Eigen::VectorXd previous = chain->pivot();
+      pin(previous, SketchPin::Kind::Pivot, id);
       for (int k = 0; k < b.pointCount(); ++k) {
-        const Eigen::Vector2d next = at({id, k});
-        out_.links.push_back({.a = previous, .b = next, .kind = SketchLink::Kind::Link, .item = id});
+        const Eigen::VectorXd next = model_.position({id, k});
+        out_.links.push_back({.a = flat(previous),
+                              .b = flat(next),
+                              .kind = SketchLink::Kind::Link,
+                              .item = id,
+                              .depth = 0.5 * (depth(previous) + depth(next))});
         previous = next;
       }
     }
     if (const auto* bead = dynamic_cast<const Bead*>(&b)) curve(bead->curve(), model_.coordinates(id)[0], id);
-    for (int k = 0; k < b.pointCount(); ++k) out_.dots.push_back({at({id, k}), {id, k}, b.pointMass(k)});
+    for (int k = 0; k < b.pointCount(); ++k) out_.dots.push_back({at({id, k}), {id, k}, b.pointMass(k), depth({id, k})});
   }
 
   void rigidShape(BodyId id, const RigidBody& rigid) {
@@ -140,14 +159,17 @@ class Sketcher {
       }
       if (rod->anchor()) {
         link.b = flat(*rod->anchor());
-        out_.pins.push_back({.at = link.b, .kind = SketchPin::Kind::Nail, .item = id});
+        link.depth = 0.5 * (depth(ends[0]) + depth(*rod->anchor()));
+        pin(*rod->anchor(), SketchPin::Kind::Nail, id);
       } else {
         link.b = at(ends[1]);
+        link.depth = depth(ends[0], ends[1]);
       }
       out_.links.push_back(link);
     } else if (const auto* nail = dynamic_cast<const FixedPointConstraint*>(&c)) {
-      out_.pins.push_back({.at = flat(nail->location()), .kind = SketchPin::Kind::Nail, .item = id});
+      pin(nail->location(), SketchPin::Kind::Nail, id);
     } else if (const auto* wire = dynamic_cast<const PointOnCircleConstraint*>(&c)) {
+      // In 3D the wire is a sphere, whose outline seen from any side is a circle.
       const Eigen::Vector2d center = flat(wire->center());
       SketchCurve circle{.closed = true, .item = id};
       for (int k = 0; k < options_.curveSegments; ++k) {
@@ -156,12 +178,12 @@ class Sketcher {
       }
       out_.curves.push_back(std::move(circle));
     } else if (const auto* line = dynamic_cast<const PointOnLineConstraint*>(&c)) {
-      out_.lines.push_back({flat(line->origin()), flat(line->direction()).normalized(), id});
+      this->line(line->origin(), line->direction(), id);
     } else if (const auto* driven = dynamic_cast<const DrivenPointConstraint*>(&c)) {
       if (const auto* path = dynamic_cast<const CurvePath*>(&driven->path())) {
         curve(path->curve(), path->phase() + path->speed() * model_.time(), id);
       }
-      out_.pins.push_back({.at = at(c.points()[0]), .kind = SketchPin::Kind::Driver, .item = id});
+      pin(model_.position(c.points()[0]), SketchPin::Kind::Driver, id);
     } else if (const auto* joint = dynamic_cast<const Joint*>(&c)) {
       this->joint(id, *joint);
     } else if (const auto* pulley = dynamic_cast<const PulleyJoint*>(&c)) {
@@ -172,8 +194,12 @@ class Sketcher {
       }
     } else if (const auto* mouse = dynamic_cast<const MouseJoint*>(&c)) {
       const double force = simulator_ ? simulator_->reaction(id).force.norm() : std::numeric_limits<double>::quiet_NaN();
-      out_.links.push_back(
-          {.a = at(c.points()[0]), .b = mouse->target(), .kind = SketchLink::Kind::Mouse, .value = force, .item = id});
+      out_.links.push_back({.a = at(c.points()[0]),
+                            .b = mouse->target(),
+                            .kind = SketchLink::Kind::Mouse,
+                            .value = force,
+                            .item = id,
+                            .depth = depth(c.points()[0])});
     }
   }
 
@@ -200,17 +226,20 @@ class Sketcher {
     if (const auto* spring = dynamic_cast<const Spring*>(&f)) {
       const auto ends = spring->points();
       const Eigen::Vector2d b = spring->anchor() ? flat(*spring->anchor()) : at(ends[1]);
-      out_.springs.push_back({at(ends[0]), b, spring->settings().rest_length, id});
+      const double d = spring->anchor() ? 0.5 * (depth(ends[0]) + depth(*spring->anchor())) : depth(ends[0], ends[1]);
+      out_.springs.push_back({at(ends[0]), b, spring->settings().rest_length, id, d});
     } else if (const auto* mouse = dynamic_cast<const MouseSpring*>(&f)) {
       out_.links.push_back({.a = at(mouse->points()[0]),
                             .b = flat(mouse->target()),
                             .kind = SketchLink::Kind::Mouse,
                             .value = mouse->currentForce(model_).norm(),
-                            .item = id});
+                            .item = id,
+                            .depth = 0.5 * (depth(mouse->points()[0]) + depth(mouse->target()))});
     }
   }
 
-  // Q̂ = Jᵀλ on each particle and each rigid body (its x, y components, at its origin).
+  // Q̂ = Jᵀλ on each particle and each rigid body (its force components, at its origin), as
+  // seen on the picture plane.
   void constraintForces() {
     const Eigen::VectorXd& Q = simulator_->constraintForce();
     if (Q.size() != model_.q().size()) return;  // before the first step
@@ -219,13 +248,14 @@ class Sketcher {
       const Body& b = model_.body(id);
       if (!model_.isParticle(id) && !dynamic_cast<const RigidBody*>(&b)) continue;
       const auto offset = static_cast<Eigen::Index>(model_.offsetOf(id));
-      out_.arrows.push_back({at(id), Eigen::Vector2d(Q[offset], Q[offset + 1]), id});
+      out_.arrows.push_back({at(id), flat(Q.segment(offset, model_.dimension())), id});
     }
   }
 
   const Model& model_;
   Simulator* simulator_;
   const SketchOptions& options_;
+  const ViewDirection view_;
   Sketch out_;
 };
 
@@ -251,6 +281,37 @@ Bounds Sketch::bounds() const {
   for (const SketchPin& p : pins) b.add(p.at);
   for (const SketchDot& d : dots) b.add(d.at);
   return b;
+}
+
+DepthRange Sketch::depths() const {
+  DepthRange range;
+  for (const SketchLink& l : links) range.add(l.depth);
+  for (const SketchPin& p : pins) range.add(p.depth);
+  for (const SketchDot& d : dots) range.add(d.depth);
+  return range;
+}
+
+std::vector<SketchMark> Sketch::backToFront() const {
+  std::vector<SketchMark> marks;
+  marks.reserve(links.size() + pins.size() + dots.size());
+  for (std::size_t i = 0; i < links.size(); ++i) marks.push_back({SketchMark::Kind::Link, i});
+  for (std::size_t i = 0; i < pins.size(); ++i) marks.push_back({SketchMark::Kind::Pin, i});
+  for (std::size_t i = 0; i < dots.size(); ++i) marks.push_back({SketchMark::Kind::Dot, i});
+  const auto depth = [this](const SketchMark& m) {
+    switch (m.kind) {
+      case SketchMark::Kind::Link:
+        return links[m.index].depth;
+      case SketchMark::Kind::Pin:
+        return pins[m.index].depth;
+      case SketchMark::Kind::Dot:
+        break;
+    }
+    return dots[m.index].depth;
+  };
+  // Stable: at one depth the kinds stay in the order they were listed, each in sketch order.
+  std::stable_sort(marks.begin(), marks.end(),
+                   [&](const SketchMark& a, const SketchMark& b) { return depth(a) < depth(b); });
+  return marks;
 }
 
 Sketch sketch(const Model& model, Simulator* simulator, const SketchOptions& options) {

@@ -74,6 +74,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "47x100"}, "at least 48 pixels"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--time", "1e30"}, "--time / dt"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--duration", "1e300"}, "duration / dt"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--view", "top"}, "is a 2D scene, drawn in its own plane"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30,20"}, "is a 2D scene"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--view", "isometric"}, "--view"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30"}, "--camera: expected AZIMUTH,ELEVATION"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30,20,1"}, "--camera: expected AZIMUTH,ELEVATION"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "nan,20"}, "--camera: angles must be finite"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,90.5"}, "--camera: the elevation must be from -90"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,0", "--view", "top"}, "excludes"},
         BadRender{{"{pendulum}"}, "--output"}));
 
 // An output that is the scene itself is refused, and the scene survives.

@@ -20,6 +20,7 @@
 
 #include "cli_fixture.hpp"
 #include "tinkertoy/view/style.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::cli {
 

@@ -358,6 +358,39 @@ TEST_F(Render, TrailsDrawTheProjectilesPath) {
 
 // ---- Forces ----------------------------------------------------------------------------
 
+// A 3D scene is seen obliquely by default, and the nearer of two marks is drawn over the
+// farther. Two particles 1 m apart along the oblique view's line of sight fall on one picture
+// point, which the framing rule puts at the middle of the viewport (320, 225) of a 640×480
+// picture; the front one is drawn in full colour, the back one faded 60% into the background
+// (style.hpp, atDepth). From the front they are apart, and the middle pixel is background.
+TEST_F(Render, A3DSceneIsSeenObliquelyNearOverFar) {
+  const Eigen::Vector3d toward = ViewDirection::oblique().toward();
+  char text[512];
+  std::snprintf(text, sizeof text, R"({"dimension": 3, "gravity": [0, 0, 0], "settings": {"duration": 0.01},
+      "particles": [{"id": "back", "mass": 1, "position": [0, 0, 0]},
+                    {"id": "front", "mass": 1, "position": [%.17g, %.17g, %.17g]}]})",
+                toward.x(), toward.y(), toward.z());
+  const std::string scene = writeScene("depth.json", text);
+  const Rgb faded = over(kBackground, 0.6, kDot);
+  const auto middle = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"render", scene, "--size", "640x480", "-o", output("depth.png")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = tinkertoy(args);
+    EXPECT_EQ(r.code, kSuccess) << r.err;
+    const Picture picture(output("depth.png"));
+    return picture.ok() ? picture.at(320, 225) : Rgb{};
+  };
+  EXPECT_TRUE(isColour(middle({}), kDot, 2)) << "the front particle is on top";
+  EXPECT_FALSE(near(middle({}), faded, 2));
+  EXPECT_TRUE(isColour(middle({"--camera", "35,25"}), kDot, 2)) << "--camera 35,25 is the oblique view";
+  EXPECT_TRUE(isColour(middle({"--view", "front"}), kBackground));
+  // From exactly behind, the particle listed first is the nearer: drawing in the listed order
+  // would leave the faded one on top.
+  char behind[32];
+  std::snprintf(behind, sizeof behind, "%.17g,%.17g", 35.0 + 180.0, -25.0);
+  EXPECT_TRUE(isColour(middle({"--camera", behind}), kDot, 2));
+}
+
 // A 1 kg bob hangs at rest on a 1 m rod from a nail at the origin; the rod pulls it up with
 // m g = 9.81 N, the only (so the largest) constraint force, drawn kLongestArrow = 80 px long.
 // Bounds: nail (0, 0) and bob (0, −1); x widened to [−0.5, 0.5]; centre (0, −0.5). 400×400,

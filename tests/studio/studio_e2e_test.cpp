@@ -16,6 +16,7 @@
 
 #include "layout.hpp"
 #include "tinkertoy/scene/scene.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -212,6 +213,49 @@ TEST(Studio, UndoRedoAfterRunningRestoresTheEditedState) {
   ASSERT_EQ(scene.model.bodyCount(), 2u) << "the redone edit is there";
   EXPECT_EQ(at(scene, "bob"), Eigen::Vector2d(1, 0)) << "the pendulum as opened";
   EXPECT_EQ(scene.model.v(), Eigen::VectorXd::Zero(4)) << "nothing moving";
+}
+
+// The pixel at (x, y) of a screenshot.
+Eigen::Vector3i pixelAt(const fs::path& png, int x, int y) {
+  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
+  Eigen::Vector3i colour(-1, -1, -1);
+  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
+    const unsigned char* pixels = cairo_image_surface_get_data(image);
+    const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * cairo_image_surface_get_stride(image) + 4 * x);
+    colour = Eigen::Vector3i((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff);
+  }
+  cairo_surface_destroy(image);
+  return colour;
+}
+
+// A 3D scene opens in the oblique view, nearer marks drawn over farther ones. Two particles 1 m
+// apart along the oblique line of sight fall on one picture point, which framing puts at the
+// canvas centre; the front one is listed first, so drawing in the listed order would leave the
+// back one (faded 60% into the background) on top. V turns to the front view, where the back
+// particle (at the origin, the point the view turns about) is alone at the centre, faded.
+TEST(Studio, A3DSceneOpensObliqueWithTheNearerParticleOnTop) {
+  const Eigen::Vector3d toward = ViewDirection::oblique().toward();
+  std::ostringstream text;
+  text.precision(17);
+  text << R"({"dimension": 3, "gravity": [0, 0, 0], "particles": [{"id": "front", "mass": 1, "position": [)"
+       << toward.x() << ", " << toward.y() << ", " << toward.z() << R"(]},
+     {"id": "back", "mass": 1, "position": [0, 0, 0]}]})";
+  const fs::path scene = write("depth.json", text.str());
+  const Camera canvas = studio::layout::onCanvas(Camera{}, {kWidth, kHeight});
+  const Eigen::Vector2d centre = canvas.offset + 0.5 * canvas.viewport;
+  const int x = static_cast<int>(centre.x()), y = static_cast<int>(centre.y());
+  const Eigen::Vector3i dot(28, 45, 90), background(247, 247, 242);
+  const Eigen::Vector3i faded = ((0.4 * dot.cast<double>() + 0.6 * background.cast<double>()).array().round()).cast<int>();
+
+  const fs::path oblique = scratch("oblique.png"), front = scratch("front.png");
+  StudioRun run = studio(scene.string() + " --frames 3 --screenshot " + oblique.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_LE((pixelAt(oblique, x, y) - dot).cwiseAbs().maxCoeff(), 3) << pixelAt(oblique, x, y).transpose();
+
+  const fs::path script = write("front-view.json", R"({"events": [{"t": 0.05, "key": "v"}, {"t": 0.1, "key": "space"}]})");
+  run = studio(scene.string() + " --script " + script.string() + " --screenshot " + front.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_LE((pixelAt(front, x, y) - faded).cwiseAbs().maxCoeff(), 3) << pixelAt(front, x, y).transpose();
 }
 
 TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {

@@ -1,5 +1,6 @@
-// Sketch: what a picture of a model shows, as plain primitives in world coordinates (metres; a
-// 3D model is seen along −z). It knows the model's kinds of bodies, constraints and forces and
+// Sketch: what a picture of a model shows, as plain primitives on the picture plane (metres; a
+// 2D model as it is, a 3D model through a ViewDirection, with each mark's depth kept so a
+// backend can draw back to front and shade what is far). It knows the model's kinds of bodies, constraints and forces and
 // turns each into dots, links, springs, curves, pins, shapes and arrows; a drawing backend (the
 // Studio's ImGui canvas, a cairo renderer) maps them to pixels and picks colours by kind.
 // Nothing here depends on a graphics library, and every primitive names the model item it
@@ -10,6 +11,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <limits>
 #include <variant>
 #include <vector>
 
@@ -17,6 +20,7 @@
 #include "tinkertoy/model/model.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/view/bounds.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy {
 
@@ -27,7 +31,8 @@ using SketchItem = std::variant<std::monostate, BodyId, ConstraintId, ForceId>;
 struct SketchDot {
   Eigen::Vector2d at;
   BodyPoint point;
-  double mass = 0.0;  // kg
+  double mass = 0.0;   // kg
+  double depth = 0.0;  // m toward the viewer (ViewDirection::depth); 0 in a 2D model
 };
 
 // A straight connection between two points.
@@ -46,6 +51,7 @@ struct SketchLink {
   // force's magnitude; NaN when unknown.
   double value = std::numeric_limits<double>::quiet_NaN();
   SketchItem item;
+  double depth = 0.0;  // of its middle
 };
 
 // A spring force, drawn as a zigzag.
@@ -53,6 +59,7 @@ struct SketchSpring {
   Eigen::Vector2d a, b;
   double restLength = 0.0;  // m
   SketchItem item;
+  double depth = 0.0;  // of its middle
 };
 
 // A wire, a bead's curve or a driven point's path, as a polyline.
@@ -75,6 +82,7 @@ struct SketchPin {
   Kind kind = Kind::Nail;
   SketchItem item;
   Eigen::Vector2d direction = Eigen::Vector2d::UnitX();  // a slider's axis
+  double depth = 0.0;
 };
 
 // A rigid body's outline at its pose.
@@ -94,6 +102,33 @@ struct SketchArrow {
   BodyId body;
 };
 
+// The depths a picture spans, from the farthest mark (back) to the nearest (front).
+struct DepthRange {
+  double back = std::numeric_limits<double>::infinity();
+  double front = -std::numeric_limits<double>::infinity();
+
+  void add(double depth) {
+    back = std::min(back, depth);
+    front = std::max(front, depth);
+  }
+  void add(const DepthRange& other) {
+    back = std::min(back, other.back);
+    front = std::max(front, other.front);
+  }
+  // 0 at the front, 1 at the back; 0 everywhere when the picture is flat.
+  [[nodiscard]] double fade(double depth) const {
+    const double span = front - back;
+    return span > 1e-12 ? std::clamp((front - depth) / span, 0.0, 1.0) : 0.0;
+  }
+};
+
+// One of the marks drawn in depth order: the index of a link, a pin or a dot.
+struct SketchMark {
+  enum class Kind { Link, Pin, Dot };
+  Kind kind;
+  std::size_t index;
+};
+
 struct Sketch {
   std::vector<SketchShape> shapes;
   std::vector<SketchCurve> curves;
@@ -106,11 +141,17 @@ struct Sketch {
 
   // What the picture covers (infinite lines left out); empty for an empty model.
   [[nodiscard]] Bounds bounds() const;
+  // The depths of the links, pins and dots.
+  [[nodiscard]] DepthRange depths() const;
+  // The links, pins and dots in the order to draw them: back to front, and at the same depth
+  // (as everything in a 2D model) links under pins under dots.
+  [[nodiscard]] std::vector<SketchMark> backToFront() const;
 };
 
 struct SketchOptions {
   bool constraintForces = false;  // arrows of Q̂ = Jᵀλ on particles and rigid bodies
   int curveSegments = 160;        // per closed curve or per turn
+  ViewDirection view;                // how a 3D model is seen; a 2D model is always seen from the front
 };
 
 // The model at its current state. With a simulator, rods carry λ and constraint forces can be

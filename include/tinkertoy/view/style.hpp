@@ -61,6 +61,10 @@ inline Colour rodColour(double lambda, double largest) {
   return mix(colours::kInk, lambda < 0 ? colours::kTension : colours::kCompression, std::abs(lambda) / largest);
 }
 
+// A colour seen at depth: `fade` 0 is the front of the picture (the colour itself), 1 the back,
+// which blends 60% into the background, so a 3D picture reads near from far.
+inline Colour atDepth(Colour c, double fade) { return mix(c, colours::kBackground, 0.6 * fade); }
+
 // The radius of a point mass of `mass` kg: grows as the cube root, within [0.7, 1.8] × 6 px.
 inline double dotRadius(double mass) { return 6.0 * std::clamp(std::cbrt(mass), 0.7, 1.8); }
 
