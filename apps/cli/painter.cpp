@@ -147,7 +147,7 @@ void Painter::body(const Sketch& s) {
   }
   for (const SketchSpring& spring : s.springs) {
     polyline(cr_, zigzag(camera_.toPixels(spring.a), camera_.toPixels(spring.b), 6.0 * u));
-    stroke(cr_, colours::kSpring, 2.0 * u);
+    stroke(cr_, atDepth(colours::kSpring, scale_.depths.fade(spring.depth)), 2.0 * u);
   }
   for (const SketchMark& mark : s.backToFront()) {
     switch (mark.kind) {

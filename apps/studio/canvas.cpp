@@ -222,15 +222,15 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
     const auto [a, b] = spanAcross(l, camera.visible());
     draw.AddLine(px(camera, a), px(camera, b), highlight(l.item).value_or(im(colours::kWire)), 2.0f);
   }
+  const DepthRange depths = sketch.depths();
   for (const SketchSpring& s : sketch.springs) {
-    polyline(draw, zigzag(camera.toPixels(s.a), camera.toPixels(s.b), 6.0), highlight(s.item).value_or(im(colours::kSpring)),
-             2.0f);
+    polyline(draw, zigzag(camera.toPixels(s.a), camera.toPixels(s.b), 6.0),
+             highlight(s.item).value_or(im(atDepth(colours::kSpring, depths.fade(s.depth)))), 2.0f);
   }
   double maxLambda = 0.0;
   for (const SketchLink& l : sketch.links) {
     if (l.kind == SketchLink::Kind::Rod && std::isfinite(l.value)) maxLambda = std::max(maxLambda, std::abs(l.value));
   }
-  const DepthRange depths = sketch.depths();
   const auto link = [&](const SketchLink& l) {
     const ImVec2 a = px(camera, l.a), b = px(camera, l.b);
     const double fade = depths.fade(l.depth);

@@ -285,6 +285,7 @@ Bounds Sketch::bounds() const {
 
 DepthRange Sketch::depths() const {
   DepthRange range;
+  for (const SketchSpring& s : springs) range.add(s.depth);
   for (const SketchLink& l : links) range.add(l.depth);
   for (const SketchPin& p : pins) range.add(p.depth);
   for (const SketchDot& d : dots) range.add(d.depth);

@@ -141,7 +141,7 @@ struct Sketch {
 
   // What the picture covers (infinite lines left out); empty for an empty model.
   [[nodiscard]] Bounds bounds() const;
-  // The depths of the links, pins and dots.
+  // The depths of the springs, links, pins and dots.
   [[nodiscard]] DepthRange depths() const;
   // The links, pins and dots in the order to draw them: back to front, and at the same depth
   // (as everything in a 2D model) links under pins under dots.
