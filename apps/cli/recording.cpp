@@ -1,6 +1,8 @@
 // One simulation run sampled into pictures and trails (recording.hpp).
 #include "recording.hpp"
 
+#include <algorithm>
+
 namespace tinkertoy::cli {
 
 namespace {
@@ -29,6 +31,37 @@ Bounds Recording::bounds() const {
   return all;
 }
 
+Framing Recording::framing() const {
+  Framing framing{.bounds = bounds()};
+  if (frames.empty() || start.empty()) return framing;
+  Bounds near;
+  near.add(start.center(), 0.5 * kNeighbourhood * std::max(start.size().maxCoeff(), 1.0));
+  bool anyStays = false;
+  const auto sort = [&](BodyId body, const Eigen::Vector2d& at) {
+    if (near.contains(at)) {
+      anyStays = true;
+    } else if (std::find(framing.departed.begin(), framing.departed.end(), body) == framing.departed.end()) {
+      framing.departed.push_back(body);
+    }
+  };
+  const Sketch& last = frames.back().sketch;
+  for (const SketchDot& dot : last.dots) sort(dot.point.body, dot.at);
+  for (const SketchShape& shape : last.shapes) sort(shape.body, shape.center);
+  if (framing.departed.empty() || !anyStays) {
+    framing.departed.clear();
+    return framing;
+  }
+  framing.bounds = Bounds{};
+  for (const Frame& frame : frames) framing.bounds.add(frame.sketch.boundsWithin(near));
+  // The paths of the bodies that stay (the departed ones' starts are theirs to leave).
+  for (std::size_t i = 0; i < trails.size(); ++i) {
+    const BodyId body = i < last.dots.size() ? last.dots[i].point.body : last.shapes[i - last.dots.size()].body;
+    if (std::find(framing.departed.begin(), framing.departed.end(), body) != framing.departed.end()) continue;
+    for (const Eigen::Vector2d& p : trails[i].points) framing.bounds.addWithin(p, near);
+  }
+  return framing;
+}
+
 Recording record(SceneRun& run, std::span<const double> times, double end, const RecordingOptions& options,
                  ProgressBar& progress) {
   const Model& model = run.scene.model;
@@ -45,6 +78,7 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
     }
     if (options.trails && step % trailEvery == 0) extendTrails(sketch(model, nullptr, {.view = options.sketch.view}), model.time(), recording.trails);
   };
+  recording.start = sketch(model, nullptr, {.view = options.sketch.view}).bounds();
   sample(0);
   recording.failure = stepScene(run, stepsToReach(end, dt), progress, sample);
   return recording;

@@ -27,13 +27,28 @@ struct Trail {
   std::vector<Eigen::Vector2d> points;
 };
 
+// What a picture frames: `bounds`, and the bodies left out of them because they left the
+// model's neighbourhood for good.
+struct Framing {
+  Bounds bounds;
+  std::vector<BodyId> departed;
+};
+
 struct Recording {
   std::vector<Frame> frames;
   std::vector<Trail> trails;  // one per point mass (Sketch::dots), then per rigid body (Sketch::shapes)
   std::string failure;        // the simulation's error when it blew up before the last frame; else empty
+  Bounds start;               // what the picture of the model at the start covers
 
   // Everything any frame or trail covers.
   [[nodiscard]] Bounds bounds() const;
+  // The bounds to frame. A body that ends outside the neighbourhood of the start (the square
+  // about the start's centre whose side is kNeighbourhood × the start's longest side, at least
+  // 1 m) has left for good: when part of the model stays, the picture frames the part that
+  // stays (the bounds clipped to the neighbourhood) and names the bodies that left. When
+  // everything leaves (a thrown particle), the motion is the subject: all of it is framed.
+  [[nodiscard]] Framing framing() const;
+  static constexpr double kNeighbourhood = 4.0;
 };
 
 struct RecordingOptions {

@@ -218,7 +218,12 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const Eigen::Vector2d viewport(o.size.width, o.size.height - legendHeight(unit));
   // Force arrows have a length in pixels, up to kLongestArrow: the margin leaves room for them.
   const double margin = o.forces ? std::max(kMargin, (kLongestArrow + 10.0) * unit / viewport.minCoeff()) : kMargin;
-  const Camera camera = Camera::frame(recording.bounds(), viewport, std::min(margin, 0.25));
+  const Framing framing = recording.framing();
+  for (const BodyId body : framing.departed) {
+    err << "warning: " << scene.model.describe(body) << " leaves the model's neighbourhood for good (it ends outside "
+        << Recording::kNeighbourhood << "x the extent of the start): the picture frames the part that stays\n";
+  }
+  const Camera camera = Camera::frame(framing.bounds, viewport, std::min(margin, 0.25));
   const PaintScale scale = measureScale(recording.frames, unit);
   const std::string title = printable(scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name);
 

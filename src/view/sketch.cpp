@@ -261,25 +261,28 @@ class Sketcher {
 
 }  // namespace
 
-Bounds Sketch::bounds() const {
+Bounds Sketch::bounds() const { return boundsWithin(Bounds::everything()); }
+
+Bounds Sketch::boundsWithin(const Bounds& region) const {
   Bounds b;
   for (const SketchShape& s : shapes) {
+    if (!region.contains(s.center)) continue;
     b.add(s.center, s.radius);
     for (const Eigen::Vector2d& p : s.outline) b.add(p);
   }
   for (const SketchCurve& c : curves) {
-    for (const Eigen::Vector2d& p : c.points) b.add(p);
+    for (const Eigen::Vector2d& p : c.points) b.addWithin(p, region);
   }
   for (const SketchSpring& s : springs) {
-    b.add(s.a);
-    b.add(s.b);
+    b.addWithin(s.a, region);
+    b.addWithin(s.b, region);
   }
   for (const SketchLink& l : links) {
-    b.add(l.a);
-    b.add(l.b);
+    b.addWithin(l.a, region);
+    b.addWithin(l.b, region);
   }
-  for (const SketchPin& p : pins) b.add(p.at);
-  for (const SketchDot& d : dots) b.add(d.at);
+  for (const SketchPin& p : pins) b.addWithin(p.at, region);
+  for (const SketchDot& d : dots) b.addWithin(d.at, region);
   return b;
 }
 

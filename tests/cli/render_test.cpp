@@ -358,6 +358,42 @@ TEST_F(Render, TrailsDrawTheProjectilesPath) {
 
 // ---- Forces ----------------------------------------------------------------------------
 
+// A body that leaves for good is named and left out of the framing. A nailed rod stays from
+// (0, 0) to (1, 0) while a stone thrown from (0, 1) ends at (50, 1): outside the square of
+// side 4 m about the start's centre (the start spans 1 m). The picture frames the rod alone:
+// 1 m wide (its height 0), scale 0.88 × 640 px/m, centre (0.5, 0), so the bob at (1, 0) is at
+// pixel (601.6, 225). Framing the stone too would put the bob near the left edge. A stone
+// thrown alone is the whole motion: framed, no warning.
+TEST_F(Render, ABodyThatLeavesForGoodIsNamedAndNotFramed) {
+  const std::string scene = writeScene("thrown.json", R"({"gravity": [0, 0], "settings": {"duration": 1},
+      "particles": [{"id": "pivot", "mass": 1, "position": [0, 0]}, {"id": "bob", "mass": 1, "position": [1, 0]},
+                    {"id": "stone", "mass": 1, "position": [0, 1], "velocity": [50, 0]}],
+      "constraints": [{"type": "fixed", "particle": "pivot"}, {"type": "distance", "a": "pivot", "b": "bob"}]})");
+  const std::string png = output("thrown.png");
+  Result r = tinkertoy({"render", scene, "--size", "640x480", "-o", png});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.err, "warning: particle 'stone' leaves the model's neighbourhood for good")) << r.err;
+  EXPECT_FALSE(contains(r.err, "'bob'")) << r.err;
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok());
+  EXPECT_TRUE(isColour(picture.at(601, 225), kDot));
+
+  const std::string alone = writeScene("alone.json", R"({"gravity": [0, 0], "settings": {"duration": 1},
+      "particles": [{"id": "stone", "mass": 1, "position": [0, 1], "velocity": [50, 0]}]})");
+  r = tinkertoy({"render", alone, "--size", "640x480", "-o", png, "--trails"});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_FALSE(contains(r.err, "warning")) << r.err;
+  // The path from (0, 1) to (50, 1) fills the width: the stone ends at 320 + 0.88 × 320 px.
+  EXPECT_TRUE(isColour(Picture(png).at(601, 225), kDot));
+}
+
+// The shipped hybrid scene stays a mechanism for its whole 10 s: nothing leaves.
+TEST_F(Render, TheHybridSceneStaysTogether) {
+  const Result r = tinkertoy({"render", kScenes + "hybrid.json", "--size", "320x240", "-o", output("hybrid.png")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_FALSE(contains(r.err, "leaves")) << r.err;
+}
+
 // A 3D scene is seen obliquely by default, and the nearer of two marks is drawn over the
 // farther. Two particles 1 m apart along the oblique view's line of sight fall on one picture
 // point, which the framing rule puts at the middle of the viewport (320, 225) of a 640×480

@@ -10,9 +10,19 @@ struct Bounds {
   Eigen::Vector2d min = Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
   Eigen::Vector2d max = Eigen::Vector2d::Constant(-std::numeric_limits<double>::infinity());
 
+  // The whole plane.
+  [[nodiscard]] static Bounds everything() {
+    const double inf = std::numeric_limits<double>::infinity();
+    return {Eigen::Vector2d::Constant(-inf), Eigen::Vector2d::Constant(inf)};
+  }
+
   [[nodiscard]] bool empty() const { return !(min.x() <= max.x() && min.y() <= max.y()); }
   [[nodiscard]] Eigen::Vector2d size() const { return max - min; }
   [[nodiscard]] Eigen::Vector2d center() const { return 0.5 * (min + max); }
+
+  [[nodiscard]] bool contains(const Eigen::Vector2d& p) const {
+    return (p.array() >= min.array()).all() && (p.array() <= max.array()).all();
+  }
 
   void add(const Eigen::Vector2d& p) {
     min = min.cwiseMin(p);
@@ -22,6 +32,10 @@ struct Bounds {
   void add(const Eigen::Vector2d& p, double radius) {
     add(p - Eigen::Vector2d::Constant(radius));
     add(p + Eigen::Vector2d::Constant(radius));
+  }
+  // p when it lies inside `region`.
+  void addWithin(const Eigen::Vector2d& p, const Bounds& region) {
+    if (region.contains(p)) add(p);
   }
   // Another rectangle (nothing when it is empty).
   void add(const Bounds& other) {

@@ -141,6 +141,9 @@ struct Sketch {
 
   // What the picture covers (infinite lines left out); empty for an empty model.
   [[nodiscard]] Bounds bounds() const;
+  // What the picture covers inside `region`: its points that lie there (a shape when its centre
+  // does).
+  [[nodiscard]] Bounds boundsWithin(const Bounds& region) const;
   // The depths of the springs, links, pins and dots.
   [[nodiscard]] DepthRange depths() const;
   // The links, pins and dots in the order to draw them: back to front, and at the same depth
