@@ -25,7 +25,7 @@ demo: build
 	@mkdir -p out
 	@$(BUILD_DIR)/tinkertoy run scenes/showcase.json
 	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.mp4
-	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.png --time 1.2 --exposures 6 --trails
+	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.png --time 1.2 --exposures 6 --span 1.2 --trails
 	@$(BUILD_DIR)/tinkertoy plot scenes/showcase.json -o out/showcase-energy.svg
 
 bench: build

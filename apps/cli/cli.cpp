@@ -50,8 +50,13 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                          "Moment a still picture shows, s (default: the end)")
       ->check(finiteNumber(Sign::NonNegative));
   renderApp->add_option("--exposures", render.exposures,
-                        "Overlay K states from 0 to --time in a still, the earlier fainter (a strobe)")
+                        "Overlay K states up to --time in a still, the earlier fainter (a strobe)")
       ->check(integerAtLeast(1));
+  renderApp->add_option_function<double>(
+               "--span", [&render](double s) { render.span = s; },
+               "Seconds the exposures spread over, ending at --time (default: the scene's period, else 1; at most "
+               "(K-1)/K of a period)")
+      ->check(finiteNumber(Sign::Positive));
   renderApp->add_flag("--trails", render.trails, "Draw each point mass's and rigid body's path");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
   CLI::Option* viewFlag = renderApp->add_option_function<std::string>(

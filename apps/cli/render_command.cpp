@@ -36,6 +36,7 @@ std::string checkOptions(const RenderOptions& o, OutputFormat format, const std:
   if (isVideo(format)) {
     if (o.time) return "--time picks the moment of a still picture (.svg, .png, .pdf); a video shows 0 to --duration";
     if (o.exposures > 1) return "--exposures overlays states in a still picture (.svg, .png, .pdf), not in a video";
+    if (o.span) return "--span spaces a still's exposures (.svg, .png, .pdf); a video shows 0 to --duration";
     if (format == OutputFormat::Gif && o.fps > VideoEncoder::kMaxGifFps) {
       return "--fps: a GIF plays in real time only up to " + std::to_string(VideoEncoder::kMaxGifFps) +
              " fps (its frame delays are whole hundredths of a second), got " + std::to_string(o.fps);
@@ -50,6 +51,8 @@ std::string checkOptions(const RenderOptions& o, OutputFormat format, const std:
     if (ffmpeg.empty()) return "-o " + o.output + ": writing video " + missingProgram("ffmpeg", "ffmpeg");
   } else if (o.exposures > kMaxExposures) {
     return "--exposures: at most " + std::to_string(kMaxExposures) + ", got " + std::to_string(o.exposures);
+  } else if (o.span && o.exposures == 1) {
+    return "--span spaces the exposures of a strobe: give --exposures K with K of 2 or more";
   }
   return {};
 }
@@ -74,9 +77,9 @@ std::string printable(const std::string& text) {
   return result;
 }
 
-// The simulated times of the pictures: a video's frames at k/fps, or a still's exposures
-// evenly spaced from 0 to its time (one exposure: the time itself).
-std::vector<double> frameTimes(const RenderOptions& o, OutputFormat format, double end) {
+// The simulated times of the pictures: a video's frames at k/fps, a still's one moment, or a
+// strobe's exposures.
+std::vector<double> frameTimes(const RenderOptions& o, OutputFormat format, double end, std::optional<double> period) {
   std::vector<double> times;
   if (isVideo(format)) {
     const auto count = std::max<long>(1, std::lround(end * o.fps));
@@ -84,7 +87,7 @@ std::vector<double> frameTimes(const RenderOptions& o, OutputFormat format, doub
   } else if (o.exposures == 1) {
     times.push_back(end);
   } else {
-    for (int j = 0; j < o.exposures; ++j) times.push_back(end * j / (o.exposures - 1));
+    times = strobeTimes(o.exposures, end, o.span, period);
   }
   return times;
 }
@@ -176,6 +179,15 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
 
 }  // namespace
 
+std::vector<double> strobeTimes(int exposures, double end, std::optional<double> span, std::optional<double> period) {
+  double s = std::min(span.value_or(period.value_or(1.0)), end);
+  const double k = exposures;
+  if (period) s = std::min(s, *period * (k - 1.0) / k);
+  std::vector<double> times;
+  for (int j = 0; j < exposures; ++j) times.push_back(end - s * (k - 1.0 - j) / (k - 1.0));
+  return times;
+}
+
 int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const std::optional<OutputFormat> format = outputFormat(o.output);
   if (!format) {
@@ -205,7 +217,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!file) return kBadInput;
 
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
-  const std::vector<double> times = frameTimes(o, *format, end);
+  const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
   const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(ViewDirection::oblique())};
   Recording recording = record(*run, times, end, {.sketch = sketchOptions, .trails = o.trails}, simulating);
@@ -245,8 +257,14 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (isVideo(*format)) {
     out << ", " << recording.frames.size() << " frames at " << o.fps << " fps";
   } else {
-    out << ", t = " << recording.frames.back().time << " s";
-    if (recording.frames.size() > 1) out << ", " << recording.frames.size() << " exposures";
+    const std::size_t n = recording.frames.size();
+    if (n > 1) {
+      // The spacing asked for; each exposure shows the first step at or after its time.
+      out << ", t = " << recording.frames.front().time << " to " << recording.frames.back().time << " s, " << n
+          << " exposures every " << (times.back() - times.front()) / static_cast<double>(times.size() - 1) << " s";
+    } else {
+      out << ", t = " << recording.frames.back().time << " s";
+    }
   }
   out << " (" << readableSize(std::filesystem::file_size(o.output)) << ")\n";
   if (!recording.failure.empty()) {

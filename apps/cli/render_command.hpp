@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "flag_checks.hpp"
 #include "scene_run.hpp"
@@ -20,13 +21,20 @@ struct RenderOptions {
   int fps = 30;
   PixelSize size{960, 720};
   std::optional<double> time;  // s, the moment a still shows (default: the end)
-  int exposures = 1;           // states overlaid in a still, evenly spaced from 0 to time
+  int exposures = 1;           // states overlaid in a still, evenly spaced over `span` up to time
+  std::optional<double> span;  // s (default: the scene's period, else one second; see strobeTimes)
   bool trails = false;         // each point mass's and rigid body's path
   bool forces = false;         // constraint-force arrows
   // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
   std::optional<ViewDirection> view;
   bool progress = false;       // draw a progress bar on stderr
 };
+
+// The moments of a strobe's `exposures` (K ≥ 2) ending at `end`: evenly spaced over a span S,
+// t_j = end − S (K − 1 − j)/(K − 1). S is `span`, else the scene's `period`, else 1 s, and at
+// most `end`. With a period P, S is at most P (K − 1)/K: the exposures are then P/K apart at
+// most, K different phases, and no two a whole period apart (which would show one pose twice).
+std::vector<double> strobeTimes(int exposures, double end, std::optional<double> span, std::optional<double> period);
 
 int renderScene(const RenderOptions& options, std::ostream& out, std::ostream& err);
 

@@ -427,10 +427,12 @@ Scene parseScene(std::string_view json, std::string_view source) {
   }
   try {
     const JsonObject root(document, "");
-    root.allowOnly({"name", "description", "dimension", "gravity", "settings", "particles", "bodies", "forces", "constraints"});
+    root.allowOnly({"name", "description", "period", "dimension", "gravity", "settings", "particles", "bodies", "forces",
+                    "constraints"});
     const int d = readDimension(root);
     Scene scene{root.optionalString("name").value_or(""), Model(d), {}, 10.0,
                 root.optionalString("description").value_or("")};
+    if (root.has("period")) scene.period = root.positive("period");
     scene::SceneBuilder builder(scene, d);
     if (root.has("settings")) builder.readSettings(root.object("settings"));
     for (const JsonObject& p : root.objects("particles")) builder.readParticle(p);

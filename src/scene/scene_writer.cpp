@@ -69,6 +69,7 @@ class Writer {
     Json out;
     out["name"] = scene_.name;
     if (!scene_.description.empty()) out["description"] = scene_.description;
+    if (scene_.period) out["period"] = *scene_.period;
     out["dimension"] = model_.dimension();
     out["gravity"] = numbers(gravity());
     out["settings"] = settings();

@@ -82,6 +82,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "nan,20"}, "--camera: angles must be finite"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,90.5"}, "--camera: the elevation must be from -90"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,0", "--view", "top"}, "excludes"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--span", "1"}, "--span spaces the exposures of a strobe"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--span", "1"}, "--span spaces a still's exposures"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "3", "--span", "0"}, "--span: must be positive"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "3", "--span", "inf"}, "--span"},
         BadRender{{"{pendulum}"}, "--output"}));
 
 // An output that is the scene itself is refused, and the scene survives.

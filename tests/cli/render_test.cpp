@@ -6,8 +6,10 @@
 #include <libxml/tree.h>
 
 #include <cstdio>
+#include <fstream>
 #include <tuple>
 
+#include "render_command.hpp"
 #include "render_fixture.hpp"
 
 namespace tinkertoy::cli {
@@ -255,7 +257,7 @@ TEST_F(Render, AStillShowsTheStateRunReachesWithTheSameSteps) {
   const Result r = tinkertoy({"render", scene, "--time", "0.7", "--exposures", "4", "--integrator", "euler", "--dt",
                               "0.35", "--size", "400x400", "-o", png});
   ASSERT_EQ(r.code, kSuccess) << r.err;
-  EXPECT_TRUE(contains(r.out, "t = 0.7 s, 4 exposures")) << r.out;
+  EXPECT_TRUE(contains(r.out, "t = 0 to 0.7 s, 4 exposures")) << r.out;
   const Picture picture(png);
   ASSERT_TRUE(picture.ok());
   const auto pixel = [](double x, double y) {
@@ -275,7 +277,8 @@ TEST_F(Render, AStillShowsTheStateRunReachesWithTheSameSteps) {
 // ---- A strobe ---------------------------------------------------------------------------
 
 // A ball thrown sideways at 1 m/s from the origin (rk4 is exact for constant gravity):
-// x = t, y = −½ g t². --time 1 --exposures 5 shows t_j = 1·j/4 = 0, 0.25, 0.5, 0.75, 1 s, at
+// x = t, y = −½ g t². --time 1 --exposures 5 spreads over the default span of 1 s ending at
+// t = 1: t_j = 1·j/4 = 0, 0.25, 0.5, 0.75, 1 s, at
 //   (0, 0), (0.25, −0.3066), (0.5, −1.2263), (0.75, −2.7591), (1, −4.905).
 // Bounds x ∈ [0, 1], y ∈ [−4.905, 0], centre (0.5, −2.4525). 400×400: viewport 400 × 370,
 // scale = min(352/1, 325.6/4.905) = 66.381 px/m, pixel = (200 + 66.381 (x − 0.5), 185 − 66.381 (y + 2.4525)):
@@ -306,6 +309,62 @@ TEST_F(Render, ExposuresShowAStrobeOfAFallingParticle) {
   EXPECT_GT(first.b, kDot.b + 100);
   // Between the last two exposures, (224.9, 276.6), 70 px from each: background.
   EXPECT_TRUE(isColour(picture.at(224, 276), kBackground));
+}
+
+// The spacing rule: exposures evenly over the span ending at --time; the span is --span, else
+// the scene's period, else 1 s, at most the time itself; with a period P at most P (K − 1)/K,
+// so no two exposures are a whole period apart.
+TEST(StrobeTimes, SpreadOverTheSpanEndingAtTheTime) {
+  const auto expectTimes = [](const std::vector<double>& actual, const std::vector<double>& expected) {
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t j = 0; j < expected.size(); ++j) EXPECT_NEAR(actual[j], expected[j], 1e-12) << j;
+  };
+  expectTimes(strobeTimes(5, 3.0, std::nullopt, std::nullopt), {2.0, 2.25, 2.5, 2.75, 3.0});
+  expectTimes(strobeTimes(3, 3.0, 2.0, std::nullopt), {1.0, 2.0, 3.0});
+  expectTimes(strobeTimes(3, 0.5, std::nullopt, std::nullopt), {0.0, 0.25, 0.5});  // the span fits the time
+  expectTimes(strobeTimes(4, 10.0, std::nullopt, 2.0), {8.5, 9.0, 9.5, 10.0});      // a period P: P/K apart
+  expectTimes(strobeTimes(4, 10.0, 5.0, 2.0), {8.5, 9.0, 9.5, 10.0});               // a longer span is capped
+  expectTimes(strobeTimes(4, 10.0, 0.3, 2.0), {9.7, 9.8, 9.9, 10.0});               // a shorter one is kept
+  // 1 rev/s sampled at whole seconds, the aliasing the rule prevents: any span, any K.
+  for (const double span : {1.0, 2.0, 3.0, 7.5}) {
+    for (int k = 2; k <= 12; ++k) {
+      const std::vector<double> t = strobeTimes(k, 20.0, span, 1.0);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        for (std::size_t j = i + 1; j < t.size(); ++j) {
+          const double periods = t[j] - t[i];
+          EXPECT_GT(std::abs(periods - std::round(periods)), 1e-9) << "span " << span << ", K = " << k;
+        }
+      }
+    }
+  }
+}
+
+// The shipped motor-driven linkages declare their period: the strandbeest's crank turns at
+// 1 rev/s, the four-bar's at ½ rev/s. A strobe of either shows K phases of one period (not K
+// copies of one pose, as exposures a whole period apart would), and the state one period on
+// is the same state (the motors hold their speed to a few millimetres).
+TEST_F(Render, StrobesOfTheShippedLinkagesShowOnePeriod) {
+  for (const auto& [name, period, spacing] : {std::tuple{"strandbeest", 1.0, "every 0.125 s"},
+                                              std::tuple{"four_bar", 2.0, "every 0.25 s"}}) {
+    const std::string scene = kScenes + name + ".json";
+    const Result r = tinkertoy({"render", scene, "--exposures", "8", "--size", "320x240", "-o", output("strobe.png")});
+    ASSERT_EQ(r.code, kSuccess) << r.err;
+    EXPECT_TRUE(contains(r.out, spacing)) << r.out;
+    // The state after one more period.
+    const auto finalState = [&](double duration) {
+      const std::string summary = output(std::string(name) + std::to_string(duration) + ".json");
+      const Result run = tinkertoy({"run", scene, "--duration", std::to_string(duration), "--summary", summary});
+      EXPECT_EQ(run.code, kSuccess) << run.err;
+      std::ifstream in(summary);
+      return nlohmann::json::parse(in)["final_state"];
+    };
+    const nlohmann::json before = finalState(3.0), after = finalState(3.0 + period);
+    for (const auto& [body, state] : before.items()) {
+      for (int i = 0; i < 2; ++i) {
+        EXPECT_NEAR(state["position"][i].get<double>(), after[body]["position"][i].get<double>(), 3e-3) << name << " " << body;
+      }
+    }
+  }
 }
 
 // ---- Trails -----------------------------------------------------------------------------

@@ -185,6 +185,8 @@ const BadScene kBadScenes[] = {
      "rtol must be from 1e-14 (what double precision resolves) to below 1"},
     {"rtol of one", R"({"settings": {"rtol": 1}})", "settings.rtol", "to below 1"},
     {"zero atol", R"({"settings": {"atol": 0}})", "settings.atol", "must be positive"},
+    {"negative period", R"({"period": -1})", "period", "must be positive"},
+    {"period as a word", R"({"period": "one turn"})", "period", "expected a number"},
     {"atol as a word", R"({"settings": {"atol": "small"}})", "settings.atol", "expected a number"},
     {"unknown factorization", R"({"settings": {"factorization": "cholesky"}})", "settings.factorization",
      "unknown factorization 'cholesky'; expected auto, simplicial, supernodal or tree"},

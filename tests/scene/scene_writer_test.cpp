@@ -92,6 +92,7 @@ TEST_P(EveryScene, WritesWhatItLoaded) {
   expectSameModel(original, written);
   EXPECT_EQ(original.name, written.name);
   EXPECT_EQ(original.description, written.description);
+  EXPECT_EQ(original.period, written.period);
 }
 
 TEST_P(EveryScene, WrittenMidRunContinuesTheSameMotion) {

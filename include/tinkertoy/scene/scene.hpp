@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <optional>
 #include <string_view>
 
 #include "tinkertoy/dynamics/simulator.hpp"
@@ -30,6 +31,9 @@ struct Scene {
   SimulationSettings settings;
   double duration = 10.0;  // s
   std::string description;  // where the scene comes from and what it shows (free text)
+  // s, after which the motion repeats (a mechanism a motor turns at a constant speed), when the
+  // scene declares it: a strobe picture spaces its exposures within one period.
+  std::optional<double> period;
 };
 
 class SceneError : public std::runtime_error {
