@@ -203,12 +203,14 @@ class Sketcher {
     }
   }
 
-  // Revolute, weld and prismatic joints are pins at body a's anchor; an angle joint has no
-  // place of its own and is not drawn.
+  // Revolute, weld and prismatic joints are pins at body a's anchor; a revolute joint to the
+  // world is a ground pivot, drawn as a nail is. An angle joint has no place of its own and is
+  // not drawn.
   void joint(ConstraintId id, const Joint& joint) {
     const Eigen::Vector2d anchor = at(joint.connection().a);
     if (dynamic_cast<const RevoluteJoint*>(&joint)) {
-      out_.pins.push_back({.at = anchor, .kind = SketchPin::Kind::Hinge, .item = id});
+      const bool ground = !joint.connection().b.has_value();
+      out_.pins.push_back({.at = anchor, .kind = ground ? SketchPin::Kind::Nail : SketchPin::Kind::Hinge, .item = id});
     } else if (dynamic_cast<const WeldJoint*>(&joint)) {
       out_.pins.push_back({.at = anchor, .kind = SketchPin::Kind::Weld, .item = id});
     } else if (const auto* prismatic = dynamic_cast<const PrismaticJoint*>(&joint)) {

@@ -83,7 +83,8 @@ TEST(Sketch, RigidBodiesAreOutlinedAtTheirPoseAndJointsArePins) {
        "shape": {"type": "box", "size": [2, 1]}},
       {"id": "wheel", "type": "rigid", "mass": 1, "position": [3, 0], "shape": {"type": "circle", "radius": 0.5}}],
     "constraints": [{"type": "revolute", "a": "box", "b": null, "anchor": [1, 1]},
-                    {"type": "prismatic", "a": "wheel", "b": null, "anchor": [3, 0], "axis": [0, 1]}]})");
+                    {"type": "prismatic", "a": "wheel", "b": null, "anchor": [3, 0], "axis": [0, 1]},
+                    {"type": "revolute", "a": "box", "b": "wheel", "anchor": [1, 0]}]})");
   const Sketch picture = sketch(scene.model);
   ASSERT_EQ(picture.shapes.size(), 2u);
   const SketchShape& box = picture.shapes[0];
@@ -95,11 +96,13 @@ TEST(Sketch, RigidBodiesAreOutlinedAtTheirPoseAndJointsArePins) {
   EXPECT_TRUE(outline.max.isApprox(Eigen::Vector2d(1.5, 1), 1e-12));
   EXPECT_EQ(picture.shapes[1].type, Shape::Type::Circle);
   EXPECT_DOUBLE_EQ(picture.shapes[1].radius, 0.5);
-  ASSERT_EQ(picture.pins.size(), 2u);
-  EXPECT_EQ(picture.pins[0].kind, SketchPin::Kind::Hinge);
+  ASSERT_EQ(picture.pins.size(), 3u);
+  // A hinge to the world is a ground pivot, drawn as a nail is; one between bodies a hinge.
+  EXPECT_EQ(picture.pins[0].kind, SketchPin::Kind::Nail);
   EXPECT_TRUE(picture.pins[0].at.isApprox(Eigen::Vector2d(1, 1), 1e-12));
   EXPECT_EQ(picture.pins[1].kind, SketchPin::Kind::Slider);
   EXPECT_TRUE(picture.pins[1].direction.isApprox(Eigen::Vector2d(0, 1)));
+  EXPECT_EQ(picture.pins[2].kind, SketchPin::Kind::Hinge);
   EXPECT_TRUE(picture.dots.empty());  // a rigid body is its shape, not a point mass
 }
 
