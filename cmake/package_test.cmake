@@ -1,5 +1,6 @@
 # ctest `package`: install Tinkertoy into a scratch prefix, build examples/ against it with
-# find_package(tinkertoy), and run the result. Arguments: BUILD_DIR, SOURCE_DIR, WORK_DIR, and
+# find_package(tinkertoy), and run the result; check the programs were installed. Arguments:
+# BUILD_DIR, SOURCE_DIR, WORK_DIR, STUDIO (whether the Studio was built), and
 # the library's BUILD_TYPE and SANITIZE, which the example must match (Eigen's types differ
 # between debug and release builds, and the sanitizers need their runtime in the link).
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -7,6 +8,15 @@ execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WO
                 RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "cmake --install failed")
+endif()
+# The programs are installed too: the command line runs from the prefix, the Studio is there
+# when it was built.
+execute_process(COMMAND "${WORK_DIR}/prefix/bin/tinkertoy" --version RESULT_VARIABLE status OUTPUT_VARIABLE version)
+if(NOT status EQUAL 0 OR NOT version MATCHES "tinkertoy")
+  message(FATAL_ERROR "the installed tinkertoy does not run: ${version}")
+endif()
+if(STUDIO AND NOT EXISTS "${WORK_DIR}/prefix/bin/tinkertoy-studio")
+  message(FATAL_ERROR "cmake --install did not install tinkertoy-studio")
 endif()
 set(sanitizers "")
 if(SANITIZE)

@@ -29,7 +29,7 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
   }
   Model& model = loaded->model;
   out << path << ": valid " << model.dimension() << "D scene with " << describeContents(model)
-      << " and " << model.forceCount() << " forces\n";
+      << " and " << counted(model.forceCount(), "force") << "\n";
 
   if (model.constraintCount() > 0) {
     out << "derivatives against central differences (worst relative error, tolerance "

@@ -4,6 +4,7 @@
 
 #include "check_command.hpp"
 #include "flag_checks.hpp"
+#include "misspelling.hpp"
 #include "plot_command.hpp"
 #include "render_command.hpp"
 #include "run_command.hpp"
@@ -20,7 +21,7 @@ void addSizeFlag(CLI::App& app, PixelSize& size, int minimum, const std::string&
 }  // namespace
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal) {
-  CLI::App app{"Tinkertoy: constrained dynamics after Witkin and seed 004. Runs and checks JSON scenes."};
+  CLI::App app{"Tinkertoy: constrained dynamics after Witkin and dyn4j. Runs and checks JSON scenes.", "tinkertoy"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tinkertoy 0.1.0");
 
@@ -96,6 +97,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses a reversed vector
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
+    if (const std::string typo = misspelling(app, args); e.get_exit_code() != 0 && !typo.empty()) {
+      err << typo << "\nRun with --help for more information.\n";
+      return kBadInput;
+    }
     const int code = app.exit(e, out, err);
     return code == 0 ? kSuccess : kBadInput;
   }

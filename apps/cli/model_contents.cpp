@@ -2,13 +2,13 @@
 
 namespace tinkertoy::cli {
 
-namespace {
-
-std::string counted(std::size_t n, const char* singular, const char* plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+std::string counted(std::uint64_t n, std::string_view singular, std::string_view plural) {
+  return std::to_string(n) + " " + std::string(n == 1 ? singular : plural);
 }
 
-}  // namespace
+std::string counted(std::uint64_t n, std::string_view singular) {
+  return counted(n, singular, std::string(singular) + "s");
+}
 
 std::size_t countParticles(const Model& model) {
   std::size_t n = 0;
@@ -18,9 +18,9 @@ std::size_t countParticles(const Model& model) {
 
 std::string describeContents(const Model& model) {
   const std::size_t particles = countParticles(model);
-  std::string text = counted(particles, "particle", "particles") + ", ";
+  std::string text = counted(particles, "particle") + ", ";
   if (model.bodyCount() > particles) text += counted(model.bodyCount() - particles, "body", "bodies") + ", ";
-  return text + counted(model.constraintCount(), "constraint", "constraints");
+  return text + counted(model.constraintCount(), "constraint");
 }
 
 }  // namespace tinkertoy::cli

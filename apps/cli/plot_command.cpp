@@ -9,6 +9,7 @@
 
 #include "child_process.hpp"
 #include "cli.hpp"
+#include "model_contents.hpp"
 #include "output_format.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
@@ -171,8 +172,8 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
     err << "error: -o " << o.output << ": " << problem << "\n";
     return kOutputFailed;
   }
-  out << "wrote " << o.output << ": " << o.size.width << "x" << o.size.height << ", " << series.size()
-      << " samples from t = " << series.time.front() << " to " << series.time.back() << " s ("
+  out << "wrote " << o.output << ": " << o.size.width << "x" << o.size.height << ", " << counted(series.size(), "sample")
+      << " from t = " << series.time.front() << " to " << series.time.back() << " s ("
       << readableSize(std::filesystem::file_size(o.output)) << ")\n";
   if (!failure.empty()) {
     err << "error: " << failure << "\n" << o.output << " shows the run up to the last good state\n";

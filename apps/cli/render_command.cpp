@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "model_contents.hpp"
 #include "output_format.hpp"
 #include "painter.hpp"
 #include "pending_file.hpp"
@@ -255,7 +256,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
 
   out << "wrote " << o.output << ": " << o.size.width << "x" << o.size.height;
   if (isVideo(*format)) {
-    out << ", " << recording.frames.size() << " frames at " << o.fps << " fps";
+    out << ", " << counted(recording.frames.size(), "frame") << " at " << o.fps << " fps";
   } else {
     const std::size_t n = recording.frames.size();
     if (n > 1) {

@@ -101,11 +101,11 @@ void printSummary(std::ostream& out, const Report& r) {
   out << std::setprecision(4);
   out << "  " << formulationName(s.formulation) << " level, " << integratorOf(s) << ", " << solverName(s.solver.kind);
   if (s.formulation == FormulationKind::Velocity) {
-    out << " (" << s.velocity.iterations << " iterations, " << s.velocity.substeps << " substeps, "
+    out << " (" << counted(s.velocity.iterations, "iteration") << ", " << counted(s.velocity.substeps, "substep") << ", "
         << positionCorrectionName(s.velocity.positionCorrection) << ")";
   }
   out << ", dt = " << s.dt
-      << " s, " << st.steps << " steps, " << model.time() << " s simulated in " << r.wallSeconds
+      << " s, " << counted(st.steps, "step") << ", " << model.time() << " s simulated in " << r.wallSeconds
       << " s (" << std::fixed << std::setprecision(0)
       << (r.wallSeconds > 0 ? static_cast<double>(st.steps) / r.wallSeconds : 0.0)
       << " steps/s)\n" << std::defaultfloat << std::setprecision(6);
@@ -118,7 +118,7 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "max residual " << st.residualMax << "\n";
   const bool accelerationLevel = s.formulation == FormulationKind::Acceleration;
   if (accelerationLevel && s.integrator == IntegratorKind::DormandPrince5) {
-    out << "  dopri5       " << st.adaptiveSteps << " steps of its own (mean "
+    out << "  dopri5       " << counted(st.adaptiveSteps, "step") << " of its own (mean "
         << (st.adaptiveSteps > 0 ? model.time() / static_cast<double>(st.adaptiveSteps) : 0.0) << " s), "
         << st.rejectedSteps << " rejected; rtol " << s.errorTolerance.relative << ", atol "
         << s.errorTolerance.absolute << "\n";
@@ -126,14 +126,13 @@ void printSummary(std::ostream& out, const Report& r) {
   if (st.projectionIterations > 0 || st.substepSplits > 0) {
     // RATTLE's iterations are its own Newton solve of the position stage, not a projection.
     const bool rattle = accelerationLevel && s.integrator == IntegratorKind::Rattle;
-    out << (rattle ? "  newton       " : "  projection   ") << st.projectionIterations << " iterations";
-    if (st.substepSplits > 0) out << ", " << st.substepSplits << " substeps split in half to converge";
+    out << (rattle ? "  newton       " : "  projection   ") << counted(st.projectionIterations, "iteration");
+    if (st.substepSplits > 0) out << ", " << counted(st.substepSplits, "substep") << " split in half to converge";
     out << "\n";
   }
   if (st.unconvergedProjections > 0) {
     out << "  warning      the position projection stopped above its tolerance (" << s.projection.tolerance
-        << ") in " << st.unconvergedProjections << " of " << st.steps
-        << " steps: the constraints cannot all hold there, or need more iterations\n";
+        << ") in " << st.unconvergedProjections << " of " << counted(st.steps, "step") << ": the constraints cannot all hold there, or need more iterations\n";
   }
   for (const BreakEvent& b : r.breaks) {
     out << "  break        " << model.describe(b.constraint) << " at step " << b.step << " (t = " << b.time
@@ -168,14 +167,16 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
 
   RunStatistics stats(simulator.diagnostics());
-  if (trajectory) trajectory->write(scene.model, simulator.diagnostics());
+  // Step k is at t0 + k·dt, not at the model's running sum of dt.
+  const double t0 = scene.model.time(), dt = scene.settings.dt;
+  if (trajectory) trajectory->write(scene.model, simulator.diagnostics(), t0);
   const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
   ProgressBar progress(err, options.progress, "simulating", steps);
   const auto start = std::chrono::steady_clock::now();
   const std::string failure = stepScene(*run, steps, progress, [&](std::uint64_t i) {
     stats.add(simulator.diagnostics());
     if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
-      trajectory->write(scene.model, simulator.diagnostics());
+      trajectory->write(scene.model, simulator.diagnostics(), t0 + static_cast<double>(i) * dt);
     }
   });
   if (!failure.empty()) {

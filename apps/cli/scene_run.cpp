@@ -106,7 +106,7 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(CLI::IsMember({"cg", "ldlt", "sequential"}));
   app.add_option_function<std::string>(
          "--formulation", [&f](const std::string& name) { f.formulation = parseFormulation(name); },
-         "acceleration (Witkin) | velocity (impulses, seed 004)")
+         "acceleration (Witkin) | velocity (impulses, after dyn4j)")
       ->check(CLI::IsMember({"acceleration", "velocity"}));
   addOptional(app, "--iterations", f.iterations, "Sequential-impulse passes per substep (velocity)")
       ->check(integerAtLeast(1));

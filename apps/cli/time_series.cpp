@@ -83,9 +83,11 @@ TimeSeries simulateSeries(SceneRun& run, std::size_t maxSamples, ProgressBar& pr
   const std::uint64_t steps = stepsToReach(run.scene.duration, run.scene.settings.dt);
   const std::uint64_t every = std::max<std::uint64_t>(1, (steps + maxSamples - 2) / std::max<std::size_t>(1, maxSamples - 1));
   TimeSeries series;
-  series.add(model.time(), simulator.diagnostics());
+  // Step k is at t0 + k·dt, not at the model's running sum of dt.
+  const double t0 = model.time(), dt = run.scene.settings.dt;
+  series.add(t0, simulator.diagnostics());
   failure = stepScene(run, steps, progress, [&](std::uint64_t i) {
-    if (i % every == 0 || i == steps) series.add(model.time(), simulator.diagnostics());
+    if (i % every == 0 || i == steps) series.add(t0 + static_cast<double>(i) * dt, simulator.diagnostics());
   });
   if (!failure.empty() && series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics());
   return series;

@@ -52,8 +52,8 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Model& model) 
   out_.precision(17);
 }
 
-void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d) {
-  out_ << d.time;
+void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, double time) {
+  out_ << time;
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     const BodyId id = model.bodyAt(i);
     writeNumbers(out_, model.coordinates(id));

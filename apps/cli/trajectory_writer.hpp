@@ -1,6 +1,7 @@
 // TrajectoryWriter: one CSV row per recorded step.
 //
-// Columns: time; then for every particle <id>.x, <id>.y[, <id>.z], <id>.vx, <id>.vy[, <id>.vz];
+// Columns: time, step k's t0 + k·dt (exact to the printed digits; the model's own clock is a
+// running sum of dt, which drifts: 0.1 added ten times is 0.9999999999999999); then for every particle <id>.x, <id>.y[, <id>.z], <id>.vx, <id>.vy[, <id>.vz];
 // for every rigid body <id>.x, <id>.y, <id>.angle, <id>.vx, <id>.vy, <id>.angular_velocity;
 // for every other body its coordinates <id>.u0, <id>.u1, …, their rates <id>.u_dot0, …, and
 // the world positions of its points <id>.p0.x, <id>.p0.y[, <id>.p0.z], <id>.p1.x, …; then
@@ -19,7 +20,8 @@ class TrajectoryWriter {
  public:
   // Throws std::runtime_error if the file cannot be created.
   TrajectoryWriter(const std::string& path, const Model& model);
-  void write(const Model& model, const StepDiagnostics& diagnostics);
+  // One row of the model at `time`, s.
+  void write(const Model& model, const StepDiagnostics& diagnostics, double time);
   void flush() { out_.flush(); }
 
  private:

@@ -24,6 +24,7 @@
 
 #include "glyph_ranges.hpp"
 #include "input_script.hpp"
+#include "misspelling.hpp"
 #include "layout.hpp"
 #include "screenshot.hpp"
 #include "studio.hpp"
@@ -253,6 +254,11 @@ int main(int argc, char** argv) {
     requireWritable(options.dump, "--dump-scene");
     if (options.script) replay.emplace(InputScript::load(*options.script));
   } catch (const CLI::ParseError& e) {
+    if (const std::string typo = tinkertoy::cli::misspelling(app, std::vector<std::string>(argv + 1, argv + argc));
+        e.get_exit_code() != 0 && !typo.empty()) {
+      std::cerr << typo << "\nRun with --help for more information.\n";
+      return kBadInput;
+    }
     const int code = app.exit(e);
     return code == 0 ? 0 : kBadInput;
   } catch (const tinkertoy::studio::ScriptError& e) {

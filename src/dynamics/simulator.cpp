@@ -20,17 +20,7 @@ void Simulator::syncStructure() {
   formulation_->rebuild();
   structureVersion_ = model_.structureVersion();
   built_ = true;
-  // The model's size: the bounding-box diagonal of all its points now, at least 1 m.
-  Eigen::Vector3d low = Eigen::Vector3d::Constant(INFINITY), high = -low;
-  for (std::size_t b = 0; b < model_.bodyCount(); ++b) {
-    const BodyId id = model_.bodyAt(b);
-    for (int i = 0; i < std::as_const(model_).body(id).pointCount(); ++i) {
-      const Eigen::Vector3d x = padTo3d(model_.position({id, i}));
-      low = low.cwiseMin(x);
-      high = high.cwiseMax(x);
-    }
-  }
-  modelSize_ = model_.bodyCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;  // z = 0 in 2D
+  modelSize_ = model_.size();
 }
 
 void Simulator::step() {

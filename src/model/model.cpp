@@ -329,4 +329,17 @@ std::string Model::describe(ConstraintId id) const {
   return std::string(constraints_[index]->type()) + " constraint #" + std::to_string(index);
 }
 
+double Model::size() const {
+  Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), high = -low;
+  for (std::size_t b = 0; b < bodyCount(); ++b) {
+    const BodyId id = bodyAt(b);
+    for (int i = 0; i < body(id).pointCount(); ++i) {
+      const Eigen::Vector3d x = padTo3d(position({id, i}));  // z = 0 in 2D
+      low = low.cwiseMin(x);
+      high = high.cwiseMax(x);
+    }
+  }
+  return bodyCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;
+}
+
 }  // namespace tinkertoy

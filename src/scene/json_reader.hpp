@@ -14,11 +14,9 @@
 #include <string_view>
 #include <vector>
 
-namespace tinkertoy::scene {
+#include "common/closest_match.hpp"
 
-// The known word closest to `word` by edit distance, if it is close enough to be a typo.
-std::optional<std::string_view> closestMatch(std::string_view word,
-                                             std::span<const std::string_view> known);
+namespace tinkertoy::scene {
 
 // "number", "string", ... for messages.
 std::string_view typeName(const nlohmann::json& value);

@@ -113,6 +113,21 @@ TEST_F(Cli, TrajectoryRecordsEveryNthStep) {
   EXPECT_NEAR(std::stod(rows.back()), 0.1, 1e-12);
 }
 
+// The time column is k·dt: with dt = 0.1 the tenth row is 1 exactly (the model's running sum
+// of dt gives 0.9999999999999999), printed to 17 digits like every other column.
+TEST_F(Cli, TrajectoryTimesAreWholeStepsOfDt) {
+  const Result r = tinkertoy({"run", kScenes + "pendulum.json", "--dt", "0.1", "--duration", "1", "--trajectory", file("t.csv")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  std::ifstream in(file("t.csv"));
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(in, line);) rows.push_back(line);
+  ASSERT_EQ(rows.size(), 12u);
+  for (int k = 0; k <= 10; ++k) {
+    EXPECT_EQ(std::stod(rows[static_cast<std::size_t>(k) + 1]), k * 0.1) << "row " << k;
+  }
+  EXPECT_EQ(rows.back().substr(0, 2), "1,");
+}
+
 TEST_F(Cli, CheckPassesEveryShippedScene) {
   for (const auto& entry : fs::recursive_directory_iterator(kScenes)) {
     if (entry.path().extension() != ".json") continue;
@@ -247,7 +262,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--position-correction", "baumgart"}, "--position-correction"},
                       BadFlag{{"run", kPendulum, "--velocity-scheme", "leapfrog"}, "--velocity-scheme"},
                       BadFlag{{"run", kPendulum, "--solver", "sequential"}, "velocity level"},
-                      BadFlag{{"run", kPendulum, "--frobnicate"}, "--frobnicate"},
+                      BadFlag{{"run", kPendulum, "--frobnicate"}, "--frobnicate is not a flag of tinkertoy run"},
+                      BadFlag{{"run", kPendulum, "--durration", "2"}, "--durration is not a flag of tinkertoy run; did you mean --duration?"},
+                      BadFlag{{"render", kPendulum, "-o", "x.png", "--exposure", "3"}, "did you mean --exposures?"},
+                      BadFlag{{"rnu", kPendulum}, "'rnu' is not a command; did you mean run?"},
+                      BadFlag{{"--versoin"}, "did you mean --version?"},
                       BadFlag{{"run"}, "scene"},
                       BadFlag{{}, "subcommand"},
                       BadFlag{{"run", "/nonexistent.json"}, "/nonexistent.json: cannot open scene file"},
@@ -320,6 +339,26 @@ TEST_F(Cli, HelpExitsWithZero) {
   const Result r = tinkertoy({"run", "--help"});
   EXPECT_EQ(r.code, kSuccess);
   EXPECT_NE(r.out.find("--integrator"), std::string::npos);
+  // The usage line names the program, and the help cites sources, not internal file names.
+  EXPECT_NE(r.out.find("Usage: tinkertoy run"), std::string::npos) << r.out;
+  for (const auto& args : {std::vector<std::string>{"--help"}, {"run", "--help"}, {"render", "--help"}}) {
+    const Result help = tinkertoy(args);
+    EXPECT_EQ(help.out.find("seed"), std::string::npos) << help.out;
+  }
+}
+
+// Counts take the noun's number: "1 step", "1 frame", "1 force".
+TEST_F(Cli, OneOfAThingIsSingular) {
+  const std::string scene = writeScene("one.json", R"({"settings": {"duration": 0.001, "dt": 0.001},
+    "particles": [{"id": "a", "mass": 1, "position": [1, 0]}]})");
+  Result r = tinkertoy({"run", scene});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("1 particle, 0 constraints"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(", 1 step, "), std::string::npos) << r.out;
+  r = tinkertoy({"check", scene});
+  EXPECT_NE(r.out.find("and 1 force\n"), std::string::npos) << r.out;
+  r = tinkertoy({"run", scene, "--formulation", "velocity", "--iterations", "1", "--substeps", "1"});
+  EXPECT_NE(r.out.find("(1 iteration, 1 substep, "), std::string::npos) << r.out;
 }
 
 // The bar appears only on a terminal, reaches 100 %, is erased before the summary, and

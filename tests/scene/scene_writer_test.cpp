@@ -84,6 +84,18 @@ void advance(Model& model, const SimulationSettings& settings, int steps) {
   for (int i = 0; i < steps; ++i) sim.step();
 }
 
+// Round-off a run leaves where there should be zero is written as zero (entries below 1e-15
+// of the model's size); small values that are not round-off stay.
+TEST(SceneWriter, WritesRoundOffAsZero) {
+  const Scene scene = parseScene(R"({"particles": [
+      {"id": "a", "mass": 1, "position": [1, -2.7e-27], "velocity": [-2.7e-27, 1e-9]},
+      {"id": "b", "mass": 1, "position": [2, 0]}]})");
+  const auto json = nlohmann::json::parse(writeScene(scene));
+  EXPECT_EQ(json["particles"][0]["position"], nlohmann::json::parse("[1.0, 0.0]"));
+  EXPECT_EQ(json["particles"][0]["velocity"][0].get<double>(), 0.0);
+  EXPECT_EQ(json["particles"][0]["velocity"][1].get<double>(), 1e-9);
+}
+
 class EveryScene : public testing::TestWithParam<std::filesystem::path> {};
 
 TEST_P(EveryScene, WritesWhatItLoaded) {

@@ -1,4 +1,4 @@
-// Constraint: an implicit constraint C(x_1, …, x_k, t) = 0 on a few points (seed 000 §4).
+// Constraint: an implicit constraint C(x_1, …, x_k, t) = 0 on a few points (Witkin, "Constrained Dynamics", §4).
 //
 // Each constraint owns rows() consecutive rows of the global constraint vector. It is written
 // against the world positions x_k of its points() (particles, beads, the masses of a chain)

@@ -1,5 +1,5 @@
 // DrivenPointConstraint: the point follows a prescribed path p(t), e.g. a crank pin.
-// This is the time-dependent constraint of seed 001: d rows,
+// This is the time-dependent constraint of Witkin, Gleicher and Welch's "Interactive Dynamics": d rows,
 //
 //   C = x − p(t),  J = I,  ∂C/∂t = −ṗ(t),  Ctt = −p̈(t)
 //

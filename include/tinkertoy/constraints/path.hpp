@@ -1,7 +1,7 @@
 // Path: a prescribed trajectory p(t) for a driven point, with its first two derivatives.
 //
 // A DrivenPointConstraint needs ṗ and p̈ as well as p, because they enter Ċ and C̈ through
-// ∂C/∂t and ∂²C/∂t² (seed 001). Implement Path for your own trajectories; CurvePath moves
+// ∂C/∂t and ∂²C/∂t² (Witkin, Gleicher and Welch, "Interactive Dynamics"). Implement Path for your own trajectories; CurvePath moves
 // along any Curve at a constant parameter rate, e.g. a crank pin on a circle.
 //
 //   auto wheel = std::make_shared<tinkertoy::CircleCurve>(Eigen::Vector2d(0, 0), 0.5);

@@ -1,4 +1,4 @@
-// PointOnCircleConstraint: the bead on a wire (seed 000 §2). The point stays on the
+// PointOnCircleConstraint: the bead on a wire (Witkin, "Constrained Dynamics", §2). The point stays on the
 // circle with the given center and radius; in 3D the circle is a sphere.
 //
 //   C = |x − c| − r       (derivation in src/constraints/parts/distance_part.hpp)

@@ -1,5 +1,6 @@
-// Curve: a parametric wire c(u) for beads and driven points (seed 002, "parametric bead on a
-// wire"; seed 003, "parametric constraints").
+// Curve: a parametric wire c(u) for beads and driven points (the SIGGRAPH 2001 course slides,
+// "parametric bead on a wire"; the lecture slides "Constraint Particles", "parametric
+// constraints").
 //
 // A curve gives, at parameter u, its point and first two derivatives:
 //

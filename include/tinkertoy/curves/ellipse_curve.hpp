@@ -43,7 +43,7 @@ class EllipseCurve : public Curve {
 };
 
 // CircleCurve: the ellipse with a = b = radius, so c(u) = center + r (cos u e1 + sin u e2)
-// and u is the polar angle. This is seed 000's wire.
+// and u is the polar angle. This is the wire of Witkin's "Constrained Dynamics".
 class CircleCurve final : public EllipseCurve {
  public:
   CircleCurve(Eigen::VectorXd center, double radius, Eigen::Vector3d normal = Eigen::Vector3d::UnitZ())

@@ -1,4 +1,4 @@
-// AccelerationDynamics: Witkin's constrained derivative evaluation (seed 000 §4.1, §4.5).
+// AccelerationDynamics: Witkin's constrained derivative evaluation (Witkin, "Constrained Dynamics", §4.1, §4.5).
 //
 // acceleration() is the function the integrator calls once per stage:
 //
@@ -11,7 +11,7 @@
 //      and form Q̂ = Jᵀ λ                                                       [n]
 //   4. derivative                               a = W (Q + Q̂)                 [n]
 //
-// Ctt is the time-dependent term of seed 001 (zero for constraints that do not move). ks
+// Ctt is the time-dependent term of Witkin, Gleicher and Welch's "Interactive Dynamics" (zero for constraints that do not move). ks
 // and kd are the feedback gains that pull drifted states back to C = 0, Ċ = 0: they ask
 // for C̈ = −ks C − kd Ċ instead of C̈ = 0.
 //

@@ -1,10 +1,10 @@
-// AppliedForces: the generalized force Q of steps 1–2 of Witkin's derivative loop (seed 000
+// AppliedForces: the generalized force Q of steps 1–2 of Witkin's derivative loop (Witkin, "Constrained Dynamics"
 // §4.1), shared by both formulations:
 //
 //   Q = Σ forces  −  Σ_parametric J_uᵀ M J̇_u u̇        [n]
 //
 // every force's contribution, plus the velocity-dependent inertial term of each body whose
-// mass matrix depends on its coordinates (seed 000 eq. 13, moved to the right-hand side).
+// mass matrix depends on its coordinates (Witkin, "Constrained Dynamics", eq. 13, moved to the right-hand side).
 //
 //   AppliedForces applied;
 //   applied.build(model);                       // after bodies were added or removed

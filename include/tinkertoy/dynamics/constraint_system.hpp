@@ -2,7 +2,7 @@
 //
 // build() lays out the rows (constraint k owns rows [rowOffset(k), rowOffset(k) + rows_k);
 // none if it is disabled or every body it touches is static or kinematic) and reserves one block of J and one of J̇ for every (constraint, body) pair, at the body's
-// columns (seed 000 §4.3): rows_k × n_b. evaluate() then loops over the constraints (seed 000
+// columns (Witkin, "Constrained Dynamics", §4.3): rows_k × n_b. evaluate() then loops over the constraints (Witkin, "Constrained Dynamics"
 // §4.5): it gathers the position, velocity and Jacobian of each constraint point from its
 // body, lets the constraint write C, Ċ, Ctt and its point gradients G_k, Ġ_k, and applies
 // the chain rule into the body blocks (docs/theory.md §10):

@@ -4,7 +4,7 @@
 // block is m⁻¹ I: diagonal and the same at every configuration (a body with a diagonal mass
 // matrix always has a constant one), so it is computed only after build() or invalidate(),
 // i.e. once per step. A parametric body's block is the inverse of its reduced mass matrix
-// Jᵀ M J (seed 000 eq. 13), which changes with the configuration, so update() recomputes it at
+// Jᵀ M J (Witkin, "Constrained Dynamics", eq. 13), which changes with the configuration, so update() recomputes it at
 // every state the dynamics is evaluated at. A driven (static or kinematic) body's block is 0.
 // Dense blocks are inverted through a Cholesky factorization; one that is not positive
 // definite (a bead where its wire has zero speed, c'(u) = 0) throws SingularMassError naming

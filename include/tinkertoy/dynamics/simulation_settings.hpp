@@ -3,7 +3,7 @@
 //
 //   acceleration level (Witkin)   J W Jᵀ λ = −J̇q̇ − JWQ − Ctt − ks C − kd Ċ, any integrator,
 //                                 optional projection; equality constraints only
-//   velocity level (seed 004)     impulses J W Jᵀ λ = −J v* − b each (sub)step, symplectic
+//   velocity level (dyn4j)     impulses J W Jᵀ λ = −J v* − b each (sub)step, symplectic
 //                                 Euler or Verlet; sequential impulses or a global solve; limits,
 //                                 motors, springs and ropes; Baumgarte, position projection
 //                                 or the soft step

@@ -14,7 +14,7 @@
 // step() throws SimulationError and the model keeps the state it had before the step.
 //
 // The formulation (dynamics/formulation.hpp) is Witkin's acceleration level or the velocity
-// level of seed 004, on the same model.
+// level of dyn4j's "Equality Constraints", on the same model.
 //
 //   tinkertoy::Simulator sim(model, {.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
 //   for (int i = 0; i < 1000; ++i) sim.step();

@@ -1,4 +1,4 @@
-// Force: anything that adds to the applied generalized force Q (seed 000 §4.1, step 2).
+// Force: anything that adds to the applied generalized force Q (Witkin, "Constrained Dynamics", §4.1, step 2).
 //
 // A force reads the state it is evaluated at and adds its contribution into Q; it never
 // clears Q, so any number of forces accumulate. Forces are written against points: a world

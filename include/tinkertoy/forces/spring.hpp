@@ -2,7 +2,7 @@
 //
 // With d = x_a − x_b, ℓ = |d| and n = d/ℓ, the force on a is
 //   f_a = −[ k (ℓ − r) + c (ḋ·n) ] n,    f_b = −f_a,
-// so the damping acts along the spring only (seed 000's damped spring). The potential
+// so the damping acts along the spring only (the damped spring of Witkin's "Constrained Dynamics"). The potential
 // energy is V = ½ k (ℓ − r)². When ℓ = 0 the direction is undefined and the force is zero.
 //
 //   model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 50, .rest_length = 1}));

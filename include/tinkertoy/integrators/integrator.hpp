@@ -1,7 +1,7 @@
 // Integrator: advances the first-order system y = (q, v), ẏ = (v, a(t, q, v)) by one step.
 //
 // The acceleration a comes from an AccelerationField, which for Tinkertoy is Witkin's
-// derivative loop (clear forces, apply forces, constraint forces, a = W(Q + Q̂); seed 000
+// derivative loop (clear forces, apply forces, constraint forces, a = W(Q + Q̂); Witkin, "Constrained Dynamics"
 // §4.1). Each integrator calls it once per stage:
 //
 //   kind              stages  order  update

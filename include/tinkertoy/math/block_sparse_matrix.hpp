@@ -1,9 +1,9 @@
-// BlockSparseMatrix: a sparse matrix stored as a list of small dense blocks (seed 000 §4.2).
+// BlockSparseMatrix: a sparse matrix stored as a list of small dense blocks (Witkin, "Constrained Dynamics", §4.2).
 //
 // Each block has an origin (row, col), a size (rows × cols) and its entries, row-major, in
 // one contiguous array shared by all blocks. Constraints reserve their blocks once, when the
 // layout is built, and overwrite the entries at every evaluation; the step loop never
-// allocates. The two products the seeds ask for, A x and Aᵀ x, run over the entries in one flat
+// allocates. The two products Witkin's CG needs, A x and Aᵀ x, run over the entries in one flat
 // loop, each entry knowing its row and column (recorded when its block was reserved).
 // Blocks may overlap; overlapping entries add, as in a sum of per-constraint contributions.
 //

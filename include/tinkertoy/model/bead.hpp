@@ -1,5 +1,5 @@
 // Bead: a point mass that can only slide along a wire, in its one parametric coordinate
-// (seed 002, "parametric bead on a wire"; seed 003, "parametric constraints").
+// (the SIGGRAPH 2001 course slides, "parametric bead on a wire"; the lecture slides "Constraint Particles", "parametric constraints").
 //
 // Instead of adding a constraint force that keeps a free particle on the wire (the implicit
 // way, PointOnCircleConstraint), the legal positions are parametrized, x = c(u), and Lagrange's
@@ -7,7 +7,7 @@
 //
 //   ẋ  = c'(u) u̇                 J̇ = c''(u) u̇          ẍ = c' ü + c'' u̇²
 //   M  = Jᵀ m J = m |c'(u)|²     (the 1 × 1 reduced mass)
-//   M ü = c'·f − m (c'·c'') u̇²   (seed 000 eq. 13: Jᵀ Q − Jᵀ M J̇ u̇)
+//   M ü = c'·f − m (c'·c'') u̇²   (Witkin, "Constrained Dynamics", eq. 13: Jᵀ Q − Jᵀ M J̇ u̇)
 //
 // so the bead satisfies its wire exactly, by construction, whatever the step size. The curve
 // must have non-zero speed, c'(u) ≠ 0, wherever the bead goes; the simulator reports a

@@ -5,7 +5,7 @@
 // on; the chain rule turns a constraint's gradient with respect to a point, ∂C/∂x, into its
 // Jacobian block with respect to the body, ∂C/∂q_b = ∂C/∂x · ∂x/∂q_b. This is what lets one
 // distance constraint join particles, beads on wires and the masses of a reduced chain
-// (Witkin–Gleicher–Welch's hybrid models, seed 000 §5.1).
+// (Witkin–Gleicher–Welch's hybrid models, Witkin, "Constrained Dynamics", §5.1).
 //
 // The kinds of body:
 //
@@ -13,7 +13,7 @@
 //   bead      q_b = u [1], a bead on a parametric wire x = c(u)     (model/bead.hpp)
 //   chain     q_b = joint angles [N], N point masses                (model/chain.hpp)
 //
-// For a body whose points move nonlinearly with q_b, Lagrange's equation in q_b is seed 000
+// For a body whose points move nonlinearly with q_b, Lagrange's equation in q_b is Witkin, "Constrained Dynamics"
 // eq. 13 (docs/theory.md §6):
 //
 //   M(q) q̈ = Σ_i J_iᵀ f_i − Σ_i m_i J_iᵀ J̇_i q̇,    M(q) = Σ_i m_i J_iᵀ J_i

@@ -1,5 +1,5 @@
 // Chain: a planar pendulum of N point masses in reduced coordinates, the joint angles
-// (seed 002's double and triple pendulums, done the Lagrangian way; seed 000 §5).
+// (the double and triple pendulums of the SIGGRAPH 2001 course slides, done the Lagrangian way; Witkin, "Constrained Dynamics", §5).
 //
 // The chain hangs from a fixed pivot p. Link j has length L_j and ends at mass m_j. Its angle
 // θ_j is absolute (not relative to link j − 1), measured from the downward vertical −ŷ,

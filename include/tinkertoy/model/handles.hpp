@@ -1,13 +1,13 @@
 // Handles: the ids users hold instead of pointers into the engine's storage.
 //
-// The model stores particles, forces and constraints in dense arrays so that the state
+// The model stores bodies, forces and constraints in dense arrays so that the state
 // vectors q and v stay contiguous. Removing an item moves the last item into the hole, so
 // dense indices change; ids do not. An id is an index into a slot table plus a generation
 // counter, so an id of a removed item is recognised as stale instead of silently naming
 // whatever now lives in its slot (the scheme Box2D uses for b2BodyId).
 //
 //   tinkertoy::BodyId p = model.addParticle(1.0, position);
-//   model.removeParticle(p);
+//   model.removeBody(p);
 //   model.contains(p);   // false, even after new particles reuse the slot
 #pragma once
 

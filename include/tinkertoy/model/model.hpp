@@ -1,6 +1,6 @@
 // Model: what exists. Bodies with their state, forces, and constraints.
 //
-// The state is stored the way the seeds' monolithic view wants it (seed 000 §3): every body
+// The state is stored the way the monolithic view of Witkin's "Constrained Dynamics" (§3) wants it: every body
 // owns a contiguous slice of two global vectors,
 //
 //   q   coordinates [n]   body b occupies q[offsetOf(b) .. offsetOf(b) + n_b)
@@ -44,6 +44,8 @@ class Model {
   explicit Model(int dimension);
 
   [[nodiscard]] int dimension() const { return dimension_; }
+  // The model's size: the diagonal of the bounding box of all its points now, at least 1 m.
+  [[nodiscard]] double size() const;
 
   // ---- bodies ----------------------------------------------------------------------
   // A particle: mass > 0 and finite; position and velocity [dimension] (empty velocity: zero).

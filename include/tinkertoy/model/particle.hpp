@@ -1,4 +1,4 @@
-// Particle: a point mass whose coordinates are its position (seed 000 §3).
+// Particle: a point mass whose coordinates are its position (Witkin, "Constrained Dynamics", §3).
 //
 //   q_b = x [d],  v_b = ẋ [d],  one point (index 0) at x,  M = m I,  J = ∂x/∂q_b = I
 //

@@ -1,5 +1,5 @@
 // RigidBody: a 2D rigid body in coordinates (x, y, θ): the position of its center of mass and
-// its angle (seed 004). Its mass matrix is diag(m, m, I), constant.
+// its angle (as in dyn4j). Its mass matrix is diag(m, m, I), constant.
 //
 // A point fixed in the body at offset r (body frame) is at x_p = c + R(θ) r. With
 // r_w = R(θ) r and r_w⊥ = (−r_w,y, r_w,x) = ∂(R r)/∂θ:

@@ -1,4 +1,4 @@
-// ConjugateGradient: matrix-free preconditioned CG on J W Jᵀ x = b (seed 000 §4.4).
+// ConjugateGradient: matrix-free preconditioned CG on J W Jᵀ x = b (Witkin, "Constrained Dynamics", §4.4).
 //
 // A is touched only through ConstraintMatrix::apply, i.e. J (W (Jᵀ p)): the matrix is never
 // formed. The preconditioner is Jacobi, diag(J W Jᵀ), computed block by block; the iteration

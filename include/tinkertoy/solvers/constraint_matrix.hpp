@@ -1,8 +1,8 @@
-// ConstraintMatrix: A = J W Jᵀ + S, the matrix of the multiplier equation (seed 000 eq. 11),
+// ConstraintMatrix: A = J W Jᵀ + S, the matrix of the multiplier equation (Witkin, "Constrained Dynamics", eq. 11),
 // with an optional diagonal S and an optional set of rows held out of it.
 //
 // It is never formed for the iterative solver: apply() computes A x as J (W (Jᵀ x)) with the
-// block-sparse products, exactly as seed 000 §4.4 describes. Since A is symmetric no
+// block-sparse products, exactly as Witkin, "Constrained Dynamics", §4.4 describes. Since A is symmetric no
 // transpose product is needed.
 //
 // A held row takes no part: it reads as a row and column of the identity, A_ii = 1 and A_ij = 0,

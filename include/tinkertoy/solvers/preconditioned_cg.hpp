@@ -1,7 +1,7 @@
 // The preconditioned conjugate-gradient iteration on A x = b, A = J W Jᵀ + S symmetric positive
 // (semi)definite, shared by the two solvers that iterate:
 //
-//   ConjugateGradient   M = diag(A), Jacobi (seed 000 §4.4)
+//   ConjugateGradient   M = diag(A), Jacobi (Witkin, "Constrained Dynamics", §4.4)
 //   DirectSolver        M = a factorization of A at an earlier state (a stale factor: exact for
 //                       the matrix it was computed from, close for the matrix of now)
 //

@@ -1,4 +1,4 @@
-// SequentialImpulses: the velocity-level solver of seed 004 (dyn4j, Box2D): each constraint in
+// SequentialImpulses: the velocity-level solver of dyn4j's "Equality Constraints" (and Box2D): each constraint in
 // turn gets the impulse that makes its rows meet their velocity targets given the current
 // velocities of its bodies, and the passes are repeated to converge toward the global
 // solution (projected Gauss–Seidel on J W Jᵀ λ = −J v* − b; docs/theory.md §12).
