@@ -59,6 +59,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                "(K-1)/K of a period)")
       ->check(finiteNumber(Sign::Positive));
   renderApp->add_flag("--trails", render.trails, "Draw each point mass's and rigid body's path");
+  renderApp->add_option("--trail-point", render.trailPoints,
+                        "Draw the path of this point only: BODY (a particle, bead, chain's tip or rigid body's origin) "
+                        "or BODY:X,Y (a point in a rigid body's frame, m); repeat for more");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
   CLI::Option* viewFlag = renderApp->add_option_function<std::string>(
       "--view", [&render](const std::string& name) { render.view = ViewDirection::named(name); },

@@ -86,7 +86,7 @@ void Painter::background() {
   cairo_paint(cr_);
 }
 
-void Painter::trails(const std::vector<Trail>& trails, double time, const Sketch& now) {
+void Painter::trails(const std::vector<Trail>& trails, double time, const std::vector<Eigen::Vector2d>& ends) {
   cairo_set_line_join(cr_, CAIRO_LINE_JOIN_ROUND);
   for (std::size_t i = 0; i < trails.size(); ++i) {
     const Trail& trail = trails[i];
@@ -94,9 +94,7 @@ void Painter::trails(const std::vector<Trail>& trails, double time, const Sketch
     for (std::size_t k = 0; k < trail.points.size() && trail.times[k] <= time; ++k) {
       points.push_back(camera_.toPixels(trail.points[k]));
     }
-    const std::size_t dots = now.dots.size();
-    if (i < dots) points.push_back(camera_.toPixels(now.dots[i].at));
-    else if (i - dots < now.shapes.size()) points.push_back(camera_.toPixels(now.shapes[i - dots].center));
+    if (i < ends.size()) points.push_back(camera_.toPixels(ends[i]));
     if (points.size() < 2) continue;
     polyline(cr_, points);
     stroke(cr_, colours::kTrail, 1.5 * scale_.unit);

@@ -39,8 +39,8 @@ class Painter {
 
   // Fills the whole picture (the camera's viewport and the legend strip below it).
   void background();
-  // Every trail up to `time`, ending at the positions in `now` (the frame at that time).
-  void trails(const std::vector<Trail>& trails, double time, const Sketch& now);
+  // Every trail up to `time`, ending at `ends` (where the frame at that time has them).
+  void trails(const std::vector<Trail>& trails, double time, const std::vector<Eigen::Vector2d>& ends);
   // The sketch, at `opacity` (a strobe's earlier exposures are fainter).
   void sketch(const Sketch& sketch, double opacity = 1.0);
   // The legend strip: `time` at the left, a scale bar, `title` at the right.

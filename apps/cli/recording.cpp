@@ -7,17 +7,32 @@ namespace tinkertoy::cli {
 
 namespace {
 
-// Appends the current position of every point mass, then of every rigid body, to the trails.
-void extendTrails(const Sketch& sketch, double time, std::vector<Trail>& trails) {
-  trails.resize(sketch.dots.size() + sketch.shapes.size());
-  std::size_t i = 0;
-  const auto add = [&](const Eigen::Vector2d& p) {
-    trails[i].times.push_back(time);
-    trails[i].points.push_back(p);
-    ++i;
-  };
-  for (const SketchDot& dot : sketch.dots) add(dot.at);
-  for (const SketchShape& shape : sketch.shapes) add(shape.center);
+// A trailed point now: its body and where it is on the picture.
+struct TrailPoint {
+  BodyId body;
+  Eigen::Vector2d at;
+};
+
+// The traced points, or else every point mass, then every rigid body's origin.
+std::vector<TrailPoint> trailPoints(const Model& model, const RecordingOptions& options) {
+  std::vector<TrailPoint> points;
+  if (!options.traced.empty()) {
+    const ViewDirection view = model.dimension() == 3 ? options.sketch.view : ViewDirection::front();
+    for (const BodyPoint& p : options.traced) points.push_back({p.body, view.toPicture(model.position(p))});
+    return points;
+  }
+  const Sketch now = sketch(model, nullptr, {.view = options.sketch.view});
+  for (const SketchDot& dot : now.dots) points.push_back({dot.point.body, dot.at});
+  for (const SketchShape& shape : now.shapes) points.push_back({shape.body, shape.center});
+  return points;
+}
+
+std::vector<Eigen::Vector2d> trailEnds(const Model& model, const RecordingOptions& options) {
+  std::vector<Eigen::Vector2d> ends;
+  if (options.trails) {
+    for (const TrailPoint& p : trailPoints(model, options)) ends.push_back(p.at);
+  }
+  return ends;
 }
 
 }  // namespace
@@ -54,10 +69,9 @@ Framing Recording::framing() const {
   framing.bounds = Bounds{};
   for (const Frame& frame : frames) framing.bounds.add(frame.sketch.boundsWithin(near));
   // The paths of the bodies that stay (the departed ones' starts are theirs to leave).
-  for (std::size_t i = 0; i < trails.size(); ++i) {
-    const BodyId body = i < last.dots.size() ? last.dots[i].point.body : last.shapes[i - last.dots.size()].body;
-    if (std::find(framing.departed.begin(), framing.departed.end(), body) != framing.departed.end()) continue;
-    for (const Eigen::Vector2d& p : trails[i].points) framing.bounds.addWithin(p, near);
+  for (const Trail& trail : trails) {
+    if (std::find(framing.departed.begin(), framing.departed.end(), trail.body) != framing.departed.end()) continue;
+    for (const Eigen::Vector2d& p : trail.points) framing.bounds.addWithin(p, near);
   }
   return framing;
 }
@@ -73,10 +87,19 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
   std::size_t next = 0;  // the next frame to keep
   const auto sample = [&](std::uint64_t step) {
     while (next < times.size() && stepsToReach(times[next], dt) <= step) {
-      recording.frames.push_back({model.time(), sketch(model, &run.simulator, options.sketch)});
+      recording.frames.push_back({model.time(), sketch(model, &run.simulator, options.sketch),
+                                  trailEnds(model, options)});
       ++next;
     }
-    if (options.trails && step % trailEvery == 0) extendTrails(sketch(model, nullptr, {.view = options.sketch.view}), model.time(), recording.trails);
+    if (options.trails && step % trailEvery == 0) {
+      const std::vector<TrailPoint> points = trailPoints(model, options);
+      recording.trails.resize(points.size());
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        recording.trails[i].body = points[i].body;
+        recording.trails[i].times.push_back(model.time());
+        recording.trails[i].points.push_back(points[i].at);
+      }
+    }
   };
   recording.start = sketch(model, nullptr, {.view = options.sketch.view}).bounds();
   sample(0);

@@ -1,8 +1,8 @@
 // Recording: what `tinkertoy render` draws, gathered in one simulation run. The simulation
 // steps at its own dt; a picture (a Sketch) is kept at each requested time, showing the first
 // step at or after it (the state `run --duration time` ends in), so rendering never changes
-// the physics. Trails keep every point mass's
-// and rigid body's path at a fine, fixed interval of simulated time.
+// the physics. Trails keep the paths of every point mass and rigid body, or of chosen body
+// points, at a fine, fixed interval of simulated time.
 #pragma once
 
 #include <Eigen/Core>
@@ -19,10 +19,12 @@ namespace tinkertoy::cli {
 struct Frame {
   double time = 0.0;  // s, the simulated time of the state shown
   Sketch sketch;
+  std::vector<Eigen::Vector2d> trailEnds;  // where each trail is at this frame (with trails)
 };
 
 // A point's path: positions at increasing simulated times.
 struct Trail {
+  BodyId body;  // whose point it is
   std::vector<double> times;
   std::vector<Eigen::Vector2d> points;
 };
@@ -36,7 +38,9 @@ struct Framing {
 
 struct Recording {
   std::vector<Frame> frames;
-  std::vector<Trail> trails;  // one per point mass (Sketch::dots), then per rigid body (Sketch::shapes)
+  // One per traced point, or else one per point mass (Sketch::dots), then per rigid body (its
+  // origin, Sketch::shapes).
+  std::vector<Trail> trails;
   std::string failure;        // the simulation's error when it blew up before the last frame; else empty
   Bounds start;               // what the picture of the model at the start covers
 
@@ -54,6 +58,7 @@ struct Recording {
 struct RecordingOptions {
   SketchOptions sketch;  // what the frames show (constraint forces) and from where
   bool trails = false;
+  std::vector<BodyPoint> traced;       // the points whose trails to keep (with `trails`); none: all
   double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "common/closest_match.hpp"
 #include "model_contents.hpp"
 #include "output_format.hpp"
 #include "painter.hpp"
@@ -105,7 +106,7 @@ void drawStill(cairo_t* cr, const Recording& recording, const Camera& camera, co
   Painter painter(cr, camera, scale);
   painter.background();
   const Frame& last = recording.frames.back();
-  painter.trails(recording.trails, last.time, last.sketch);
+  painter.trails(recording.trails, last.time, last.trailEnds);
   const std::size_t n = recording.frames.size();
   for (std::size_t j = 0; j < n; ++j) {
     const double age = n > 1 ? static_cast<double>(n - 1 - j) / static_cast<double>(n - 1) : 0.0;
@@ -166,7 +167,7 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
     const Context cr(cairo_create(surface.get()), cairo_destroy);  // a fresh state for every frame
     Painter painter(cr.get(), camera, scale);
     painter.background();
-    if (o.trails) painter.trails(recording.trails, frame.time, frame.sketch);
+    if (!recording.trails.empty()) painter.trails(recording.trails, frame.time, frame.trailEnds);
     painter.sketch(frame.sketch);
     painter.legend(timeLabel(frame.time), title);
     if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) return cairo_status_to_string(cairo_status(cr.get()));
@@ -179,6 +180,37 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
 }
 
 }  // namespace
+
+BodyPoint tracedPoint(const Model& model, const std::string& text) {
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const std::optional<BodyId> body = model.findBody(name);
+  if (!body) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < model.bodyCount(); ++i) names.push_back(model.name(model.bodyAt(i)));
+    const std::vector<std::string_view> known(names.begin(), names.end());
+    const std::optional<std::string_view> match = closestMatch(name, known);
+    throw std::invalid_argument("no body '" + name + "' in the scene" +
+                                (match ? "; did you mean '" + std::string(*match) + "'?" : std::string()));
+  }
+  const Body& b = model.body(*body);
+  if (colon == std::string::npos) return {*body, b.hasFrame() ? 0 : b.pointCount() - 1};
+  if (!b.hasFrame()) {
+    throw std::invalid_argument(model.describe(*body) + " has no frame: a point X,Y is for rigid bodies; give the name alone");
+  }
+  const std::string coordinates = text.substr(colon + 1);
+  const std::size_t comma = coordinates.find(',');
+  try {
+    std::size_t usedX = 0, usedY = 0;
+    const std::string xText = coordinates.substr(0, comma), yText = comma == std::string::npos ? "" : coordinates.substr(comma + 1);
+    const double x = std::stod(xText, &usedX), y = std::stod(yText, &usedY);
+    if (usedX == xText.size() && usedY == yText.size() && std::isfinite(x) && std::isfinite(y)) {
+      return {*body, Eigen::Vector2d(x, y)};
+    }
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("expected BODY:X,Y with X and Y finite numbers in metres, got '" + text + "'");
+}
 
 std::vector<double> strobeTimes(int exposures, double end, std::optional<double> span, std::optional<double> period) {
   double s = std::min(span.value_or(period.value_or(1.0)), end);
@@ -214,6 +246,15 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     err << "error: --view/--camera: " << o.scene << " is a 2D scene, drawn in its own plane (the front view)\n";
     return kBadInput;
   }
+  std::vector<BodyPoint> traced;
+  for (const std::string& text : o.trailPoints) {
+    try {
+      traced.push_back(tracedPoint(scene.model, text));
+    } catch (const std::invalid_argument& e) {
+      err << "error: --trail-point " << text << ": " << e.what() << "\n";
+      return kBadInput;
+    }
+  }
   const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.scene, err);
   if (!file) return kBadInput;
 
@@ -221,7 +262,8 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
   const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(ViewDirection::oblique())};
-  Recording recording = record(*run, times, end, {.sketch = sketchOptions, .trails = o.trails}, simulating);
+  Recording recording = record(*run, times, end,
+                               {.sketch = sketchOptions, .trails = o.trails || !traced.empty(), .traced = traced}, simulating);
   if (!recording.failure.empty() && !isVideo(*format)) {
     // A still after a blow-up shows the last good state.
     recording.frames.push_back({scene.model.time(), sketch(scene.model, &run->simulator, sketchOptions)});

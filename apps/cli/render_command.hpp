@@ -24,6 +24,7 @@ struct RenderOptions {
   int exposures = 1;           // states overlaid in a still, evenly spaced over `span` up to time
   std::optional<double> span;  // s (default: the scene's period, else one second; see strobeTimes)
   bool trails = false;         // each point mass's and rigid body's path
+  std::vector<std::string> trailPoints;  // BODY or BODY:X,Y: the paths of these points only
   bool forces = false;         // constraint-force arrows
   // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
   std::optional<ViewDirection> view;
@@ -35,6 +36,11 @@ struct RenderOptions {
 // most `end`. With a period P, S is at most P (K − 1)/K: the exposures are then P/K apart at
 // most, K different phases, and no two a whole period apart (which would show one pose twice).
 std::vector<double> strobeTimes(int exposures, double end, std::optional<double> span, std::optional<double> period);
+
+// The point `text` names in `model` (BODY: a particle, a bead, a chain's tip, a rigid body's
+// origin; BODY:X,Y: the point at (X, Y) in a rigid body's frame). Throws std::invalid_argument
+// saying what is wrong.
+BodyPoint tracedPoint(const Model& model, const std::string& text);
 
 int renderScene(const RenderOptions& options, std::ostream& out, std::ostream& err);
 

@@ -86,6 +86,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--span", "1"}, "--span spaces a still's exposures"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "3", "--span", "0"}, "--span: must be positive"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--exposures", "3", "--span", "inf"}, "--span"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--trail-point", "bobb"}, "--trail-point bobb: no body 'bobb'"},
         BadRender{{"{pendulum}"}, "--output"}));
 
 // An output that is the scene itself is refused, and the scene survives.

@@ -378,41 +378,73 @@ TEST_F(Render, StrobesOfTheShippedLinkagesShowOnePeriod) {
 // pixel = (200 + 265.525 (x − 0.5), 185 − 265.525 (y + 0.613125)). Along the path:
 //   t = 0.1: (0.2, −0.04905) → (120.34, 35.22)     t = 0.2: (0.4, −0.1962) → (173.45, 74.30)
 //   t = 0.3: (0.6, −0.44145) → (226.55, 139.42)    t = 0.4: (0.8, −0.7848) → (279.66, 230.58)
-// and the dot at t = 0.5: (332.76, 347.80). The trail is kTrail (31, 119, 180) at alpha
-// 200/255, blue over the grey-white background: blue − red > 100 where it covers a pixel.
+// and the dot at t = 0.5: (332.76, 347.80). The trail is kTrail (190, 60, 150) at alpha
+// 200/255, magenta over the grey-white background, (202, 100, 170): red − green > 60 where it
+// covers a pixel (0 on the background; rods in compression are blue, not this). The same trail
+// is drawn for --trail-point ball, and none along the path for --trail-point post.
 TEST_F(Render, TrailsDrawTheProjectilesPath) {
   const std::string scene = writeScene("throw.json", R"({"settings": {"duration": 3},
       "particles": [{"id": "ball", "mass": 1, "position": [0, 0], "velocity": [2, 0]},
                     {"id": "post", "mass": 1, "position": [0, 0]}],
       "constraints": [{"type": "fixed", "particle": "post"}]})");
   const std::pair<double, double> path[] = {{120.34, 35.22}, {173.45, 74.30}, {226.55, 139.42}, {279.66, 230.58}};
-  // The bluest pixel in the 3×3 block around the point: blue − red.
-  const auto blueness = [](const Picture& picture, double px, double py) {
+  // The most magenta pixel in the 3×3 block around the point: red − green.
+  const auto tint = [](const Picture& picture, double px, double py) {
     int most = -255;
     const int cx = static_cast<int>(std::floor(px)), cy = static_cast<int>(std::floor(py));
     for (int y = cy - 1; y <= cy + 1; ++y) {
-      for (int x = cx - 1; x <= cx + 1; ++x) most = std::max(most, picture.at(x, y).b - picture.at(x, y).r);
+      for (int x = cx - 1; x <= cx + 1; ++x) most = std::max(most, picture.at(x, y).r - picture.at(x, y).g);
     }
     return most;
   };
-  for (const bool trails : {true, false}) {
-    SCOPED_TRACE(trails ? "--trails" : "no --trails");
-    const std::string png = output(trails ? "trails.png" : "plain.png");
+  const std::pair<std::vector<std::string>, bool> cases[] = {
+      {{"--trails"}, true}, {{}, false}, {{"--trail-point", "ball"}, true}, {{"--trail-point", "post"}, false}};
+  for (const auto& [flags, drawn] : cases) {
+    SCOPED_TRACE(flags.empty() ? std::string("no trails") : flags.back());
+    const std::string png = output("trails.png");
     std::vector<std::string> args = {"render", scene, "--time", "0.5", "--size", "400x400", "-o", png};
-    if (trails) args.emplace_back("--trails");
+    args.insert(args.end(), flags.begin(), flags.end());
     const Result r = tinkertoy(args);
     ASSERT_EQ(r.code, kSuccess) << r.err;
     const Picture picture(png);
     ASSERT_TRUE(picture.ok());
     EXPECT_TRUE(isColour(picture.at(332, 347), kDot));
     for (const auto& [px, py] : path) {
-      if (trails) {
-        EXPECT_GT(blueness(picture, px, py), 60) << "no trail at " << px << ", " << py;
+      if (drawn) {
+        EXPECT_GT(tint(picture, px, py), 60) << "no trail at " << px << ", " << py;
       } else {
-        EXPECT_EQ(blueness(picture, px, py), kBackground.b - kBackground.r) << "something at " << px << ", " << py;
+        EXPECT_EQ(tint(picture, px, py), kBackground.r - kBackground.g) << "something at " << px << ", " << py;
       }
     }
   }
+}
+
+// A point of a rigid body: BODY:X,Y in its frame, checked against the model, with the reasons
+// for a name that is not there (and the likely one), a point on a body with no frame, and
+// coordinates that are not numbers.
+TEST(TracedPoint, NamesABodysPointOrSaysWhy) {
+  const Scene scene = parseScene(R"({"settings": {"formulation": "velocity"},
+      "particles": [{"id": "ball", "mass": 1, "position": [0, 0]}],
+      "bodies": [{"id": "arm", "type": "rigid", "mass": 1, "position": [1, 0], "shape": {"type": "box", "size": [2, 0.1]}},
+                 {"id": "chain", "type": "chain", "pivot": [0, 0], "lengths": [1, 1], "masses": [1, 1], "angles": [0, 0]}]})");
+  const Model& model = scene.model;
+  EXPECT_EQ(tracedPoint(model, "ball"), BodyPoint(*model.findBody("ball")));
+  EXPECT_EQ(tracedPoint(model, "arm"), BodyPoint(*model.findBody("arm")));
+  EXPECT_EQ(tracedPoint(model, "arm:1,-0.05"), BodyPoint(*model.findBody("arm"), Eigen::Vector2d(1, -0.05)));
+  EXPECT_EQ(tracedPoint(model, "chain"), BodyPoint(*model.findBody("chain"), 1)) << "a chain's tip";
+  const auto reason = [&](const std::string& text) {
+    try {
+      (void)tracedPoint(model, text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(reason("bal"), "no body 'bal' in the scene; did you mean 'ball'?");
+  EXPECT_NE(reason("ball:1,0").find("has no frame"), std::string::npos);
+  EXPECT_NE(reason("arm:1").find("expected BODY:X,Y"), std::string::npos);
+  EXPECT_NE(reason("arm:1,x").find("expected BODY:X,Y"), std::string::npos);
+  EXPECT_NE(reason("arm:nan,0").find("expected BODY:X,Y"), std::string::npos);
 }
 
 // ---- Forces ----------------------------------------------------------------------------
