@@ -28,9 +28,8 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
 void drawGrid(ImDrawList& draw, const Camera& camera);
 // The world's axes as seen in a 3D view: x, y and z from the canvas's bottom-left corner.
 void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view);
-// Recent paths of the points (world positions, seen through `view`), fading with age.
-void drawTrails(ImDrawList& draw, const Camera& camera, const ViewDirection& view,
-                const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails);
+// A point's recent path (world positions, seen through `view`), fading with age.
+void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail);
 // Everything in the sketch, rods coloured by λ (red tension, blue compression), with rings
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,

@@ -354,6 +354,7 @@ void Studio::helpOverlay() {
     row("F", "frame the model");
     row("T / C", "trails / constraint-force arrows");
     row("V", "3D: view from the front, top, side or obliquely, in turn");
+    row("P", "trace the point last clicked (a particle, or any point of a rigid body)");
     row("H or F1", "this help");
     row("Esc", "cancel the gesture, clear the selection");
     row("wheel", "zoom about the pointer");

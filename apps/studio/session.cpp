@@ -1,6 +1,7 @@
 // Session: stepping, dragging and recording (session.hpp).
 #include "session.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -14,6 +15,7 @@ namespace {
 
 constexpr std::size_t kHistoryLength = 3600;  // samples: a minute at 60 frames per second
 constexpr std::size_t kTrailLength = 240;     // positions per point
+constexpr std::size_t kTraceLength = 3600;    // positions per traced point: a minute at 60 samples/s
 constexpr double kDragFrequency = 4.0;        // Hz, of the dragged body on the mouse spring
 constexpr double kDragDampingRatio = 0.7;
 constexpr double kDragMaxAcceleration = 100.0;  // m/s², limits a mouse joint's force to 100 m_body
@@ -131,6 +133,27 @@ void Session::record() {
       if (trail.size() > kTrailLength) trail.pop_front();
     }
   }
+  for (Trace& trace : traces_) {
+    const std::optional<BodyId> body = model.findBody(trace.body);
+    if (!body || (!model.body(*body).hasFrame() && trace.site.index >= model.body(*body).pointCount())) continue;
+    BodyPoint point(*body);
+    point.site = trace.site;
+    trace.path.push_back(padTo3d(model.position(point)));
+    if (trace.path.size() > kTraceLength) trace.path.pop_front();
+  }
+}
+
+bool Session::toggleTrace(const BodyPoint& point) {
+  const std::string& body = document_.scene().model.name(point.body);
+  const auto traced = std::find_if(traces_.begin(), traces_.end(),
+                                   [&](const Trace& t) { return t.body == body && t.site == point.site; });
+  if (traced != traces_.end()) {
+    traces_.erase(traced);
+    return false;
+  }
+  traces_.push_back({body, point.site, {}});
+  record();
+  return true;
 }
 
 void Session::beginDrag(const BodyPoint& point, const Eigen::VectorXd& target) {

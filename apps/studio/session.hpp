@@ -61,6 +61,18 @@ class Session {
   // Recent positions of each body's points (rigid bodies: their origin), by body dense index;
   // in 3D (a 2D point has z = 0), so a picture can show them from any side.
   [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails() const { return trails_; }
+  // A point the user chose to trace: its body by name (an edit reloads the scene and renews the
+  // ids) and its site, and its recent path. Traces last through edits, undo and reset; a trace
+  // whose body is gone records nothing.
+  struct Trace {
+    std::string body;
+    Site site;
+    std::deque<Eigen::Vector3d> path;
+  };
+  // Starts tracing `point`, or stops if it is traced already; true if it is traced now.
+  bool toggleTrace(const BodyPoint& point);
+  void clearTraces() { traces_.clear(); }
+  [[nodiscard]] const std::vector<Trace>& traces() const { return traces_; }
   // Steps per second of wall time, over the last second.
   [[nodiscard]] double stepsPerSecond() const { return stepsPerSecond_; }
   // The message of the last blow-up (the simulation paused, keeping the last good state).
@@ -81,6 +93,7 @@ class Session {
   std::variant<std::monostate, ForceId, ConstraintId> drag_;
   std::deque<HistorySample> history_;
   std::vector<std::vector<std::deque<Eigen::Vector3d>>> trails_;
+  std::vector<Trace> traces_;
   std::string error_;
   std::deque<std::chrono::steady_clock::time_point> stepTimes_;
   double stepsPerSecond_ = 0.0;

@@ -73,6 +73,7 @@ void Studio::open(const std::filesystem::path& file) {
   }
   recent_.add(file);
   view_ = document_.scene().model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
+  session_.clearTraces();
   afterLoad();
   frameModel();
   report("opened " + file.string(), false);
@@ -82,6 +83,7 @@ void Studio::newCanvas() {
   session_.endDrag();
   document_.newCanvas();
   view_ = ViewDirection::front();
+  session_.clearTraces();
   afterLoad();
   camera_ = layout::newCanvasCamera(window_);
 }
@@ -95,6 +97,7 @@ void Studio::whenDiscardable(std::function<void()> action) {
 void Studio::afterLoad() {
   session_.restart();
   selected_ = hovered_ = std::monostate{};
+  selectedPoint_.reset();
   gesture_ = {};
 }
 
@@ -114,6 +117,16 @@ Eigen::Vector2d Studio::pictureOf(const BodyPoint& p) const {
 double Studio::depthOf(const BodyPoint& p) const {
   const Model& model = document_.scene().model;
   return model.dimension() == 3 ? view_.depth(model.position(p)) : 0.0;
+}
+
+void Studio::traceSelectedPoint() {
+  const Model& model = document_.scene().model;
+  if (!selectedPoint_ || !model.contains(selectedPoint_->body)) {
+    report("select a point first: click a particle or a point of a rigid body with the Drag tool, then press P", false);
+    return;
+  }
+  const bool traced = session_.toggleTrace(*selectedPoint_);
+  report((traced ? "tracing " : "stopped tracing ") + model.describe(*selectedPoint_), false);
 }
 
 void Studio::nextView() {
@@ -173,6 +186,7 @@ bool Studio::edit(const std::function<void(Json&)>& change) {
   }
   session_.sync();
   selected_ = selection ? document_.find(*selection) : SketchItem{};
+  selectedPoint_.reset();  // the scene was reloaded: its ids are new
   return true;
 }
 
@@ -228,7 +242,13 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   const bool flat = document_.scene().model.dimension() == 2;
   drawGrid(draw, camera_);
   if (!flat) drawAxes(draw, camera_, view_);
-  if (showTrails_) drawTrails(draw, camera_, flat ? ViewDirection::front() : view_, session_.trails());
+  const ViewDirection seen = flat ? ViewDirection::front() : view_;
+  if (showTrails_) {
+    for (const auto& body : session_.trails()) {
+      for (const auto& trail : body) drawTrail(draw, camera_, seen, trail);
+    }
+  }
+  for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, seen, trace.path);
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire) {
     drawPreview(draw, camera_, gesture_.startWorld, pointer_);
@@ -287,9 +307,13 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
     case GLFW_KEY_V:
       nextView();
       break;
+    case GLFW_KEY_P:
+      traceSelectedPoint();
+      break;
     case GLFW_KEY_ESCAPE:
       gesture_ = {};
       selected_ = std::monostate{};
+      selectedPoint_.reset();
       break;
     case GLFW_KEY_DELETE:
     case GLFW_KEY_BACKSPACE:
@@ -343,6 +367,7 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
   switch (tool_) {
     case Tool::Drag:
       selected_ = hit.item;
+      selectedPoint_ = hit.point;
       if (!hit.point) {
         if (hit.empty()) gesture_.kind = Gesture::Kind::Pan;
       } else if (session_.playing()) {
@@ -531,6 +556,7 @@ void Studio::remove(const SketchItem& item) {
   }
   document_.recordChange(std::move(before));
   selected_ = hovered_ = std::monostate{};
+  selectedPoint_.reset();
   session_.sync();
 }
 

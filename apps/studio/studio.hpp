@@ -78,6 +78,8 @@ class Studio {
   [[nodiscard]] Eigen::Vector2d pictureOf(const BodyPoint& p) const;
   [[nodiscard]] double depthOf(const BodyPoint& p) const;
   void nextView();
+  // Starts or stops tracing the point last clicked with the Drag tool (P).
+  void traceSelectedPoint();
   void report(const std::string& message, bool error);
   void togglePlay();
   void reset();
@@ -116,6 +118,7 @@ class Studio {
   Tool tool_ = Tool::Drag;
   Gesture gesture_;
   SketchItem selected_, hovered_;
+  std::optional<BodyPoint> selectedPoint_;  // the body point clicked with the Drag tool
   Sketch sketch_;
   Eigen::Vector2d pointer_ = Eigen::Vector2d::Zero();  // on the picture plane, m
   std::string message_;

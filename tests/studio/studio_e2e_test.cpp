@@ -258,6 +258,42 @@ TEST(Studio, A3DSceneOpensObliqueWithTheNearerParticleOnTop) {
   EXPECT_LE((pixelAt(front, x, y) - faded).cwiseAbs().maxCoeff(), 3) << pixelAt(front, x, y).transpose();
 }
 
+// Magenta pixels (the colour of trails only) in a screenshot.
+int magentaPixels(const fs::path& png) {
+  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
+  int count = 0;
+  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
+    const unsigned char* pixels = cairo_image_surface_get_data(image);
+    const int stride = cairo_image_surface_get_stride(image);
+    for (int y = 0; y < cairo_image_surface_get_height(image); ++y) {
+      for (int x = 0; x < cairo_image_surface_get_width(image); ++x) {
+        const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x);
+        const int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+        count += (r - g > 60 && b - g > 30) ? 1 : 0;
+      }
+    }
+  }
+  cairo_surface_destroy(image);
+  return count;
+}
+
+// Any point can leave a trail: click the strandbeest's foot near its tip with the Drag tool,
+// press P, run. The foot's path is drawn in the trail's magenta; without P nothing is.
+TEST(Studio, PTracesTheClickedPointOfARigidBody) {
+  const std::string scene = std::string(TINKERTOY_SOURCE_DIR) + "/scenes/strandbeest.json";
+  const auto run = [&](bool trace) {
+    const fs::path script = write("trace.json", std::string(R"({"events": [{"t": 0.1, "click": [-0.2, -0.85]},)") +
+                                                    (trace ? R"({"t": 0.2, "key": "p"},)" : "") +
+                                                    R"({"t": 0.3, "key": "space"}, {"t": 1.5, "mouse_px": [5, 5]}]})");
+    const fs::path shot = scratch(trace ? "traced.png" : "untraced.png");
+    const StudioRun result = studio(scene + " --script " + script.string() + " --screenshot " + shot.string());
+    EXPECT_EQ(result.status, 0) << result.errors;
+    return magentaPixels(shot);
+  };
+  EXPECT_GT(run(true), 150);
+  EXPECT_EQ(run(false), 0);
+}
+
 TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
   const fs::path bad = write("bad.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
   const fs::path dump = scratch("empty.json");
