@@ -1,4 +1,5 @@
-// Studio: tools, gestures and shortcuts (studio.hpp). The windows are in panels.cpp.
+// Studio: tools, gestures and shortcuts (studio.hpp). The windows are in panels.cpp, the
+// picture and the view in studio_view.cpp.
 #include "studio.hpp"
 
 #include <GLFW/glfw3.h>
@@ -44,11 +45,6 @@ Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::V
     : session_(document_), recent_(!scripted), window_(window) {
   camera_ = layout::newCanvasCamera(window);
   if (scene) open(*scene);
-}
-
-void Studio::setWindowSize(const Eigen::Vector2d& window) {
-  window_ = window;
-  camera_ = layout::onCanvas(camera_, window);
 }
 
 void Studio::setTool(Tool tool) {
@@ -99,68 +95,6 @@ void Studio::afterLoad() {
   selected_ = hovered_ = std::monostate{};
   selectedPoint_.reset();
   gesture_ = {};
-}
-
-Sketch Studio::picture(bool constraintForces) {
-  return sketch(document_.scene().model, &session_.simulator(), {.constraintForces = constraintForces, .view = view_});
-}
-
-Eigen::VectorXd Studio::worldAt(const Eigen::Vector2d& picture, double depth) const {
-  return view_.toWorld(picture, depth).head(document_.scene().model.dimension());
-}
-
-Eigen::Vector2d Studio::pictureOf(const BodyPoint& p) const {
-  const Model& model = document_.scene().model;
-  return (model.dimension() == 3 ? view_ : ViewDirection::front()).toPicture(model.position(p));
-}
-
-double Studio::depthOf(const BodyPoint& p) const {
-  const Model& model = document_.scene().model;
-  return model.dimension() == 3 ? view_.depth(model.position(p)) : 0.0;
-}
-
-void Studio::traceSelectedPoint() {
-  const Model& model = document_.scene().model;
-  if (!selectedPoint_ || !model.contains(selectedPoint_->body)) {
-    report("select a point first: click a particle or a point of a rigid body with the Drag tool, then press P", false);
-    return;
-  }
-  const bool traced = session_.toggleTrace(*selectedPoint_);
-  report((traced ? "tracing " : "stopped tracing ") + model.describe(*selectedPoint_), false);
-}
-
-void Studio::nextView() {
-  if (document_.scene().model.dimension() != 3) {
-    report("a 2D model is drawn in its own plane: there is only the front view", false);
-    return;
-  }
-  // front → top → side → oblique → front; a view turned by hand goes to the front first.
-  constexpr std::pair<const char*, const char*> kNext[] = {
-      {"front", "top"}, {"top", "side"}, {"side", "oblique"}, {"oblique", "front"}};
-  const char* next = "front";
-  for (const auto& [name, after] : kNext) {
-    const ViewDirection v = *ViewDirection::named(name);
-    if (v.azimuth == view_.azimuth && v.elevation == view_.elevation) next = after;
-  }
-  view_ = *ViewDirection::named(next);
-  report(std::string("view: ") + next, false);
-}
-
-void Studio::frameModel() {
-  const Sketch picture = sketch(document_.scene().model, nullptr, {.view = view_});
-  Bounds bounds = picture.bounds();
-  // A model hanging from nails swings about them: show the whole circle it can sweep.
-  for (const SketchPin& pin : picture.pins) {
-    if (pin.kind != SketchPin::Kind::Nail && pin.kind != SketchPin::Kind::Pivot) continue;
-    double reach = 0.0;
-    for (const SketchDot& dot : picture.dots) reach = std::max(reach, (dot.at - pin.at).norm());
-    bounds.add(pin.at, reach);
-  }
-  if (bounds.empty()) {
-    camera_ = layout::newCanvasCamera(window_);
-    return;
-  }
-  camera_ = layout::onCanvas(Camera::frame(bounds, layout::onCanvas(camera_, window_).viewport, 0.12), window_);
 }
 
 void Studio::dumpScene(const std::filesystem::path& file) {

@@ -1,0 +1,79 @@
+// Studio: what the canvas shows and from where (studio.hpp) — the picture of the model, the
+// map between canvas points and world points through the 3D view, the views V steps through,
+// traced points, and framing.
+#include <algorithm>
+#include <utility>
+
+#include "layout.hpp"
+#include "studio.hpp"
+
+namespace tinkertoy::studio {
+
+void Studio::setWindowSize(const Eigen::Vector2d& window) {
+  window_ = window;
+  camera_ = layout::onCanvas(camera_, window);
+}
+
+Sketch Studio::picture(bool constraintForces) {
+  return sketch(document_.scene().model, &session_.simulator(), {.constraintForces = constraintForces, .view = view_});
+}
+
+Eigen::VectorXd Studio::worldAt(const Eigen::Vector2d& picture, double depth) const {
+  return view_.toWorld(picture, depth).head(document_.scene().model.dimension());
+}
+
+Eigen::Vector2d Studio::pictureOf(const BodyPoint& p) const {
+  const Model& model = document_.scene().model;
+  return (model.dimension() == 3 ? view_ : ViewDirection::front()).toPicture(model.position(p));
+}
+
+double Studio::depthOf(const BodyPoint& p) const {
+  const Model& model = document_.scene().model;
+  return model.dimension() == 3 ? view_.depth(model.position(p)) : 0.0;
+}
+
+void Studio::traceSelectedPoint() {
+  const Model& model = document_.scene().model;
+  if (!selectedPoint_ || !model.contains(selectedPoint_->body)) {
+    report("select a point first: click a particle or a point of a rigid body with the Drag tool, then press P", false);
+    return;
+  }
+  const bool traced = session_.toggleTrace(*selectedPoint_);
+  report((traced ? "tracing " : "stopped tracing ") + model.describe(*selectedPoint_), false);
+}
+
+void Studio::nextView() {
+  if (document_.scene().model.dimension() != 3) {
+    report("a 2D model is drawn in its own plane: there is only the front view", false);
+    return;
+  }
+  // front → top → side → oblique → front; a view turned by hand goes to the front first.
+  constexpr std::pair<const char*, const char*> kNext[] = {
+      {"front", "top"}, {"top", "side"}, {"side", "oblique"}, {"oblique", "front"}};
+  const char* next = "front";
+  for (const auto& [name, after] : kNext) {
+    const ViewDirection v = *ViewDirection::named(name);
+    if (v.azimuth == view_.azimuth && v.elevation == view_.elevation) next = after;
+  }
+  view_ = *ViewDirection::named(next);
+  report(std::string("view: ") + next, false);
+}
+
+void Studio::frameModel() {
+  const Sketch picture = sketch(document_.scene().model, nullptr, {.view = view_});
+  Bounds bounds = picture.bounds();
+  // A model hanging from nails swings about them: show the whole circle it can sweep.
+  for (const SketchPin& pin : picture.pins) {
+    if (pin.kind != SketchPin::Kind::Nail && pin.kind != SketchPin::Kind::Pivot) continue;
+    double reach = 0.0;
+    for (const SketchDot& dot : picture.dots) reach = std::max(reach, (dot.at - pin.at).norm());
+    bounds.add(pin.at, reach);
+  }
+  if (bounds.empty()) {
+    camera_ = layout::newCanvasCamera(window_);
+    return;
+  }
+  camera_ = layout::onCanvas(Camera::frame(bounds, layout::onCanvas(camera_, window_).viewport, 0.12), window_);
+}
+
+}  // namespace tinkertoy::studio
