@@ -1,8 +1,8 @@
 // `tinkertoy render`, run in-process: the files it writes (PNG, SVG, PDF, MP4, GIF), where the
 // picture puts things (the framing rule of render_fixture.hpp, worked out by hand), what
-// --forces adds (strobes, trails, framing and 3D views are in render_pictures_test.cpp), that
-// rendering samples the simulation without
-// changing it, and the progress bar. What goes wrong is in render_failures_test.cpp.
+// --forces adds, that rendering samples the simulation without changing it, and the progress
+// bar. Strobes, trails, framing and 3D views are in render_pictures_test.cpp; what goes wrong
+// is in render_failures_test.cpp.
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
