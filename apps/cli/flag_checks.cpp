@@ -40,16 +40,15 @@ std::optional<PixelSize> readPixelSize(const std::string& text) {
   return PixelSize{clampToInt(*w), clampToInt(*h)};
 }
 
-// Azimuth and elevation of "AZ,EL", or nothing if the text is not two numbers joined by a comma.
-std::optional<std::pair<double, double>> readAngles(const std::string& text) {
+}  // namespace
+
+std::optional<std::pair<double, double>> readNumberPair(const std::string& text) {
   const std::size_t comma = text.find(',');
   if (comma == std::string::npos) return std::nullopt;
-  const std::optional<double> azimuth = readReal(text.substr(0, comma)), elevation = readReal(text.substr(comma + 1));
-  if (!azimuth || !elevation) return std::nullopt;
-  return std::pair{*azimuth, *elevation};
+  const std::optional<double> a = readReal(text.substr(0, comma)), b = readReal(text.substr(comma + 1));
+  if (!a || !b) return std::nullopt;
+  return std::pair{*a, *b};
 }
-
-}  // namespace
 
 CLI::Validator finiteNumber(Sign sign) {
   const char* name = sign == Sign::Positive ? "positive NUMBER" : sign == Sign::NonNegative ? "non-negative NUMBER" : "NUMBER";
@@ -112,7 +111,7 @@ PixelSize parsePixelSize(const std::string& text) { return readPixelSize(text).v
 CLI::Validator cameraAngles() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const std::optional<std::pair<double, double>> angles = readAngles(text);
+        const std::optional<std::pair<double, double>> angles = readNumberPair(text);
         if (!angles) return "expected AZIMUTH,ELEVATION in degrees, such as 35,25, got '" + text + "'";
         if (!std::isfinite(angles->first) || !std::isfinite(angles->second)) {
           return "angles must be finite, got '" + text + "'";
@@ -123,6 +122,6 @@ CLI::Validator cameraAngles() {
       "AZ,EL");
 }
 
-std::pair<double, double> parseCameraAngles(const std::string& text) { return readAngles(text).value(); }
+std::pair<double, double> parseCameraAngles(const std::string& text) { return readNumberPair(text).value(); }
 
 }  // namespace tinkertoy::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -26,6 +27,9 @@ inline constexpr int kMaxPixels = 8192;  // per side
 CLI::Validator pixelSize(int minimum);
 // The size in text that pixelSize() accepted.
 PixelSize parsePixelSize(const std::string& text);
+
+// Two numbers written A,B (each all of its part of the text), or nothing.
+std::optional<std::pair<double, double>> readNumberPair(const std::string& text);
 
 // A view direction written AZIMUTH,ELEVATION in degrees: finite, the elevation in [−90, 90].
 CLI::Validator cameraAngles();

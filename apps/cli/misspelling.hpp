@@ -28,8 +28,8 @@ inline std::string misspelling(const CLI::App& app, const std::vector<std::strin
   for (const std::string& arg : app.get_subcommands({}).empty() ? std::vector<std::string>{} : args) {
     if (!arg.empty() && arg[0] == '-') continue;
     std::vector<std::string> names;
-    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
     for (const CLI::App* sub : app.get_subcommands({})) {
+      names.push_back(sub->get_name());
       if (sub->get_name() == arg) command = sub;
     }
     if (!command) return "error: '" + arg + "' is not a command" + suggest(arg, names);

@@ -17,8 +17,7 @@ struct TrailPoint {
 std::vector<TrailPoint> trailPoints(const Model& model, const RecordingOptions& options) {
   std::vector<TrailPoint> points;
   if (!options.traced.empty()) {
-    const ViewDirection view = model.dimension() == 3 ? options.sketch.view : ViewDirection::front();
-    for (const BodyPoint& p : options.traced) points.push_back({p.body, view.toPicture(model.position(p))});
+    for (const BodyPoint& p : options.traced) points.push_back({p.body, options.sketch.view.toPicture(model.position(p))});
     return points;
   }
   const Sketch now = sketch(model, nullptr, {.view = options.sketch.view});
@@ -52,7 +51,7 @@ Framing Recording::framing() const {
   Bounds near;
   near.add(start.center(), 0.5 * kNeighbourhood * std::max(start.size().maxCoeff(), 1.0));
   bool anyStays = false;
-  const auto sort = [&](BodyId body, const Eigen::Vector2d& at) {
+  const auto classify = [&](BodyId body, const Eigen::Vector2d& at) {
     if (near.contains(at)) {
       anyStays = true;
     } else if (std::find(framing.departed.begin(), framing.departed.end(), body) == framing.departed.end()) {
@@ -60,8 +59,8 @@ Framing Recording::framing() const {
     }
   };
   const Sketch& last = frames.back().sketch;
-  for (const SketchDot& dot : last.dots) sort(dot.point.body, dot.at);
-  for (const SketchShape& shape : last.shapes) sort(shape.body, shape.center);
+  for (const SketchDot& dot : last.dots) classify(dot.point.body, dot.at);
+  for (const SketchShape& shape : last.shapes) classify(shape.body, shape.center);
   if (framing.departed.empty() || !anyStays) {
     framing.departed.clear();
     return framing;

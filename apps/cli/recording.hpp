@@ -56,7 +56,7 @@ struct Recording {
 };
 
 struct RecordingOptions {
-  SketchOptions sketch;  // what the frames show (constraint forces) and from where
+  SketchOptions sketch;  // what the frames show (constraint forces) and from where (front for 2D)
   bool trails = false;
   std::vector<BodyPoint> traced;       // the points whose trails to keep (with `trails`); none: all
   double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points

@@ -198,16 +198,9 @@ BodyPoint tracedPoint(const Model& model, const std::string& text) {
   if (!b.hasFrame()) {
     throw std::invalid_argument(model.describe(*body) + " has no frame: a point X,Y is for rigid bodies; give the name alone");
   }
-  const std::string coordinates = text.substr(colon + 1);
-  const std::size_t comma = coordinates.find(',');
-  try {
-    std::size_t usedX = 0, usedY = 0;
-    const std::string xText = coordinates.substr(0, comma), yText = comma == std::string::npos ? "" : coordinates.substr(comma + 1);
-    const double x = std::stod(xText, &usedX), y = std::stod(yText, &usedY);
-    if (usedX == xText.size() && usedY == yText.size() && std::isfinite(x) && std::isfinite(y)) {
-      return {*body, Eigen::Vector2d(x, y)};
-    }
-  } catch (const std::exception&) {
+  const std::optional<std::pair<double, double>> site = readNumberPair(text.substr(colon + 1));
+  if (site && std::isfinite(site->first) && std::isfinite(site->second)) {
+    return {*body, Eigen::Vector2d(site->first, site->second)};
   }
   throw std::invalid_argument("expected BODY:X,Y with X and Y finite numbers in metres, got '" + text + "'");
 }
@@ -261,7 +254,8 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
   const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
-  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(ViewDirection::oblique())};
+  const ViewDirection defaultView = scene.model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView)};
   Recording recording = record(*run, times, end,
                                {.sketch = sketchOptions, .trails = o.trails || !traced.empty(), .traced = traced}, simulating);
   if (!recording.failure.empty() && !isVideo(*format)) {

@@ -20,8 +20,7 @@ constexpr double kNewSpringStiffness = 50;  // N/m
 constexpr double kNewSpringDamping = 1.0;   // N·s/m
 constexpr double kMessageSeconds = 8.0;
 
-Json vector2(const Eigen::Vector2d& p) { return Json::array({p.x(), p.y()}); }
-
+// A point or vector as the scene format writes it: an array of its coordinates.
 Json vectorJson(const Eigen::VectorXd& p) {
   Json array = Json::array();
   for (const double x : p) array.push_back(x);
@@ -173,16 +172,14 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   sketch_ = picture(showForces_);
 
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
-  const bool flat = document_.scene().model.dimension() == 2;
   drawGrid(draw, camera_);
-  if (!flat) drawAxes(draw, camera_, view_);
-  const ViewDirection seen = flat ? ViewDirection::front() : view_;
+  if (document_.scene().model.dimension() == 3) drawAxes(draw, camera_, view_);
   if (showTrails_) {
     for (const auto& body : session_.trails()) {
-      for (const auto& trail : body) drawTrail(draw, camera_, seen, trail);
+      for (const auto& trail : body) drawTrail(draw, camera_, view_, trail);
     }
   }
-  for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, seen, trace.path);
+  for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, view_, trace.path);
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire) {
     drawPreview(draw, camera_, gesture_.startWorld, pointer_);
@@ -422,7 +419,7 @@ void Studio::connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hi
       return;
     }
     connection[key] = pointReference(model, *hit.point);
-    if (hasFrame(model, *hit.point)) connection[anchorKey] = vector2(at);
+    if (hasFrame(model, *hit.point)) connection[anchorKey] = vectorJson(at);
   };
   const bool rod = tool_ == Tool::Rod;
   // In 3D a new end lies in the plane (parallel to the picture) of the point at the other end.
@@ -454,7 +451,7 @@ void Studio::nail(const Hit& hit) {
       scene["constraints"].push_back({{"type", "revolute"},
                                       {"a", pointReference(model, *hit.point)},
                                       {"b", nullptr},
-                                      {"anchor", vector2(pictureOf(*hit.point))}});
+                                      {"anchor", vectorJson(pictureOf(*hit.point))}});
     } else {
       scene["constraints"].push_back({{"type", "fixed"}, {"particle", pointReference(model, *hit.point)}});
     }

@@ -113,7 +113,7 @@ class Studio {
   Session session_;
   RecentFiles recent_;
   Camera camera_;
-  ViewDirection view_;
+  ViewDirection view_;  // always the front view for a 2D model (set on open, turned only in 3D)
   Eigen::Vector2d window_;
   Tool tool_ = Tool::Drag;
   Gesture gesture_;

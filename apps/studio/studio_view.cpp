@@ -23,14 +23,10 @@ Eigen::VectorXd Studio::worldAt(const Eigen::Vector2d& picture, double depth) co
 }
 
 Eigen::Vector2d Studio::pictureOf(const BodyPoint& p) const {
-  const Model& model = document_.scene().model;
-  return (model.dimension() == 3 ? view_ : ViewDirection::front()).toPicture(model.position(p));
+  return view_.toPicture(document_.scene().model.position(p));
 }
 
-double Studio::depthOf(const BodyPoint& p) const {
-  const Model& model = document_.scene().model;
-  return model.dimension() == 3 ? view_.depth(model.position(p)) : 0.0;
-}
+double Studio::depthOf(const BodyPoint& p) const { return view_.depth(document_.scene().model.position(p)); }
 
 void Studio::traceSelectedPoint() {
   const Model& model = document_.scene().model;

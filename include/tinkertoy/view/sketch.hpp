@@ -1,8 +1,9 @@
 // Sketch: what a picture of a model shows, as plain primitives on the picture plane (metres; a
 // 2D model as it is, a 3D model through a ViewDirection, with each mark's depth kept so a
-// backend can draw back to front and shade what is far). It knows the model's kinds of bodies, constraints and forces and
-// turns each into dots, links, springs, curves, pins, shapes and arrows; a drawing backend (the
-// Studio's ImGui canvas, a cairo renderer) maps them to pixels and picks colours by kind.
+// backend can draw back to front and shade what is far). It knows the model's kinds of
+// bodies, constraints and forces and turns each into dots, links, springs, curves, pins, shapes
+// and arrows; a drawing backend (the Studio's ImGui canvas, a cairo renderer) maps them to
+// pixels and picks colours by kind.
 // Nothing here depends on a graphics library, and every primitive names the model item it
 // shows, so a click can be traced back to it.
 //
