@@ -56,7 +56,8 @@ bool anyPositive(const std::vector<double>& values) {
   return std::any_of(values.begin(), values.end(), [](double v) { return v > 0.0; });
 }
 
-// The lines of one panel; columns of $series: 1 t, 2 K, 3 V, 4 E, 5 E − E(0), 6 ‖C‖∞, 7 ‖Ċ‖∞.
+// The lines of one panel; columns of $series: 1 t, 2 K, 3 V, 4 E, 5 E − E(0), 6 ‖C‖∞, 7 ‖Ċ‖∞,
+// 8 the work ledger's total W, 9 E − E(0) − W.
 void panel(std::ostream& script, const std::string& what, const TimeSeries& series, bool last) {
   script << "unset logscale y\nset format y '%g'\n";
   script << (last ? "set xlabel 'time (s)'\n" : "unset xlabel\n");
@@ -66,8 +67,10 @@ void panel(std::ostream& script, const std::string& what, const TimeSeries& seri
            << "     $series using 1:3 with lines lw 2 lc rgb '#2ca02c' title 'potential V', \\\n"
            << "     $series using 1:4 with lines lw 2.5 lc rgb '#d62728' title 'total E = K + V'\n";
   } else if (what == "energy-drift") {
-    script << "set title 'Energy drift'\nset ylabel 'E(t) − E(0) (J)'\n"
-           << "plot $series using 1:5 with lines lw 2 lc rgb '#d62728' title 'E(t) − E(0)'\n";
+    script << "set title 'Energy drift, work and numerical error'\nset ylabel 'energy (J)'\n"
+           << "plot $series using 1:5 with lines lw 2 lc rgb '#d62728' title 'drift E(t) − E(0)', \\\n"
+           << "     $series using 1:8 with lines lw 2 dt 2 lc rgb '#ff7f0e' title 'work W(t) of the ledger', \\\n"
+           << "     $series using 1:9 with lines lw 2 lc rgb '#17becf' title 'numerical error E − E(0) − W'\n";
   } else {
     const bool position = what == "constraint-error";
     const int column = position ? 6 : 7;
@@ -98,7 +101,8 @@ std::string gnuplotScript(const PlotOptions& o, OutputFormat format, const std::
   for (std::size_t i = 0; i < series.size(); ++i) {
     script << series.time[i] << ' ' << series.kinetic[i] << ' ' << series.potential[i] << ' ' << series.total[i] << ' '
            << series.total[i] - series.total.front() << ' ' << series.constraintError[i] << ' '
-           << series.velocityError[i] << '\n';
+           << series.velocityError[i] << ' ' << series.work[i] << ' '
+           << series.total[i] - series.total.front() - series.work[i] << '\n';
   }
   script << "EOD\n";
   script << "set grid lc rgb '#dddddd'\nset key outside right top\nset border lc rgb '#444444'\n"

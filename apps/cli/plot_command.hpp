@@ -3,7 +3,7 @@
 //
 // Panels (--what, stacked top to bottom in the order given):
 //   energy            kinetic K, potential V and total E = K + V, J
-//   energy-drift      E(t) − E(0), J
+//   energy-drift      E(t) − E(0), the work ledger's W(t) and E(t) − E(0) − W(t), J
 //   constraint-error  ‖C‖∞ on a log scale
 //   velocity-error    ‖Ċ‖∞ on a log scale
 #pragma once

@@ -59,6 +59,9 @@ nlohmann::json summaryJson(const Report& r) {
   const double stepsPerSecond =
       r.wallSeconds > 0.0 ? static_cast<double>(r.stats.steps) / r.wallSeconds : 0.0;
   const std::size_t particles = countParticles(model);
+  nlohmann::json work = nlohmann::json::object();
+  for (std::size_t k = 0; k < kWorkSources; ++k) work[std::string(workSourceName(WorkSource(k)))] = r.stats.work.work[k];
+  work["total"] = r.stats.work.total();
   return {
       {"scene", r.path},
       {"dimension", model.dimension()},
@@ -74,6 +77,8 @@ nlohmann::json summaryJson(const Report& r) {
       {"energy_initial", r.stats.energyInitial},
       {"energy_final", r.stats.energyFinal},
       {"energy_drift_max", r.stats.energyDriftMax},
+      {"energy_error_max", r.stats.energyErrorMax},
+      {"work", work},
       {"constraint_error_max", r.stats.constraintErrorMax},
       {"constraint_error_final", r.stats.constraintErrorFinal},
       {"velocity_error_max", r.stats.velocityErrorMax},
@@ -110,7 +115,16 @@ void printSummary(std::ostream& out, const Report& r) {
       << (r.wallSeconds > 0 ? static_cast<double>(st.steps) / r.wallSeconds : 0.0)
       << " steps/s)\n" << std::defaultfloat << std::setprecision(6);
   out << "  energy       initial " << st.energyInitial << " J, final " << st.energyFinal
-      << " J, max drift " << std::setprecision(3) << st.energyDriftMax << " J\n";
+      << " J, max drift " << std::setprecision(3) << st.energyDriftMax << " J, max numerical error "
+      << st.energyErrorMax << " J\n";
+  out << "  work         ";
+  bool anyWork = false;
+  for (std::size_t k = 0; k < kWorkSources; ++k) {
+    if (st.work.work[k] == 0.0) continue;
+    out << (anyWork ? ", " : "") << workSourceName(WorkSource(k)) << " " << st.work.work[k] << " J";
+    anyWork = true;
+  }
+  out << (anyWork ? "" : "none: every force is conservative and every constraint ideal") << "\n";
   out << "  constraints  max |C| " << st.constraintErrorMax << ", final |C| " << st.constraintErrorFinal
       << ", max |dC/dt| " << st.velocityErrorMax << "\n";
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
@@ -169,14 +183,14 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   RunStatistics stats(simulator.diagnostics());
   // Step k is at t0 + k·dt, not at the model's running sum of dt.
   const double t0 = scene.model.time(), dt = scene.settings.dt;
-  if (trajectory) trajectory->write(scene.model, simulator.diagnostics(), t0);
+  if (trajectory) trajectory->write(scene.model, simulator.diagnostics(), t0, 0.0);
   const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
   ProgressBar progress(err, options.progress, "simulating", steps);
   const auto start = std::chrono::steady_clock::now();
   const std::string failure = stepScene(*run, steps, progress, [&](std::uint64_t i) {
     stats.add(simulator.diagnostics());
     if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
-      trajectory->write(scene.model, simulator.diagnostics(), t0 + static_cast<double>(i) * dt);
+      trajectory->write(scene.model, simulator.diagnostics(), t0 + static_cast<double>(i) * dt, stats.work.total());
     }
   });
   if (!failure.empty()) {

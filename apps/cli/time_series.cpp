@@ -23,13 +23,14 @@ std::vector<std::string> splitCsv(const std::string& line) {
 
 }  // namespace
 
-void TimeSeries::add(double t, const StepDiagnostics& d) {
+void TimeSeries::add(double t, const StepDiagnostics& d, double ledger) {
   time.push_back(t);
   kinetic.push_back(d.kineticEnergy);
   potential.push_back(d.potentialEnergy);
   total.push_back(d.totalEnergy());
   constraintError.push_back(d.constraintError);
   velocityError.push_back(d.velocityError);
+  work.push_back(ledger);
 }
 
 TimeSeries readTrajectory(const std::filesystem::path& file) {
@@ -54,7 +55,7 @@ TimeSeries readTrajectory(const std::filesystem::path& file) {
   }
   TimeSeries series;
   std::vector<double>* targets[] = {&series.time,  &series.kinetic,         &series.potential,
-                                    &series.total, &series.constraintError, &series.velocityError};
+                                    &series.total, &series.constraintError, &series.velocityError, &series.work};
   for (std::size_t number = 2; std::getline(in, line); ++number) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
@@ -85,11 +86,13 @@ TimeSeries simulateSeries(SceneRun& run, std::size_t maxSamples, ProgressBar& pr
   TimeSeries series;
   // Step k is at t0 + k·dt, not at the model's running sum of dt.
   const double t0 = model.time(), dt = run.scene.settings.dt;
-  series.add(t0, simulator.diagnostics());
+  double work = 0.0;
+  series.add(t0, simulator.diagnostics(), work);
   failure = stepScene(run, steps, progress, [&](std::uint64_t i) {
-    if (i % every == 0 || i == steps) series.add(t0 + static_cast<double>(i) * dt, simulator.diagnostics());
+    work += simulator.diagnostics().work.total();
+    if (i % every == 0 || i == steps) series.add(t0 + static_cast<double>(i) * dt, simulator.diagnostics(), work);
   });
-  if (!failure.empty() && series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics());
+  if (!failure.empty() && series.time.back() != model.time()) series.add(model.time(), simulator.diagnostics(), work);
   return series;
 }
 

@@ -19,14 +19,16 @@ struct TimeSeries {
   std::vector<double> total;            // E = K + V, J
   std::vector<double> constraintError;  // ‖C‖∞
   std::vector<double> velocityError;    // ‖Ċ‖∞
+  std::vector<double> work;             // the work ledger's total since the start, J
 
   [[nodiscard]] std::size_t size() const { return time.size(); }
-  void add(double t, const StepDiagnostics& d);
+  // A sample of the state `d` measured, with the ledger's total `work` by then.
+  void add(double t, const StepDiagnostics& d, double work);
 };
 
 // The columns a trajectory CSV must have for `plot`.
 inline constexpr const char* kSeriesColumns[] = {"time", "kinetic_energy", "potential_energy", "total_energy",
-                                                 "constraint_error", "velocity_error"};
+                                                 "constraint_error", "velocity_error", "work"};
 
 // Reads a trajectory CSV. Throws std::runtime_error "FILE:LINE: reason" for a missing column, a
 // value that is not a finite number, a ragged row, or a file with no rows.

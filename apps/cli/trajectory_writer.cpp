@@ -48,11 +48,11 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Model& model) 
       for (int k = 0; k < d; ++k) out_ << ',' << name << ".p" << p << '.' << kAxes[k];
     }
   }
-  out_ << ",kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n";
+  out_ << ",kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n";
   out_.precision(17);
 }
 
-void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, double time) {
+void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, double time, double work) {
   out_ << time;
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     const BodyId id = model.bodyAt(i);
@@ -62,7 +62,7 @@ void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, doubl
     for (int p = 0; p < model.body(id).pointCount(); ++p) writeNumbers(out_, model.position({id, p}));
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','
-       << d.constraintError << ',' << d.velocityError << '\n';
+       << d.constraintError << ',' << d.velocityError << ',' << work << '\n';
 }
 
 }  // namespace tinkertoy::cli

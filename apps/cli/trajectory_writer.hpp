@@ -5,8 +5,9 @@
 // for every rigid body <id>.x, <id>.y, <id>.angle, <id>.vx, <id>.vy, <id>.angular_velocity;
 // for every other body its coordinates <id>.u0, <id>.u1, …, their rates <id>.u_dot0, …, and
 // the world positions of its points <id>.p0.x, <id>.p0.y[, <id>.p0.z], <id>.p1.x, …; then
-// kinetic_energy, potential_energy, total_energy, constraint_error (‖C‖∞) and velocity_error
-// (‖Ċ‖∞). Numbers are written with 17 significant digits.
+// kinetic_energy, potential_energy, total_energy, constraint_error (‖C‖∞), velocity_error
+// (‖Ċ‖∞) and work, the work ledger's total since the start (so total_energy − its first value −
+// work is the numerical error). Numbers are written with 17 significant digits.
 #pragma once
 
 #include <fstream>
@@ -20,8 +21,8 @@ class TrajectoryWriter {
  public:
   // Throws std::runtime_error if the file cannot be created.
   TrajectoryWriter(const std::string& path, const Model& model);
-  // One row of the model at `time`, s.
-  void write(const Model& model, const StepDiagnostics& diagnostics, double time);
+  // One row of the model at `time`, s, with the ledger's total `work` since the start, J.
+  void write(const Model& model, const StepDiagnostics& diagnostics, double time, double work);
   void flush() { out_.flush(); }
 
  private:

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <iomanip>
+#include <sstream>
 
 #include "layout.hpp"
 #include "studio.hpp"
@@ -305,11 +307,32 @@ void Studio::plots() {
         {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
         {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
        false, "J");
-  const double e0 = history.empty() ? 0.0 : history.front().total;
+  // Drift, the work ledger and what is left, the numerical error, all from the plot's first sample.
+  const HistorySample first = history.empty() ? HistorySample{} : history.front();
   plot("Drift:", history,
-       {{"E − E0", IM_COL32(214, 39, 40, 255), [e0](const HistorySample& h) { return h.total - e0; }}}, false, "J");
+       {{"E − E0", IM_COL32(214, 39, 40, 255), [first](const HistorySample& h) { return h.total - first.total; }},
+        {"work W", IM_COL32(255, 127, 14, 255), [first](const HistorySample& h) { return h.work - first.work; }},
+        {"error", IM_COL32(23, 190, 207, 255),
+         [first](const HistorySample& h) { return h.total - first.total - (h.work - first.work); }}},
+       false, "J");
+  workLedger();
   plot("Constraint error (log scale):", history,
        {{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}}, true, "m");
+}
+
+// The ledger's entries that are not zero, on one wrapped line.
+void Studio::workLedger() {
+  std::ostringstream line;
+  line << std::setprecision(3) << "work:";
+  const WorkLedger& work = session_.work();
+  bool any = false;
+  for (std::size_t k = 0; k < kWorkSources; ++k) {
+    if (work.work[k] == 0.0) continue;
+    line << (any ? "," : "") << ' ' << workSourceName(WorkSource(k)) << ' ' << work.work[k] << " J";
+    any = true;
+  }
+  if (!any) line << " none (conservative)";
+  ImGui::TextWrapped("%s", line.str().c_str());
 }
 
 void Studio::statusBar() {

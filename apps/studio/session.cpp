@@ -39,7 +39,7 @@ void Session::sync() {
   trails_.assign(scene.model.bodyCount(), {});
   // An edit mid-run reloads the scene, whose time starts again at 0: the curves of the run
   // before it belong to another time line.
-  if (!history_.empty() && scene.model.time() < history_.back().time) history_.clear();
+  if (!history_.empty() && scene.model.time() < history_.back().time) clearHistory();
   record();
 }
 
@@ -47,7 +47,7 @@ void Session::restart() {
   // A drag in a scene that has since been replaced went with it; one in this scene must go.
   if (revision_ == document_.revision()) endDrag();
   playing_ = false;
-  history_.clear();
+  clearHistory();
   simulator_.reset();
   sync();
 }
@@ -74,7 +74,13 @@ bool Session::tryStep() {
     return false;
   }
   countStep();
+  work_ += simulator_->diagnostics().work;
   return true;
+}
+
+void Session::clearHistory() {
+  history_.clear();
+  work_ = {};
 }
 
 void Session::step() {
@@ -111,12 +117,9 @@ void Session::advance(double frameSeconds, bool deterministic) {
 void Session::record() {
   const Model& model = document_.scene().model;
   const StepDiagnostics& d = simulator_->diagnostics();
-  // The plots show the model's own energy: the mouse spring's is the user's input, not the model's.
-  double potential = d.potentialEnergy;
-  if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
-    potential -= model.force(*force).potentialEnergy(model, {model.time(), model.q(), model.v()});
-  }
-  const HistorySample sample{model.time(), d.kineticEnergy, potential, d.kineticEnergy + potential, d.constraintError};
+  // The mouse spring is the user's hand: its energy is not the model's, its work is in the ledger.
+  const HistorySample sample{model.time(), d.kineticEnergy, d.potentialEnergy, d.totalEnergy(), d.constraintError,
+                             work_.total()};
   if (!history_.empty() && history_.back().time == sample.time) {
     history_.back() = sample;  // paused (or edited) at the same time: the latest state counts
   } else {

@@ -25,6 +25,7 @@ struct HistorySample {
   double time = 0.0;
   double kinetic = 0.0, potential = 0.0, total = 0.0;  // J
   double constraintError = 0.0;                        // ‖C‖∞
+  double work = 0.0;  // the work ledger's total since the history began, J (dynamics/work_ledger.hpp)
 };
 
 class Session {
@@ -58,6 +59,8 @@ class Session {
 
   [[nodiscard]] Simulator& simulator() { return *simulator_; }
   [[nodiscard]] const std::deque<HistorySample>& history() const { return history_; }
+  // The work ledger since the history began: what each source put in or took out, J.
+  [[nodiscard]] const WorkLedger& work() const { return work_; }
   // Recent positions of each body's points (rigid bodies: their origin), by body dense index;
   // in 3D (a 2D point has z = 0), so a picture can show them from any side.
   [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails() const { return trails_; }
@@ -81,6 +84,7 @@ class Session {
 
  private:
   void record();
+  void clearHistory();
   void countStep();
   // One step; a failure pauses and keeps its message. False if it failed.
   bool tryStep();
@@ -92,6 +96,7 @@ class Session {
   double carry_ = 0.0;  // simulated time owed to the next frame, s
   std::variant<std::monostate, ForceId, ConstraintId> drag_;
   std::deque<HistorySample> history_;
+  WorkLedger work_;
   std::vector<std::vector<std::deque<Eigen::Vector3d>>> trails_;
   std::vector<Trace> traces_;
   std::string error_;

@@ -93,6 +93,7 @@ class Studio {
   void inspector();
   void settingsPanel();
   void plots();
+  void workLedger();
   void statusBar();
   void helpOverlay();
   void messageBanner();

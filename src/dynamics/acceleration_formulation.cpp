@@ -32,6 +32,8 @@ AccelerationFormulation::AccelerationFormulation(const Model& model, const Simul
 
 void AccelerationFormulation::rebuild() {
   dynamics_.rebuild();
+  constraintWork_.build(model_);
+  endPowerKnown_ = false;
   lambda_.setZero(dynamics_.constraints().rows());
   force_.setZero(model_.q().size());
   if (rattle_) rattle_->reset(dynamics_.constraints().rows());
@@ -44,12 +46,33 @@ void AccelerationFormulation::rebuild() {
 
 void AccelerationFormulation::modelEdited() {
   dynamics_.invalidateMasses();
+  endPowerKnown_ = false;
   if (dopri_) dopri_->reset();  // its step in progress was of the model before the edit
 }
 
+// Driven rows do work (−λᵀ ∂C/∂t): the ledger sums it by the trapezoid rule from their power at
+// the step's start (kept from the step before) and at its end, each from a solve at that state.
 void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   dynamics_.tally() = {};
   projectionTally_ = {};
+  work_ = {};
+  const bool driven = dynamics_.constraints().hasDrivenRows();
+  const WorkLedger startPower = !driven ? WorkLedger{} : endPowerKnown_ ? endPower_ : drivenPower({time, q, v});
+  advance(time, q, v, h);
+  if (!driven) return;
+  endPower_ = drivenPower({time, q, v});
+  endPowerKnown_ = true;
+  work_ = WorkLedger::trapezoid(startPower, endPower_, h);
+}
+
+WorkLedger AccelerationFormulation::drivenPower(const StateView& state) {
+  dynamics_.acceleration(state, drivenAcceleration_);
+  WorkLedger power;
+  constraintWork_.add(dynamics_.constraints(), dynamics_.lambda(), state.v, state.v, power, true);
+  return power;
+}
+
+void AccelerationFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   if (rattle_) {
     rattleAdvance(time, q, v, h, 0);
     lambda_ = rattle_->lambda();

@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "common/parallel_loop.hpp"
+#include "dynamics/constraint_work.hpp"
 #include "tinkertoy/dynamics/acceleration_dynamics.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
@@ -38,12 +39,17 @@ class AccelerationFormulation final : public Formulation {
   [[nodiscard]] long analyses() const override { return dynamics_.analyses(); }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
   [[nodiscard]] const AdaptiveTally& adaptiveTally() const override { return adaptiveTally_; }
+  [[nodiscard]] const WorkLedger& constraintWork() const override { return work_; }
   [[nodiscard]] bool evaluatedAtStepEnd() const override { return project_ || rattle_.has_value(); }
 
  private:
   // One RATTLE step of h, redone as two halves if its position stage does not converge (at most
   // kMostRattleSplits - depth times more).
   void rattleAdvance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
+  // Advances by h with the chosen integrator (and projection).
+  void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // The power of the driven rows at `state`, by ledger entry, from a solve there.
+  WorkLedger drivenPower(const StateView& state);
 
   // Forwards to the dynamics and keeps λ and Q̂ of each step's first stage.
   class StepStartRecorder final : public AccelerationField {
@@ -79,6 +85,11 @@ class AccelerationFormulation final : public Formulation {
   AdaptiveTally adaptiveTally_;
   Eigen::VectorXd lambda_, force_;  // [m], [n]
   Eigen::VectorXd outputAcceleration_;  // dopri5: a at the returned state [n], for its λ
+  ConstraintWork constraintWork_;
+  WorkLedger work_;         // the driven rows' work in the last step
+  WorkLedger endPower_;     // and their power where it ended, the next step's start
+  bool endPowerKnown_ = false;  // until an edit or a rebuild
+  Eigen::VectorXd drivenAcceleration_;  // scratch a [n] of drivenPower()
   // RATTLE: the start of a step, kept to redo it as halves, one per depth of splitting.
   struct StepStart {
     Eigen::VectorXd q, v;

@@ -19,6 +19,11 @@ bool movesABody(const Model& model, const Constraint& constraint) {
                      [&](const BodyPoint& p) { return !model.body(p.body).isDriven(); });
 }
 
+bool touchesADrivenBody(const Model& model, const Constraint& constraint) {
+  const auto points = constraint.points();
+  return std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) { return model.body(p.body).isDriven(); });
+}
+
 }  // namespace
 
 void ConstraintSystem::build(const Model& model) {
@@ -41,17 +46,25 @@ void ConstraintSystem::build(const Model& model) {
   jacobianDot_.reset(rows, model.q().size());
   kinds_.assign(static_cast<std::size_t>(rows), RowKind::Equality);
   parameters_.assign(static_cast<std::size_t>(rows), RowParameters{});
+  workSources_.assign(static_cast<std::size_t>(rows), WorkSource::Impulses);
   allEquality_ = true;
+  hasDrivenRows_ = false;
   for (std::size_t k = 0; k < count; ++k) {
     const Constraint& constraint = model.constraint(model.constraintAt(k));
     Entry& e = entries_[k];
     ConstraintBlocks& b = e.blocks;
     if (b.rows == 0) continue;  // disabled or immovable: no rows, no blocks
     const auto points = constraint.points();
+    const bool drivenBody = touchesADrivenBody(model, constraint);
     for (int r = 0; r < b.rows; ++r) {
+      const auto row = static_cast<std::size_t>(b.row + r);
       const RowKind kind = constraint.rowKind(r);
-      kinds_[static_cast<std::size_t>(b.row + r)] = kind;
+      kinds_[row] = kind;
       allEquality_ = allEquality_ && kind == RowKind::Equality;
+      WorkSource source = constraint.workSource(r);
+      if (drivenBody && source == WorkSource::Impulses) source = WorkSource::Driven;
+      workSources_[row] = source;
+      hasDrivenRows_ = hasDrivenRows_ || source == WorkSource::Driven;
     }
     e.pointCount = points.size();
     std::array<const Body*, kMaxConstraintPoints> blockBody{};

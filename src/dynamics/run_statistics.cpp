@@ -14,6 +14,8 @@ void RunStatistics::add(const StepDiagnostics& step) {
   ++steps;
   energyFinal = step.totalEnergy();
   energyDriftMax = std::max(energyDriftMax, std::abs(energyFinal - energyInitial));
+  work += step.work;
+  energyErrorMax = std::max(energyErrorMax, std::abs(energyFinal - energyInitial - work.total()));
   constraintErrorMax = std::max(constraintErrorMax, step.constraintError);
   constraintErrorFinal = step.constraintError;
   velocityErrorMax = std::max(velocityErrorMax, step.velocityError);

@@ -27,9 +27,11 @@ void Simulator::step() {
   syncStructure();
   const double startTime = model_.time();
   double time = startTime;
-  if (model_.revision() != committedRevision_) formulation_->modelEdited();
+  const bool edited = model_.revision() != committedRevision_;
+  if (edited) formulation_->modelEdited();
   q_ = std::as_const(model_).q();
   v_ = std::as_const(model_).v();
+  const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
   try {
     formulation_->step(time, q_, v_, settings_.dt);
@@ -54,12 +56,19 @@ void Simulator::step() {
   StepDiagnostics candidate = measure({time, q_, v_}, true);
   candidate.step = stepCount_ + 1;
   rejectIfBlownUp(candidate, startTime);
+  const ForceWork end = forceWork({time, q_, v_});
+  candidate.work = WorkLedger::trapezoid(start.power, end.power, time - startTime);
+  candidate.work += start.energy;
+  candidate.work -= end.energy;
+  candidate.work += formulation_->constraintWork();
 
   model_.q().swap(q_);
   model_.v().swap(v_);
   model_.setTime(time);
   ++stepCount_;
   diagnostics_ = candidate;
+  endForceWork_ = end;
+  endForceWorkKnown_ = true;
   analysesReported_ = formulation_->analyses();
   breakOverloadedConstraints();
   committedRevision_ = model_.revision();
@@ -210,6 +219,16 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   }
   d.solverResidual = tally.maxResidual;
   return d;
+}
+
+Simulator::ForceWork Simulator::forceWork(const StateView& state) const {
+  ForceWork work;
+  for (std::size_t i = 0; i < model_.forceCount(); ++i) {
+    const Force& force = std::as_const(model_).force(model_.forceAt(i));
+    work.power[force.workSource()] += force.power(model_, state);
+    work.energy[force.workSource()] += force.externalEnergy(model_, state);
+  }
+  return work;
 }
 
 std::span<const double> Simulator::lambda(ConstraintId id) {

@@ -30,6 +30,7 @@ void VelocityFormulation::rebuild() {
   carry_.map(system_);
   inverseMass_.build(model_);
   applied_.build(model_);
+  constraintWork_.build(model_);
   targets_.resize(system_.rows());
   meanVelocity_.setZero(model_.v().size());
   rowRates_.setZero(system_.rows());
@@ -47,6 +48,7 @@ void VelocityFormulation::rebuild() {
   held_.setZero(model_.v().size());
   startVelocity_.setZero(model_.v().size());
   extrapolated_.setZero(model_.v().size());
+  stageVelocity_.setZero(model_.v().size());
   for (SubstepStart& start : starts_) {  // sized now, so that a first split does not allocate
     start.q.setZero(model_.q().size());
     start.v.setZero(model_.v().size());
@@ -62,6 +64,7 @@ void VelocityFormulation::modelEdited() {
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   tally_ = {};
   projectionTally_ = {};
+  work_ = {};
   const int substeps = settings_.velocity.substeps;
   if (settings_.velocity.positionCorrection == PositionCorrection::SoftStep) {
     for (int s = 0; s < substeps; ++s) softSubstep(time, q, v, h / substeps);
@@ -86,6 +89,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     impulses_.prepare(system_, W, targets_);
     substepStart_ = q;
   }
+  startVelocity_ = v;
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
   v += h * WQ_;
@@ -103,6 +107,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   substepC_ += current_ + h * timeRate_;
   targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
   impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
+  constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
   lambda_ = impulses_.impulses() / h;
   system_.jacobian().multiplyTransposed(lambda_, force_);
   system_.evaluate(model_, {time, q, v}, kJacobian);
@@ -118,6 +123,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
     saved.q = q;
     saved.v = v;
     saved.impulses = impulses_.impulses();
+    saved.work = work_;
   }
   const ProjectionResult result = substep(time, q, v, h);
   if (result.converged || result.stalled || !splittable) {
@@ -129,6 +135,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
   q = saved.q;
   v = saved.v;
   impulses_.impulses() = saved.impulses;
+  work_ = saved.work;
   evaluatedAtEnd_ = false;
   projectionTally_.iterations += result.iterations;
   ++projectionTally_.splits;
@@ -149,7 +156,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
 
   // 1. Applied forces into the velocities (half of them with Verlet).
   const bool verlet = settings_.velocity.scheme == VelocityScheme::Verlet;
-  if (verlet) startVelocity_ = v;
+  startVelocity_ = v;
   kick(time, q, v, v, verlet ? 0.5 * h : h);
 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets).
@@ -174,6 +181,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
       ++tally_.relinearized;
     }
     if (verlet) holdPositions(time, q, v, h);
+    constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
   }
@@ -268,6 +276,7 @@ void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, E
   // middle, v(t + h) ≈ 2 v(t + h/2) − v(t) + O(h²): second order for velocity-dependent forces
   // too (drag, a parametric body's inertial term); forces that do not depend on v see no change.
   extrapolated_ = 2.0 * v - startVelocity_;
+  stageVelocity_ = v;
   kick(time, q, extrapolated_, v, 0.5 * h);
   evaluatedAtEnd_ = false;  // Ċ changes with v below
   if (system_.rows() == 0) return;
@@ -280,6 +289,7 @@ void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, E
   impulses = stageImpulses_;  // the last stage's impulses, a warm start like the substep's own
   warmStart(v);
   solvePasses(v, ImpulsePass::Velocity);
+  constraintWork_.add(system_, impulses, stageVelocity_, v, work_);
   stageImpulses_ = impulses;
   // λ: both impulses over h; Q̂: the substep's along J at its start (already in force_) and the
   // stage's along J here.

@@ -45,6 +45,9 @@
 // moments cost more. A projection that stalls (constraints that cannot all hold) is not split:
 // halving would not help. Both are counted in the diagnostics.
 //
+// Every solve's impulses are booked in the work ledger, row by row, from the velocities at the
+// substep's (or the velocity stage's) start and after them (dynamics/constraint_work.hpp).
+//
 // λ reported is the last substep's impulse divided by h (with Verlet, both of its impulses): a
 // force, comparable with the acceleration level's λ. With projection, each substep leaves the
 // constraints evaluated at the state it returns, which the next substep starts from and the diagnostics read. The constant
@@ -55,6 +58,7 @@
 #include <optional>
 
 #include "common/parallel_loop.hpp"
+#include "dynamics/constraint_work.hpp"
 #include "dynamics/global_velocity_solve.hpp"
 #include "dynamics/row_carry.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
@@ -79,6 +83,7 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const SolveTally& tally() const override { return tally_; }
   [[nodiscard]] long analyses() const override { return global_ ? global_->analyses() : 0; }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
+  [[nodiscard]] const WorkLedger& constraintWork() const override { return work_; }
 
  private:
   // One substep of h of the soft step.
@@ -132,9 +137,13 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd substepImpulses_;  // the Verlet scheme: the substep's impulses during its velocity stage [m]
   Eigen::VectorXd stageImpulses_;    // and the last velocity stage's, its warm start [m]
   Eigen::VectorXd held_, heldImpulses_;  // holdPositions: v [n] and the impulses [m] before its last solve
-  Eigen::VectorXd startVelocity_, extrapolated_;  // Verlet: v at the substep's start, and at its end estimated [n]
+  // v at the substep's start (the impulses' work is measured from it) and, for Verlet, at its end
+  // estimated, and before its velocity stage's kick [n].
+  Eigen::VectorXd startVelocity_, extrapolated_, stageVelocity_;
   // The soft step's q at a substep's start and q − that [n], and C carried to the substep's end [m].
   Eigen::VectorXd substepStart_, displacement_, substepC_;
+  ConstraintWork constraintWork_;
+  WorkLedger work_;                  // what the impulses did in the last step, by ledger entry
   RowCarry carry_;                   // the warm starts' way across a rebuild
   Eigen::VectorXd carriedImpulses_;  // the impulses of the layout before a rebuild
   Eigen::VectorXd meanVelocity_, rowRates_;  // (v* + v⁺) / 2 [n] and J times it [m]: passiveWork()
@@ -142,6 +151,7 @@ class VelocityFormulation final : public Formulation {
   // The start of a substep, kept to redo it as halves: one per depth of splitting.
   struct SubstepStart {
     Eigen::VectorXd q, v, impulses;
+    WorkLedger work;
   };
   static constexpr int kMostSplits = 5;
   std::array<SubstepStart, kMostSplits> starts_;

@@ -24,4 +24,17 @@ void Drag::accumulate(const Model& model, const StateView& state,
   }
 }
 
+double Drag::power(const Model& model, const StateView& state) const {
+  PointKinematics k;
+  double speedsSquared = 0.0;
+  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
+    const BodyId id = model.bodyAt(b);
+    for (int i = 0; i < model.body(id).pointCount(); ++i) {
+      model.pointKinematics({id, i}, state, k);
+      speedsSquared += k.velocity.squaredNorm();
+    }
+  }
+  return -coefficient_ * speedsSquared;
+}
+
 }  // namespace tinkertoy

@@ -38,8 +38,13 @@ Eigen::VectorXd MouseSpring::currentForce(const Model& model) const {
   return truncateTo(forceAt(model, state), model.dimension());
 }
 
-// V = ½ k |x − target|².
-double MouseSpring::potentialEnergy(const Model& model, const StateView& state) const {
+double MouseSpring::power(const Model& model, const StateView& state) const {
+  PointKinematics k;
+  model.pointKinematics(point_, state, k);
+  return -damping_ * k.velocity.squaredNorm();
+}
+
+double MouseSpring::externalEnergy(const Model& model, const StateView& state) const {
   PointKinematics k;
   model.pointKinematics(point_, state, k);
   return 0.5 * stiffness_ * (k.position - padTo3d(target_)).squaredNorm();

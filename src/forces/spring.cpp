@@ -83,4 +83,16 @@ double Spring::potentialEnergy(const Model& model, const StateView& state) const
   return 0.5 * settings_.stiffness * stretch * stretch;
 }
 
+// The damping force −c (ḋ·n) n on a and its opposite on b do work at the rate
+// −c (ḋ·n) n·(ẋ_a − ẋ_b) = −c (ḋ·n)².
+double Spring::power(const Model& model, const StateView& state) const {
+  if (settings_.damping == 0.0) return 0.0;
+  const Ends e = ends(model, state);
+  const Eigen::Vector3d d = e.xa - e.xb;
+  const double length = d.norm();
+  if (length == 0.0) return 0.0;
+  const double rate = d.dot(e.va - e.vb) / length;
+  return -settings_.damping * rate * rate;
+}
+
 }  // namespace tinkertoy

@@ -43,7 +43,7 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   for (const auto& [key, value] : s.items()) keys.push_back(key);
   std::vector<std::string> expected = {
       "scene", "dimension", "particles", "bodies", "constraints", "formulation", "integrator", "solver", "dt", "steps",
-      "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "constraint_error_max",
+      "simulated_time", "energy_initial", "energy_final", "energy_drift_max", "energy_error_max", "work", "constraint_error_max",
       "constraint_error_final", "velocity_error_max", "solver_iterations_mean", "factorizations_per_step", "projection_iterations",
       "projection_unconverged_steps", "substep_splits", "adaptive_steps", "rejected_steps", "solver_residual_max",
       "wall_seconds", "steps_per_second", "breaks", "final_state"};
@@ -60,6 +60,14 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
   EXPECT_TRUE(s["breaks"].empty());
   EXPECT_LT(s["energy_drift_max"].get<double>(), 1e-8);
   EXPECT_LT(s["constraint_error_max"].get<double>(), 1e-9);
+  // The ledger names every source, and a pendulum has nothing in it: its error is its drift.
+  std::vector<std::string> sources;
+  for (const auto& [source, work] : s["work"].items()) {
+    sources.push_back(source);
+    EXPECT_EQ(work.get<double>(), 0.0) << source;
+  }
+  EXPECT_EQ(sources, (std::vector<std::string>{"damping", "drag", "driven", "impulses", "motors", "mouse", "springs", "total"}));
+  EXPECT_EQ(s["energy_error_max"], s["energy_drift_max"]);
   // The bob stays on its unit circle.
   const auto position = s["final_state"]["bob"]["position"].get<std::vector<double>>();
   ASSERT_EQ(position.size(), 2u);
@@ -105,7 +113,7 @@ TEST_F(Cli, TrajectoryRecordsEveryNthStep) {
   std::getline(in, header);
   EXPECT_EQ(header,
             "time,p1.x,p1.y,p1.vx,p1.vy,p2.x,p2.y,p2.vx,p2.vy,kinetic_energy,potential_energy,"
-            "total_energy,constraint_error,velocity_error");
+            "total_energy,constraint_error,velocity_error,work");
   std::vector<std::string> rows;
   for (std::string line; std::getline(in, line);) rows.push_back(line);
   ASSERT_EQ(rows.size(), 11u);  // step 0 and every 10th of 100 steps
@@ -167,7 +175,7 @@ TEST_F(Cli, SummaryAndTrajectoryDescribeParametricBodies) {
             "time,slider.x,slider.y,slider.vx,slider.vy,float.x,float.y,float.vx,float.vy,"
             "arm.u0,arm.u1,arm.u_dot0,arm.u_dot1,arm.p0.x,arm.p0.y,arm.p1.x,arm.p1.y,"
             "bead.u0,bead.u_dot0,bead.p0.x,bead.p0.y,"
-            "kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error");
+            "kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work");
 }
 
 TEST_F(Cli, CheckAuditsParametricBodies) {

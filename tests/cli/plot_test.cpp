@@ -28,6 +28,14 @@ std::vector<double> seriesHeights(const std::string& svg, const std::string& tit
   return longest;
 }
 
+// A pendulum slowed by drag: its energy falls by some 9 J in 4 s.
+const char* const kDampedPendulum = R"({
+    "name": "damped pendulum", "gravity": [0, -9.81],
+    "particles": [{"id": "bob", "mass": 1, "position": [1, 0]}],
+    "forces": [{"type": "drag", "coefficient": 0.5}],
+    "constraints": [{"type": "distance", "a": "bob", "b": [0, 0]}],
+    "settings": {"dt": 0.001, "duration": 4, "integrator": "rk4"}})";
+
 double spread(const std::vector<double>& values) {
   const auto [low, high] = std::minmax_element(values.begin(), values.end());
   return *high - *low;
@@ -57,17 +65,31 @@ TEST_F(Cli, PlotOfAConservativeSceneHasAFlatTotalEnergyLine) {
 
 // Drag takes energy out: the total-energy line ends lower than it starts (higher on screen).
 TEST_F(Cli, PlotShowsADampedScenesEnergyFalling) {
-  const std::string scene = writeScene("damped.json", R"({
-    "name": "damped pendulum", "gravity": [0, -9.81],
-    "particles": [{"id": "bob", "mass": 1, "position": [1, 0]}],
-    "forces": [{"type": "drag", "coefficient": 0.5}],
-    "constraints": [{"type": "distance", "a": "bob", "b": [0, 0]}],
-    "settings": {"dt": 0.001, "duration": 4, "integrator": "rk4"}})");
+  const std::string scene = writeScene("damped.json", kDampedPendulum);
   const Result r = tinkertoy({"plot", scene, "-o", file("e.svg"), "--what", "energy"});
   ASSERT_EQ(r.code, kSuccess) << r.err;
   const std::vector<double> total = seriesHeights(readFile(file("e.svg")), "total E = K + V");
   ASSERT_GT(total.size(), 100u);
   EXPECT_GT(total.back() - total.front(), 20.0) << "px, downward on screen";
+}
+
+// The energy-drift panel of the damped pendulum: the drag's work accounts for the drift, so the
+// drift falls, the ledger's work follows it down, and the numerical error stays flat (RK4's and
+// the trapezoid rule's error, below 1e-6 J, is far below a pixel).
+TEST_F(Cli, PlotSeparatesTheDriftIntoWorkAndNumericalError) {
+  const std::string scene = writeScene("damped.json", kDampedPendulum);
+  const Result r = tinkertoy({"plot", scene, "-o", file("d.svg"), "--what", "energy-drift"});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const std::string svg = readFile(file("d.svg"));
+  const std::vector<double> drift = seriesHeights(svg, "drift E(t) − E(0)");
+  const std::vector<double> work = seriesHeights(svg, "work W(t) of the ledger");
+  const std::vector<double> error = seriesHeights(svg, "numerical error E − E(0) − W");
+  ASSERT_GT(drift.size(), 100u);
+  ASSERT_EQ(work.size(), drift.size());
+  ASSERT_EQ(error.size(), drift.size());
+  EXPECT_GT(drift.back() - drift.front(), 100.0) << "px, downward on screen";
+  for (std::size_t i = 0; i < drift.size(); ++i) EXPECT_NEAR(work[i], drift[i], 0.5) << i;
+  EXPECT_LT(spread(error), 0.5) << "px";
 }
 
 // The trajectory CSV of `run` plots like the scene: one sample per row.
@@ -105,13 +127,13 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
   const std::string pendulum = kScenes + "pendulum.json";
   const std::string noTime = writeScene("no_time.csv", "x,kinetic_energy\n1,2\n");
   const std::string text = writeScene("text.csv",
-                                      "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n"
-                                      "0,1,2,3,0,0\n0.1,1,two,3,0,0\n");
+                                      "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n"
+                                      "0,1,2,3,0,0,0\n0.1,1,two,3,0,0,0\n");
   const std::string ragged = writeScene("ragged.csv",
-                                        "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n"
-                                        "0,1,2,3,0\n");
+                                        "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n"
+                                        "0,1,2,3,0,0\n");
   const std::string empty = writeScene("empty.csv",
-                                       "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error\n");
+                                       "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n");
   const std::string broken = writeScene("broken.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
   fs::create_directory(file("folder.svg"));
   const std::vector<std::string> inputs = listing();
@@ -131,7 +153,7 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
       {{"plot", pendulum, "-o", file("e.svg"), "--dt", "nan"}, "--dt"},
       {{"plot", noTime, "-o", file("e.svg")}, "no column 'time'"},
       {{"plot", text, "-o", file("e.svg")}, "text.csv:3: column 'potential_energy': expected a finite number, got 'two'"},
-      {{"plot", ragged, "-o", file("e.svg")}, "ragged.csv:2: expected 6 values, found 5"},
+      {{"plot", ragged, "-o", file("e.svg")}, "ragged.csv:2: expected 7 values, found 6"},
       {{"plot", empty, "-o", file("e.svg")}, "no rows"},
       {{"plot", file("absent.csv"), "-o", file("e.svg")}, "cannot read"},
       {{"plot", text, "-o", file("e.svg"), "--dt", "0.01"}, "apply to a scene"},

@@ -375,7 +375,7 @@ TEST(EnergyAccounting, PotentialEnergiesMatchHandComputation) {
   EXPECT_NEAR(m.potential(m.spring, q), 0.5 * 30 * stretch * stretch, 1e-13);
   EXPECT_NEAR(m.potential(m.anchored, q), 0.5 * 12 * stretchAnchored * stretchAnchored, 1e-13);
   EXPECT_NEAR(m.potential(m.constant, q), -m.F.dot(m.x(m.b)), 1e-13);
-  EXPECT_NEAR(m.potential(m.mouse, q), 0.5 * 200 * (m.x(m.c) - m.target).squaredNorm(), 1e-12);
+  EXPECT_EQ(m.potential(m.mouse, q), 0.0);  // the user's hand, outside the model (its work is in the ledger)
   EXPECT_EQ(m.potential(m.drag, q), 0.0);
 
   // The simulator's diagnostics add them up, with T = Σ ½ m |v|².
@@ -383,7 +383,7 @@ TEST(EnergyAccounting, PotentialEnergiesMatchHandComputation) {
   const double T = 0.5 * (1.5 * m.model.velocity(m.a).squaredNorm() + 0.5 * m.model.velocity(m.b).squaredNorm() +
                           2.5 * m.model.velocity(m.c).squaredNorm());
   const double V = Vg + 0.5 * 30 * stretch * stretch + 0.5 * 12 * stretchAnchored * stretchAnchored -
-                   m.F.dot(m.x(m.b)) + 0.5 * 200 * (m.x(m.c) - m.target).squaredNorm();
+                   m.F.dot(m.x(m.b));
   EXPECT_NEAR(sim.diagnostics().kineticEnergy, T, 1e-13);
   EXPECT_NEAR(sim.diagnostics().potentialEnergy, V, 1e-12);
   EXPECT_NEAR(sim.diagnostics().totalEnergy(), T + V, 1e-12);
@@ -395,7 +395,7 @@ TEST(EnergyAccounting, ForcesAreMinusTheGradientOfThePotential) {
   AllForces m;
   const Eigen::VectorXd q0 = m.model.q();
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(q0.size());
-  for (ForceId id : {m.gravity, m.spring, m.anchored, m.constant, m.mouse}) {
+  for (ForceId id : {m.gravity, m.spring, m.anchored, m.constant}) {
     Eigen::VectorXd Q = Eigen::VectorXd::Zero(q0.size());
     m.model.force(id).accumulate(m.model, {0.0, q0, zero}, Q);
     Eigen::VectorXd gradient(q0.size());

@@ -34,6 +34,7 @@
 #include <span>
 #include <string_view>
 
+#include "tinkertoy/dynamics/work_ledger.hpp"
 #include "tinkertoy/model/body.hpp"
 
 namespace tinkertoy {
@@ -155,6 +156,20 @@ class Constraint {
   // What kind of row `row` is. It must not change while the constraint is in a model (the
   // solvers lay out their work by it); Equality unless a constraint says otherwise.
   [[nodiscard]] virtual RowKind rowKind(int /*row*/) const { return RowKind::Equality; }
+
+  // Whether C depends on time itself (∂C/∂t ≠ 0, a driven constraint): its force then does work.
+  [[nodiscard]] virtual bool dependsOnTime() const { return false; }
+
+  // The work ledger's entry for what row `row`'s force does (dynamics/work_ledger.hpp): Motors
+  // and Springs for those kinds of rows; for the others Driven if the constraint depends on time,
+  // else Impulses (ConstraintSystem also makes Driven the rows that touch a kinematic body).
+  [[nodiscard]] virtual WorkSource workSource(int row) const {
+    switch (rowKind(row)) {
+      case RowKind::Motor: return WorkSource::Motors;
+      case RowKind::Spring: return WorkSource::Springs;
+      default: return dependsOnTime() ? WorkSource::Driven : WorkSource::Impulses;
+    }
+  }
 
   // The points this constraint touches, at most kMaxConstraintPoints.
   [[nodiscard]] virtual std::span<const BodyPoint> points() const = 0;

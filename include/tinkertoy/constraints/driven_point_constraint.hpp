@@ -23,6 +23,7 @@ class DrivenPointConstraint final : public Constraint {
 
   [[nodiscard]] std::string_view type() const override { return "driven"; }
   [[nodiscard]] int rows() const override { return path_->dimension(); }
+  [[nodiscard]] bool dependsOnTime() const override { return true; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;

@@ -24,6 +24,8 @@ class MouseJoint final : public Constraint {
   [[nodiscard]] std::string_view type() const override { return "mouse"; }
   [[nodiscard]] int rows() const override { return 2; }
   [[nodiscard]] RowKind rowKind(int /*row*/) const override { return RowKind::Spring; }
+  // The user's hand does the work, not a spring of the model.
+  [[nodiscard]] WorkSource workSource(int /*row*/) const override { return WorkSource::Mouse; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;

@@ -72,6 +72,10 @@ class ConstraintSystem {
   [[nodiscard]] const BlockSparseMatrix& jacobianDot() const { return jacobianDot_; }
   [[nodiscard]] std::span<const RowKind> kinds() const { return kinds_; }
   [[nodiscard]] std::span<const RowParameters> parameters() const { return parameters_; }
+  // The work ledger's entry for each row's force (Constraint::workSource; rows that touch a
+  // kinematic body are Driven), and whether any row is Driven.
+  [[nodiscard]] std::span<const WorkSource> workSources() const { return workSources_; }
+  [[nodiscard]] bool hasDrivenRows() const { return hasDrivenRows_; }
   // Whether every row is an Equality row (Witkin's formulation needs that).
   [[nodiscard]] bool allEquality() const { return allEquality_; }
 
@@ -143,7 +147,9 @@ class ConstraintSystem {
   Eigen::VectorXd C_, Cdot_, Ctt_;
   std::vector<RowKind> kinds_;
   std::vector<RowParameters> parameters_;
+  std::vector<WorkSource> workSources_;
   bool allEquality_ = true;
+  bool hasDrivenRows_ = false;
   ParallelLoop* parallel_ = nullptr;  // the threads evaluate() may use (none: the caller's)
   std::vector<Scratch> scratch_;       // [threads]
   std::vector<double> rowScratch_;  // C, Ċ, Ctt of one constraint for pointForce() [3 × widest]

@@ -19,6 +19,7 @@
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
+#include "tinkertoy/dynamics/work_ledger.hpp"
 #include "tinkertoy/model/model.hpp"
 
 namespace tinkertoy {
@@ -46,6 +47,10 @@ class Formulation {
   // λ of the last step as forces [m], and Q̂ = Jᵀλ [n].
   [[nodiscard]] virtual const Eigen::VectorXd& lambda() const = 0;
   [[nodiscard]] virtual const Eigen::VectorXd& constraintForce() const = 0;
+  // The work the constraints' forces did on the movable bodies during the last step, by ledger
+  // entry (dynamics/work_ledger.hpp): at the velocity level every row's impulses, exactly; at the
+  // acceleration level the driven rows', by the trapezoid rule (the others' is numerical).
+  [[nodiscard]] virtual const WorkLedger& constraintWork() const = 0;
   // Linear solves of the last step (cleared at the start of each step).
   [[nodiscard]] virtual const SolveTally& tally() const = 0;
   // Symbolic analyses of the constraint matrix since construction (0 without a global solve).

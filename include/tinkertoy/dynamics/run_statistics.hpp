@@ -4,6 +4,9 @@
 // they are computed in one place:
 //
 //   energyDriftMax       max over steps of |E(t) − E(0)|, J
+//   work                 the work ledger: Σ over steps of each source's work, J (dynamics/work_ledger.hpp)
+//   energyErrorMax       max over steps of |E(t) − E(0) − W(t)|, J: the numerical error, what
+//                        the drift is once the ledger's sources are accounted for
 //   constraintErrorMax   max over steps (including step 0) of ‖C‖∞
 //   velocityErrorMax     max over steps (including step 0) of ‖Ċ‖∞
 //   iterationsPerSolve   total solver iterations / total linear solves
@@ -30,6 +33,8 @@ struct RunStatistics {
   double energyInitial = 0.0;
   double energyFinal = 0.0;
   double energyDriftMax = 0.0;
+  WorkLedger work;
+  double energyErrorMax = 0.0;
   double constraintErrorMax = 0.0;
   double constraintErrorFinal = 0.0;
   double velocityErrorMax = 0.0;

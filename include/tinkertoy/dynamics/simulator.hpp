@@ -3,7 +3,7 @@
 // The simulator steps the model it was given, in place. It keeps its own matrices and
 // scratch space (the Model holds only what exists and its state), rebuilds them when
 // bodies or constraints are added or removed, and after every step records
-// StepDiagnostics: energy, constraint error, solver work and λ.
+// StepDiagnostics: energy, constraint error, solver work, the work ledger's entries and λ.
 //
 // After each step every constraint with a break force (Model::setBreakForce) whose reaction
 // force exceeds it is disabled, and the break is recorded as a BreakEvent.
@@ -59,6 +59,10 @@ struct StepDiagnostics {
   int rejectedSteps = 0;
   double adaptiveStepSize = 0.0;
   double solverResidual = 0.0;   // largest relative residual among them
+  // The work done on the model during the step by each source its energy does not account for
+  // (dynamics/work_ledger.hpp): the forces' by the trapezoid rule over the step's power plus what
+  // the external energies lost, the constraints' as the formulation reports it. Zero at step 0 and after refreshDiagnostics().
+  WorkLedger work;
 
   [[nodiscard]] double totalEnergy() const { return kineticEnergy + potentialEnergy; }
 };
@@ -118,6 +122,13 @@ class Simulator {
   // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally;
   // afterStep: `state` is what the formulation's last step() returned.
   StepDiagnostics measure(const StateView& state, bool afterStep);
+  // What the forces' work is computed from, at a state: the power of those that do work no
+  // potential accounts for, and the energy of those from outside the model (Force::externalEnergy).
+  struct ForceWork {
+    WorkLedger power;   // W
+    WorkLedger energy;  // J
+  };
+  [[nodiscard]] ForceWork forceWork(const StateView& state) const;
   // Throws SimulationError if the candidate state (q_, v_) is not fit to commit.
   void rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const;
 
@@ -127,6 +138,8 @@ class Simulator {
   std::uint64_t structureVersion_ = 0;
   long analysesReported_ = 0;  // the formulation's analyses() when diagnostics were last published
   std::uint64_t committedRevision_ = 0;  // the model's revision when the last step was committed
+  ForceWork endForceWork_;                // forceWork() of the last committed state
+  bool endForceWorkKnown_ = false;        // and whether it is that of the model's state
   bool built_ = false;
   double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m
   std::uint64_t stepCount_ = 0;

@@ -17,6 +17,9 @@ class Drag final : public Force {
   void validate(int dimension) const override;
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
+  // P = −c Σ |ẋ_i|².
+  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] WorkSource workSource() const override { return WorkSource::Drag; }
 
   [[nodiscard]] double coefficient() const { return coefficient_; }
 

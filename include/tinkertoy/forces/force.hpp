@@ -5,7 +5,8 @@
 // force f at a point of a body becomes the generalized force J_pᵀ f on that body's
 // coordinates (Model::addPointForce), which is how springs and the mouse pull on beads and
 // chains as well as on particles. Conservative forces also report their potential energy so
-// the simulator can track E = T + V.
+// the simulator can track E = T + V; the others report their power, which the work ledger
+// sums (dynamics/work_ledger.hpp).
 //
 //   model.addForce(std::make_unique<tinkertoy::Spring>(a, b, SpringSettings{.stiffness = 10}));
 #pragma once
@@ -14,6 +15,7 @@
 #include <span>
 #include <string_view>
 
+#include "tinkertoy/dynamics/work_ledger.hpp"
 #include "tinkertoy/model/body.hpp"
 #include "tinkertoy/model/state_view.hpp"
 
@@ -47,6 +49,16 @@ class Force {
                                                const StateView& /*state*/) const {
     return 0.0;
   }
+
+  // The rate at which this force does work that no potential accounts for (W; < 0 when it
+  // dissipates), at `state`, and the ledger entry it goes to (WorkLedger). Conservative forces
+  // do none.
+  [[nodiscard]] virtual double power(const Model& /*model*/, const StateView& /*state*/) const { return 0.0; }
+  [[nodiscard]] virtual WorkSource workSource() const { return WorkSource::Damping; }
+  // The potential energy of a force from outside the model (the user's hand), J: not part of the
+  // model's energy; what it loses over a step, with the force as it was during the step, is work
+  // done on the model, booked under workSource().
+  [[nodiscard]] virtual double externalEnergy(const Model& /*model*/, const StateView& /*state*/) const { return 0.0; }
 };
 
 }  // namespace tinkertoy

@@ -1,9 +1,12 @@
 // MouseSpring: a damped zero-length spring pulling a point toward a movable target.
 //
-//   f = k (target − x) − c v,   V = ½ k |x − target|²
+//   f = k (target − x) − c v
 //
 // This is how a user drags a model: the Studio moves the target with the cursor every frame.
 // The damping is absolute (against the point's velocity), which keeps a dragged model calm.
+// The spring is the user's hand, not part of the model: its energy ½ k |x − target|² is not in
+// the model's V. The work it does goes to the work ledger's mouse entry: what that energy loses
+// over each step (the target held still during it), and the damping's −c |ẋ|².
 //
 //   auto id = model.addForce(std::make_unique<MouseSpring>(p, cursor, 200.0, 5.0));
 //   static_cast<MouseSpring&>(model.force(id)).setTarget(newCursor);
@@ -23,7 +26,10 @@ class MouseSpring final : public Force {
   void validate(int dimension) const override;
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  // The damping's power, −c |ẋ|², and the spring's energy ½ k |x − target|², both the hand's.
+  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double externalEnergy(const Model& model, const StateView& state) const override;
+  [[nodiscard]] WorkSource workSource() const override { return WorkSource::Mouse; }
 
   [[nodiscard]] const Eigen::VectorXd& target() const { return target_; }
   void setTarget(Eigen::VectorXd target);

@@ -33,6 +33,8 @@ class Spring final : public Force {
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
   [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  // The damping's power, P = −c (ḋ·n)²; the rest of the force is −∇V.
+  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
 
   [[nodiscard]] const SpringSettings& settings() const { return settings_; }
   void setSettings(const SpringSettings& settings);

@@ -1,0 +1,52 @@
+// WorkLedger: the energy that entered (> 0) or left (< 0) a model through each source that its
+// energy E = T + V does not account for, in joules (docs/theory.md §7, "The work ledger").
+//
+// A conservative model keeps E constant; anything else that changes E is either one of these
+// sources or the integrator's numerical error:
+//
+//   E(t) − E(0) = W(t) + numerical error,   W = Σ_sources W_s
+//
+//   damping    springs' damping,                    P = −c (ḋ·n)²
+//   drag       viscous drag on every point,         P = −c Σ |ẋ_i|²
+//   mouse      the user's hand (the Studio's mouse spring and mouse joint): outside the model
+//   motors     motor rows of joints (velocity level), Σ λ_r J_r v̄
+//   springs    soft joint rows (a joint's spring settings), Σ λ_r J_r v̄
+//   driven     constraints that depend on time or on kinematic bodies: −λᵀ ∂C/∂t
+//   impulses   the velocity level's impulses on rigid rows (equalities and inequalities): they
+//              should do no work, but a step's impulse removes the velocity it cancels, and its
+//              bias towards C = 0 adds some
+//
+// Forces report their power at a state (Force::power) and the simulator sums it over each step
+// by the trapezoid rule; the velocity level sums its impulses' work exactly, row by row, from
+// the velocities before and after them. Position correction (projection, Baumgarte) is not a
+// source: what it changes is numerical error being corrected.
+//
+//   RunStatistics stats(sim.diagnostics());   // stats.work: the ledger, stats.energyErrorMax
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace tinkertoy {
+
+enum class WorkSource { Damping, Drag, Mouse, Motors, Springs, Driven, Impulses };
+inline constexpr std::size_t kWorkSources = 7;
+
+// "damping", "drag", "mouse", "motors", "springs", "driven", "impulses".
+std::string_view workSourceName(WorkSource source);
+
+struct WorkLedger {
+  std::array<double, kWorkSources> work{};  // J, by WorkSource
+
+  [[nodiscard]] double& operator[](WorkSource s) { return work[static_cast<std::size_t>(s)]; }
+  [[nodiscard]] double operator[](WorkSource s) const { return work[static_cast<std::size_t>(s)]; }
+  [[nodiscard]] double total() const;
+  WorkLedger& operator+=(const WorkLedger& other);
+  WorkLedger& operator-=(const WorkLedger& other);
+  // The work over a step of h whose power, entry by entry, went from `start` to `end` (W), by
+  // the trapezoid rule.
+  [[nodiscard]] static WorkLedger trapezoid(const WorkLedger& start, const WorkLedger& end, double h);
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,31 @@
+#include "tinkertoy/dynamics/work_ledger.hpp"
+
+#include <numeric>
+
+namespace tinkertoy {
+
+std::string_view workSourceName(WorkSource source) {
+  static constexpr std::array<std::string_view, kWorkSources> names = {"damping", "drag",   "mouse",   "motors",
+                                                                       "springs", "driven", "impulses"};
+  return names[static_cast<std::size_t>(source)];
+}
+
+double WorkLedger::total() const { return std::accumulate(work.begin(), work.end(), 0.0); }
+
+WorkLedger& WorkLedger::operator+=(const WorkLedger& other) {
+  for (std::size_t s = 0; s < kWorkSources; ++s) work[s] += other.work[s];
+  return *this;
+}
+
+WorkLedger& WorkLedger::operator-=(const WorkLedger& other) {
+  for (std::size_t s = 0; s < kWorkSources; ++s) work[s] -= other.work[s];
+  return *this;
+}
+
+WorkLedger WorkLedger::trapezoid(const WorkLedger& start, const WorkLedger& end, double h) {
+  WorkLedger result;
+  for (std::size_t s = 0; s < kWorkSources; ++s) result.work[s] = 0.5 * h * (start.work[s] + end.work[s]);
+  return result;
+}
+
+}  // namespace tinkertoy
