@@ -345,10 +345,10 @@ void Studio::statusBar() {
   for (const ToolInfo& t : kTools) {
     if (t.tool == tool_) tool = t.label;
   }
-  ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s  |  %s: %ld iterations, residual %.1e  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
+  ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s, %.0f frames/s  |  %s, residual %.1e  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
               "tool: %s  |  %s%s",
               scene.model.time(), session_.playing() ? "running" : "paused", session_.stepsPerSecond(),
-              std::string(solverName(scene.settings.solver.kind)).c_str(), d.solverIterations, d.solverResidual,
+              static_cast<double>(ImGui::GetIO().Framerate), session_.solverReport().c_str(), d.solverResidual,
               d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total, tool,
               document_.file() ? document_.file()->filename().string().c_str() : "untitled", document_.dirty() ? " *" : "");
   ImGui::End();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
@@ -76,6 +77,36 @@ bool Session::tryStep() {
   countStep();
   work_ += simulator_->diagnostics().work;
   return true;
+}
+
+Bounds Session::pathBounds(const ViewDirection& view) const {
+  Bounds bounds;
+  const auto addPath = [&](const std::deque<Eigen::Vector3d>& path) {
+    for (const Eigen::Vector3d& x : path) bounds.add(view.toPicture(x));
+  };
+  for (const auto& body : trails_) {
+    for (const auto& path : body) addPath(path);
+  }
+  for (const Trace& trace : traces_) addPath(trace.path);
+  return bounds;
+}
+
+std::string Session::solverReport() const {
+  const StepDiagnostics& d = simulator_->diagnostics();
+  const auto count = [](long n, const char* what) {
+    std::ostringstream text;
+    text << n << ' ' << what << (n == 1 ? "" : "s");
+    return text.str();
+  };
+  const SolverKind kind = document_.scene().settings.solver.kind;
+  std::string report = std::string(solverName(kind)) + ": ";
+  if (kind != SolverKind::SparseLdlt) return report + count(d.solverIterations, "iteration");
+  // A factored solve counts as one iteration (solvers/direct_solver.cpp); the rest are the
+  // conjugate-gradient iterations of solves that reused an earlier factorization.
+  report += count(d.factorizations, "factorization");
+  const long reused = d.solverIterations - d.factorizations;
+  if (reused > 0) report += " + " + count(reused, "iteration") + " on a reused one";
+  return report;
 }
 
 void Session::clearHistory() {

@@ -17,6 +17,8 @@
 
 #include "document.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/view/bounds.hpp"
+#include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::studio {
 
@@ -76,6 +78,11 @@ class Session {
   bool toggleTrace(const BodyPoint& point);
   void clearTraces() { traces_.clear(); }
   [[nodiscard]] const std::vector<Trace>& traces() const { return traces_; }
+  // Where every recorded path (trails and traces) lies, seen through `view`: the motion so far.
+  [[nodiscard]] Bounds pathBounds(const ViewDirection& view) const;
+  // The last step's solver work, named by what it does: "cg: 12 iterations", or for the direct
+  // solver its factorizations (and the iterations of solves that reused one, if any).
+  [[nodiscard]] std::string solverReport() const;
   // Steps per second of wall time, over the last second.
   [[nodiscard]] double stepsPerSecond() const { return stepsPerSecond_; }
   // The message of the last blow-up (the simulation paused, keeping the last good state).

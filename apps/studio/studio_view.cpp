@@ -55,9 +55,12 @@ void Studio::nextView() {
   report(std::string("view: ") + next, false);
 }
 
+// The model, the circles it can swing through about its nails, and the paths its points took so
+// far (trails and traces), so that F shows the whole motion, not only the pose of the moment.
 void Studio::frameModel() {
   const Sketch picture = sketch(document_.scene().model, nullptr, {.view = view_});
   Bounds bounds = picture.bounds();
+  bounds.add(session_.pathBounds(view_));
   // A model hanging from nails swings about them: show the whole circle it can sweep.
   for (const SketchPin& pin : picture.pins) {
     if (pin.kind != SketchPin::Kind::Nail && pin.kind != SketchPin::Kind::Pivot) continue;

@@ -85,6 +85,48 @@ TEST(Session, TheLedgerBooksTheMousesWork) {
   EXPECT_LT(std::abs(last.total - first.total - (last.work - first.work)), 0.03 * mouse);
 }
 
+// The status bar names a direct solve's work by its factorizations, never "ldlt: 6 iterations"
+// (item 15).
+TEST(Session, TheSolverReportNamesADirectSolvesFactorizations) {
+  Document document = pendulum();
+  document.edit([](Json& scene) { scene["settings"]["solver"] = "ldlt"; });
+  Session session(document);
+  session.step();
+  const std::string direct = session.solverReport();
+  EXPECT_EQ(direct.rfind("ldlt: ", 0), 0U) << direct;
+  const StepDiagnostics& d = session.simulator().diagnostics();
+  ASSERT_EQ(d.factorizations, d.solves) << "rk4's stages each factor: no reuse in this step";
+  EXPECT_EQ(direct, "ldlt: " + std::to_string(d.factorizations) + " factorizations");
+
+  document.edit([](Json& scene) { scene["settings"]["solver"] = "cg"; });
+  session.sync();
+  session.step();
+  const std::string iterative = session.solverReport();
+  EXPECT_EQ(iterative.rfind("cg: ", 0), 0U) << iterative;
+  EXPECT_NE(iterative.find(" iteration"), std::string::npos) << iterative;
+  EXPECT_EQ(iterative.find("factorization"), std::string::npos) << iterative;
+}
+
+// F frames the motion so far: the paths recorded while running cover where a thrown particle
+// started and where it is now (item 15).
+TEST(Session, ThePathsRecordedCoverTheMotionSoFar) {
+  Document document;
+  document.edit([](Json& scene) {
+    scene["particles"].push_back({{"id", "stone"}, {"mass", 1.0}, {"position", {0.0, 0.0}}, {"velocity", {3.0, 4.0}}});
+  });
+  Session session(document);
+  session.setPlaying(true);
+  for (int frame = 0; frame < 60; ++frame) session.advance(1.0 / 60.0, true);
+  const Model& model = document.scene().model;
+  const Eigen::Vector3d now = model.position(*model.findBody("stone"));
+  ASSERT_GT(now.x(), 2.9);
+  const Bounds bounds = session.pathBounds(ViewDirection::front());
+  const Eigen::Vector2d low = bounds.min, high = bounds.max;
+  EXPECT_LT(low.x(), 1e-9);
+  EXPECT_GT(high.x(), now.x() - 1e-9);
+  EXPECT_GT(high.y(), 0.8) << "the top of the arc, about 4² / (2 · 9.81) m up";
+}
+
 // An edit mid-run restarts time at 0 and clears the curves of the run before it.
 TEST(Session, AnEditThatRestartsTimeClearsTheHistory) {
   Document document = pendulum();
