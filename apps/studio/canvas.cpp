@@ -136,6 +136,53 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
   return {};
 }
 
+std::vector<BodyPoint> bodiesUnder(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel) {
+  constexpr double kReach = 6.0;  // px
+  const Eigen::Vector2d world = camera.toWorld(pixel);
+  std::vector<BodyPoint> under;
+  for (auto s = sketch.shapes.rbegin(); s != sketch.shapes.rend(); ++s) {
+    bool near = false;
+    if (s->type == Shape::Type::Circle) {
+      near = (world - s->center).norm() * camera.scale <= s->radius * camera.scale + kReach;
+    } else {
+      near = insidePolygon(s->outline, world);
+      for (std::size_t i = 0; i < s->outline.size() && !near; ++i) {
+        const Eigen::Vector2d a = camera.toPixels(s->outline[i]);
+        const Eigen::Vector2d b = camera.toPixels(s->outline[(i + 1) % s->outline.size()]);
+        near = segmentDistance(pixel, a, b) <= kReach;
+      }
+    }
+    if (near) under.push_back({s->body, Eigen::Vector2d(Eigen::Rotation2Dd(-s->angle) * (world - s->center))});
+  }
+  const Hit hit = pick(Sketch{.dots = sketch.dots}, camera, pixel);
+  if (hit.point) under.push_back(*hit.point);
+  return under;
+}
+
+Eigen::Vector2d snapped(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel) {
+  constexpr double kReach = 9.0;  // px
+  std::vector<Eigen::Vector2d> targets;
+  for (const SketchShape& s : sketch.shapes) {
+    targets.push_back(s.center);
+    if (s.type != Shape::Type::Box) continue;
+    // A bar's ends: the middles of the box's two short sides.
+    const auto& c = s.outline;
+    const bool alongFirst = (c[1] - c[0]).norm() >= (c[2] - c[1]).norm();
+    const auto [i, j] = alongFirst ? std::pair{1, 3} : std::pair{0, 2};
+    targets.push_back(0.5 * (c[i] + c[(i + 1) % 4]));
+    targets.push_back(0.5 * (c[j] + c[(j + 1) % 4]));
+  }
+  for (const SketchPin& p : sketch.pins) targets.push_back(p.at);
+  for (const SketchDot& d : sketch.dots) targets.push_back(d.at);
+  Eigen::Vector2d best = camera.toWorld(pixel);
+  double nearest = kReach;
+  for (const Eigen::Vector2d& t : targets) {
+    const double d = (camera.toPixels(t) - pixel).norm();
+    if (d <= nearest) nearest = d, best = t;
+  }
+  return best;
+}
+
 void drawGrid(ImDrawList& draw, const Camera& camera) {
   const ImVec2 corner = im(camera.offset), far = im(camera.offset + camera.viewport);
   draw.AddRectFilled(corner, far, im(colours::kBackground));
@@ -290,8 +337,10 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
   }
 }
 
-void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to) {
+void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to,
+                 bool circle) {
   dashed(draw, px(camera, from), px(camera, to), kSelected, 3.0f);
+  if (circle) draw.AddCircle(px(camera, from), static_cast<float>((to - from).norm() * camera.scale), kSelected, 64, 2.0f);
   draw.AddCircle(px(camera, to), 6.0f, kSelected, 0, 2.0f);
 }
 

@@ -23,6 +23,14 @@ struct Hit {
 };
 
 Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel);
+// Every body under `pixel`, as the body point there: the rigid bodies whose shape is within a few
+// pixels (the topmost first), then the nearest point mass within reach. What a joint placed
+// there joins.
+std::vector<BodyPoint> bodiesUnder(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel);
+// Where a part placed at `pixel` goes (a world point, m): the nearest point that parts join at
+// within reach — a bar's end (the middle of a box's short side), a shape's centre, a joint's pin,
+// a point mass — or else the pointer itself.
+Eigen::Vector2d snapped(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel);
 
 // The grid (lines every 1, 2 or 5 × 10^k m, at least 40 px apart), the axes, and a scale bar.
 void drawGrid(ImDrawList& draw, const Camera& camera);
@@ -34,7 +42,9 @@ void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,
                 const SketchItem& hovered);
-// A line the user is drawing (a rod, spring or wire about to be made).
-void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to);
+// A line the user is drawing (a rod, spring, wire or bar about to be made), or with `circle` the
+// disc about to be made, centred at `from` with its rim through `to`.
+void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to,
+                 bool circle = false);
 
 }  // namespace tinkertoy::studio

@@ -11,18 +11,16 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "scene_json.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/view/sketch.hpp"
 
 namespace tinkertoy::studio {
-
-using Json = nlohmann::ordered_json;
 
 class Document {
  public:

@@ -76,7 +76,7 @@ ScriptEvent event(const Json& e, const std::string& where) {
     out.key = *code;
   } else if (action == "tool") {
     const std::optional<Tool> tool = value.is_string() ? toolNamed(value.get<std::string>()) : std::nullopt;
-    if (!tool) throw ScriptError(at + ": must be one of drag, particle, rod, spring, nail, wire, delete");
+    if (!tool) throw ScriptError(at + ": must be one of " + toolNames());
     out.kind = ScriptEvent::Kind::Tool;
     out.tool = *tool;
   } else if (action == "scroll") {

@@ -9,7 +9,7 @@
 
 namespace tinkertoy::studio::layout {
 
-constexpr double kToolbarHeight = 44.0;  // px
+constexpr double kToolbarHeight = 72.0;  // px: two rows, the second for the tools
 constexpr double kStatusHeight = 28.0;   // px
 constexpr double kPanelWidth = 380.0;    // px
 constexpr double kNewCanvasScale = 100.0;  // px per metre

@@ -16,25 +16,10 @@ namespace tinkertoy::studio {
 
 namespace {
 
+constexpr float kPlotHeight = 84.0f;    // px, of one plot's box
+constexpr float kPlotsHeight = 352.0f;  // px, of the three plots with their titles and the work line
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                     ImGuiWindowFlags_NoSavedSettings;
-
-struct ToolInfo {
-  Tool tool;
-  const char* label;
-  const char* key;
-  const char* help;
-};
-
-constexpr ToolInfo kTools[] = {
-    {Tool::Drag, "Drag", "1", "pull a body with the mouse spring while it runs; move it while paused; pan on empty space"},
-    {Tool::Particle, "Particle", "2", "click to add a 1 kg particle"},
-    {Tool::Rod, "Rod", "3", "drag from one particle to another (or to empty space) for a rigid rod"},
-    {Tool::Spring, "Spring", "4", "drag between two points for a damped spring (50 N/m)"},
-    {Tool::Nail, "Nail", "5", "click a particle to nail it where it is (a rigid body: hinge it there)"},
-    {Tool::Wire, "Wire", "6", "drag from a particle to a centre: the particle slides on that circle"},
-    {Tool::Delete, "Delete", "7", "click an item to delete it (a particle takes its rods and springs along)"},
-};
 
 // One line plot of several series over time, with a legend, in a box of the given size.
 struct Series {
@@ -50,7 +35,7 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "— %s", s.label);
   }
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, 110.0f);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, kPlotHeight);
   const ImVec2 corner = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
   ImDrawList& draw = *ImGui::GetWindowDrawList();
@@ -152,20 +137,23 @@ void Studio::toolbar() {
   ImGui::SameLine();
   if (ImGui::Button("Reset")) reset();
   ImGui::SameLine(0, 18);
-  for (const ToolInfo& t : kTools) {
-    const bool active = tool_ == t.tool;
-    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
-    if (ImGui::Button(t.label)) setTool(t.tool);
-    if (active) ImGui::PopStyleColor();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (key %s): %s", t.label, t.key, t.help);
-    ImGui::SameLine();
-  }
-  ImGui::SameLine(0, 18);
   ImGui::Checkbox("Trails", &showTrails_);
   ImGui::SameLine();
   ImGui::Checkbox("Forces", &showForces_);
   ImGui::SameLine();
   if (ImGui::Button("Help")) showHelp_ = !showHelp_;
+  // The second row: the tools, in groups (drag; point masses; rigid bodies; delete), then what
+  // the tool in hand builds with.
+  for (const ToolInfo& t : kTools) {
+    const bool groupStarts = t.tool == Tool::Particle || t.tool == Tool::Bar || t.tool == Tool::Delete;
+    if (t.tool != Tool::Drag) ImGui::SameLine(0, groupStarts ? 18 : -1);
+    const bool active = tool_ == t.tool;
+    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(t.label)) setTool(t.tool);
+    if (active) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (key %c): %s", t.label, t.key, t.help);
+  }
+  partOptions();
   ImGui::End();
 }
 
@@ -174,11 +162,15 @@ void Studio::sidePanel() {
   ImGui::SetNextWindowPos({static_cast<float>(window_.x() - layout::kPanelWidth), top});
   ImGui::SetNextWindowSize({static_cast<float>(layout::kPanelWidth), static_cast<float>(window_.y()) - top -
                                                                        static_cast<float>(layout::kStatusHeight)});
-  ImGui::Begin("##panel", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar);
-  ImGui::PushItemWidth(170);
+  ImGui::Begin("##panel", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  ImGui::PushItemWidth(160);
+  // The plots keep the panel's foot, always in view; the inspector and the settings scroll above.
+  ImGui::BeginChild("##controls", {0, -kPlotsHeight});
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector();
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) settingsPanel();
-  if (ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) plots();
+  ImGui::EndChild();
+  ImGui::Separator();
+  plots();
   ImGui::PopItemWidth();
   ImGui::End();
 }
@@ -203,36 +195,37 @@ void Studio::inspector() {
   }
   ImGui::TextDisabled("%s", pointer->to_string().c_str());
   const Json item = inspected_;
-  for (const auto& [key, value] : item.items()) {
-    const std::string& name = key;
-    const auto change = [&](Json replacement) {
-      edit([&](Json& scene) { scene[*pointer][name] = std::move(replacement); });
-    };
-    if (value.is_number()) {
-      double v = value.get<double>();
-      if (numberField(name.c_str(), v)) change(v);
-    } else if (value.is_boolean()) {
-      bool v = value.get<bool>();
-      if (ImGui::Checkbox(name.c_str(), &v)) change(v);
-    } else if (value.is_array() && !value.empty() && value.size() <= 3 &&
-               std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_number(); })) {
-      double v[3] = {0, 0, 0};
-      for (std::size_t i = 0; i < value.size(); ++i) v[i] = value[i].get<double>();
-      ImGui::InputScalarN(name.c_str(), ImGuiDataType_Double, v, static_cast<int>(value.size()), nullptr, nullptr, "%.6g");
-      if (ImGui::IsItemDeactivatedAfterEdit()) change(Json(std::vector<double>(v, v + value.size())));
-    } else if (value.is_string()) {
-      ImGui::Text("%s: %s", name.c_str(), value.get<std::string>().c_str());
-    } else if (value.is_null()) {
-      ImGui::Text("%s: the world", name.c_str());
-    } else {
-      ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
-    }
-  }
+  for (const auto& [key, value] : item.items()) inspectorField(*pointer / key, key, value);
   if (const auto* constraint = std::get_if<ConstraintId>(&selected_)) {
     const std::span<const double> lambda = session_.simulator().lambda(*constraint);
     if (!lambda.empty()) ImGui::Text("λ[0] = %.6g (< 0: tension)", lambda[0]);
   }
   if (ImGui::Button("Delete")) remove(selected_);
+}
+
+void Studio::inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value) {
+  const auto change = [&](Json replacement) { edit([&](Json& scene) { scene[at] = std::move(replacement); }); };
+  if (value.is_object()) {  // a shape, a curve, a path: each of its fields on its own
+    for (const auto& [key, inner] : value.items()) inspectorField(at / key, name + "." + key, inner);
+  } else if (value.is_number()) {
+    double v = value.get<double>();
+    if (numberField(name.c_str(), v)) change(v);
+  } else if (value.is_boolean()) {
+    bool v = value.get<bool>();
+    if (ImGui::Checkbox(name.c_str(), &v)) change(v);
+  } else if (value.is_array() && !value.empty() && value.size() <= 3 &&
+             std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_number(); })) {
+    double v[3] = {0, 0, 0};
+    for (std::size_t i = 0; i < value.size(); ++i) v[i] = value[i].get<double>();
+    ImGui::InputScalarN(name.c_str(), ImGuiDataType_Double, v, static_cast<int>(value.size()), nullptr, nullptr, "%.6g");
+    if (ImGui::IsItemDeactivatedAfterEdit()) change(Json(std::vector<double>(v, v + value.size())));
+  } else if (value.is_string()) {
+    ImGui::Text("%s: %s", name.c_str(), value.get<std::string>().c_str());
+  } else if (value.is_null()) {
+    ImGui::Text("%s: the world", name.c_str());
+  } else {
+    ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
+  }
 }
 
 void Studio::settingsPanel() {
@@ -341,15 +334,12 @@ void Studio::statusBar() {
   ImGui::Begin("##status", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const StepDiagnostics& d = session_.simulator().diagnostics();
   const Scene& scene = document_.scene();
-  const char* tool = "";
-  for (const ToolInfo& t : kTools) {
-    if (t.tool == tool_) tool = t.label;
-  }
   ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s, %.0f frames/s  |  %s, residual %.1e  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
               "tool: %s  |  %s%s",
               scene.model.time(), session_.playing() ? "running" : "paused", session_.stepsPerSecond(),
               static_cast<double>(ImGui::GetIO().Framerate), session_.solverReport().c_str(), d.solverResidual,
-              d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total, tool,
+              d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total,
+              toolInfo(tool_).label,
               document_.file() ? document_.file()->filename().string().c_str() : "untitled", document_.dirty() ? " *" : "");
   ImGui::End();
 }
@@ -371,6 +361,7 @@ void Studio::helpOverlay() {
     row("S", "one step");
     row("R", "reset to the state after the last edit");
     row("1 … 7", "tools: drag, particle, rod, spring, nail, wire, delete");
+    row("B D J W M", "rigid-body tools: bar, disc, hinge (joint), weld, motor");
     row("Delete", "delete the selected item");
     row("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z also redoes)");
     row("Ctrl+S / Ctrl+O / Ctrl+N", "save / open / new canvas");
@@ -386,7 +377,7 @@ void Studio::helpOverlay() {
     ImGui::EndTable();
   }
   ImGui::Separator();
-  for (const ToolInfo& t : kTools) ImGui::BulletText("%s (%s): %s", t.label, t.key, t.help);
+  for (const ToolInfo& t : kTools) ImGui::BulletText("%s (%c): %s", t.label, t.key, t.help);
   ImGui::End();
 }
 

@@ -1,5 +1,6 @@
-// Studio: tools, gestures and shortcuts (studio.hpp). The windows are in panels.cpp, the
-// picture and the view in studio_view.cpp.
+// Studio: input, gestures and shortcuts (studio.hpp). What the building tools make is in
+// point_mass_tools.cpp and rigid_body_tools.cpp, the windows in panels.cpp, the picture and the
+// view in studio_view.cpp.
 #include "studio.hpp"
 
 #include <GLFW/glfw3.h>
@@ -9,34 +10,15 @@
 #include <iostream>
 
 #include "layout.hpp"
+#include "scene_json.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::studio {
 
 namespace {
 
-constexpr double kNewParticleMass = 1.0;    // kg
-constexpr double kNewSpringStiffness = 50;  // N/m
-constexpr double kNewSpringDamping = 1.0;   // N·s/m
 constexpr double kMessageSeconds = 8.0;
-
-// A point or vector as the scene format writes it: an array of its coordinates.
-Json vectorJson(const Eigen::VectorXd& p) {
-  Json array = Json::array();
-  for (const double x : p) array.push_back(x);
-  return array;
-}
-
 constexpr double kOrbitPerPixel = 0.01;  // rad of view turn per pixel of a right-button drag
-
-// How the scene format names a body point (scene-format.md, "Points"): a chain's mass as
-// {"body", "point"}, anything else by its body's id.
-Json pointReference(const Model& model, const BodyPoint& p) {
-  if (model.body(p.body).pointCount() > 1) return {{"body", model.name(p.body)}, {"point", p.site.index}};
-  return model.name(p.body);
-}
-
-bool hasFrame(const Model& model, const BodyPoint& p) { return model.body(p.body).hasFrame(); }
 
 }  // namespace
 
@@ -181,8 +163,11 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   }
   for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, view_, trace.path);
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
-  if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire) {
-    drawPreview(draw, camera_, gesture_.startWorld, pointer_);
+  if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire ||
+      gesture_.kind == Gesture::Kind::Part) {
+    const bool part = gesture_.kind == Gesture::Kind::Part;
+    drawPreview(draw, camera_, gesture_.startWorld, part ? snapped(sketch_, camera_, camera_.toPixels(pointer_)) : pointer_,
+                part && tool_ == Tool::Disc);
   }
   toolbar();
   sidePanel();
@@ -250,11 +235,8 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
     case GLFW_KEY_BACKSPACE:
       if (!std::holds_alternative<std::monostate>(selected_)) remove(selected_);
       break;
-    default: {
-      constexpr Tool kByNumber[] = {Tool::Drag, Tool::Particle, Tool::Rod, Tool::Spring, Tool::Nail, Tool::Wire,
-                                    Tool::Delete};
-      if (key >= GLFW_KEY_1 && key < GLFW_KEY_1 + 7) setTool(kByNumber[key - GLFW_KEY_1]);
-    }
+    default:
+      if (const std::optional<Tool> tool = toolForKey(key)) setTool(*tool);
   }
 }
 
@@ -294,7 +276,11 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
   gesture_ = {.start = hit, .startWorld = world};
   Model& model = document_.scene().model;
   if (hit.point) gesture_.depth = depthOf(*hit.point);
-  if (hit.point && !hasFrame(model, *hit.point)) gesture_.startWorld = pictureOf(*hit.point);
+  // A point mass is taken at its centre; a point of a rigid body snaps to a bar's end or a pin.
+  if (hit.point) {
+    gesture_.startWorld = hasFrame(model, *hit.point) ? snapped(sketch_, camera_, camera_.toPixels(world))
+                                                      : pictureOf(*hit.point);
+  }
   switch (tool_) {
     case Tool::Drag:
       selected_ = hit.item;
@@ -319,12 +305,7 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
       if (hit.point) {
         selected_ = hit.item;
       } else {
-        const std::string id = document_.freshBodyId("p");
-        if (edit([&](Json& scene) {
-              scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vectorJson(worldAt(world, 0.0))}});
-            })) {
-          selected_ = document_.scene().model.findBody(id).value();
-        }
+        addParticle(world);
       }
       break;
     case Tool::Rod:
@@ -336,6 +317,19 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
       break;
     case Tool::Wire:
       if (hit.point) gesture_.kind = Gesture::Kind::Wire;
+      break;
+    case Tool::Bar:
+    case Tool::Disc:
+      if (!rigidBodiesAllowed()) break;
+      gesture_.kind = Gesture::Kind::Part;
+      gesture_.startWorld = snapped(sketch_, camera_, camera_.toPixels(world));
+      break;
+    case Tool::Hinge:
+    case Tool::Weld:
+      if (rigidBodiesAllowed()) join(camera_.toPixels(world), tool_ == Tool::Weld);
+      break;
+    case Tool::Motor:
+      toggleMotor(hit);
       break;
     case Tool::Delete:
       if (!hit.empty()) remove(hit.item);
@@ -392,84 +386,22 @@ void Studio::endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pix
       if (document_.text() != g.before) document_.recordChange(g.before);
       session_.sync();
       break;
-    case Gesture::Kind::Connect:
-      connect(g.start, g.startWorld, pick(picture(), camera_, pixel), world);
+    case Gesture::Kind::Connect: {
+      const Sketch now = picture();
+      const Hit end = pick(now, camera_, pixel);
+      const bool onRigidBody = end.point && hasFrame(document_.scene().model, *end.point);
+      connect(g.start, g.startWorld, end, onRigidBody ? snapped(now, camera_, pixel) : world);
       break;
+    }
     case Gesture::Kind::Wire:
       wire(g.start, world);
+      break;
+    case Gesture::Kind::Part:
+      placePart(g.startWorld, snapped(sketch_, camera_, pixel));
       break;
     default:
       break;
   }
-}
-
-void Studio::connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hit& to, const Eigen::Vector2d& toWorld) {
-  if ((from.point && to.point && *from.point == *to.point) || (toWorld - fromWorld).norm() * camera_.scale < 4.0) {
-    return;  // a click, not a drag
-  }
-  const Model& model = document_.scene().model;
-  // An end on nothing gets a new particle there.
-  std::string newFrom, newTo;
-  if (!from.point) newFrom = document_.freshBodyId("p");
-  if (!to.point) newTo = document_.freshBodyId("p", {newFrom});
-  const auto end = [&](Json& connection, const char* key, const char* anchorKey, const Hit& hit,
-                       const std::string& fresh, const Eigen::Vector2d& at) {
-    if (!hit.point) {
-      connection[key] = fresh;
-      return;
-    }
-    connection[key] = pointReference(model, *hit.point);
-    if (hasFrame(model, *hit.point)) connection[anchorKey] = vectorJson(at);
-  };
-  const bool rod = tool_ == Tool::Rod;
-  // In 3D a new end lies in the plane (parallel to the picture) of the point at the other end.
-  const double depth = from.point ? depthOf(*from.point) : to.point ? depthOf(*to.point) : 0.0;
-  edit([&](Json& scene) {
-    for (const auto& [id, at] : {std::pair{newFrom, fromWorld}, std::pair{newTo, toWorld}}) {
-      if (!id.empty()) {
-        scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vectorJson(worldAt(at, depth))}});
-      }
-    }
-    Json connection{{"type", rod ? "distance" : "spring"}};
-    end(connection, "a", "anchor_a", from, newFrom, fromWorld);
-    end(connection, "b", "anchor_b", to, newTo, toWorld);
-    if (rod) {
-      scene["constraints"].push_back(connection);
-    } else {
-      connection["stiffness"] = kNewSpringStiffness;
-      connection["damping"] = kNewSpringDamping;
-      scene["forces"].push_back(connection);
-    }
-  });
-}
-
-void Studio::nail(const Hit& hit) {
-  const Model& model = document_.scene().model;
-  edit([&](Json& scene) {
-    if (hasFrame(model, *hit.point)) {
-      // A rigid body is nailed where it was clicked: a hinge to the world.
-      scene["constraints"].push_back({{"type", "revolute"},
-                                      {"a", pointReference(model, *hit.point)},
-                                      {"b", nullptr},
-                                      {"anchor", vectorJson(pictureOf(*hit.point))}});
-    } else {
-      scene["constraints"].push_back({{"type", "fixed"}, {"particle", pointReference(model, *hit.point)}});
-    }
-  });
-}
-
-void Studio::wire(const Hit& hit, const Eigen::Vector2d& center) {
-  const Model& model = document_.scene().model;
-  if (hasFrame(model, *hit.point)) {
-    report("a wire holds a point mass; join rigid bodies with joints (see docs/scene-format.md)", true);
-    return;
-  }
-  // In 3D the wire is a sphere about a point in the particle's plane (parallel to the picture).
-  const Eigen::VectorXd centre = worldAt(center, depthOf(*hit.point));
-  edit([&](Json& scene) {
-    scene["constraints"].push_back(
-        {{"type", "circle"}, {"particle", pointReference(model, *hit.point)}, {"center", vectorJson(centre)}});
-  });
 }
 
 void Studio::remove(const SketchItem& item) {

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 #include <filesystem>
 #include <functional>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,10 +59,23 @@ class Studio {
   void beginGesture(const Hit& hit, const Eigen::Vector2d& world);
   void updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
   void endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
+  void remove(const SketchItem& item);
+  // --- the point-mass tools (point_mass_tools.cpp)
+  void addParticle(const Eigen::Vector2d& world);
   void connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hit& to, const Eigen::Vector2d& toWorld);
   void nail(const Hit& hit);
   void wire(const Hit& hit, const Eigen::Vector2d& center);
-  void remove(const SketchItem& item);
+  // --- the rigid-body tools (rigid_body_tools.cpp); 2D only, as rigid bodies are
+  // False, with a message, if the model cannot have rigid bodies.
+  bool rigidBodiesAllowed();
+  // A bar from `from` to `to`, or a disc centred at `from` with its rim through `to` (world, m).
+  void placePart(const Eigen::Vector2d& from, const Eigen::Vector2d& to);
+  // A revolute joint (or a weld) at the part point nearest `pixel`, joining the bodies there.
+  void join(const Eigen::Vector2d& pixel, bool weld);
+  // Puts a motor on the revolute joint `hit` names, or takes it off.
+  void toggleMotor(const Hit& hit);
+  // The fields of the tool in hand (density, width, motor speed and torque), in the tool bar.
+  void partOptions();
   // Runs an edit of the document; a loader error is shown and changes nothing.
   bool edit(const std::function<void(Json&)>& change);
   void afterLoad();
@@ -91,6 +105,9 @@ class Studio {
   void toolbar();
   void sidePanel();
   void inspector();
+  // One field of the inspected item at `at` in the scene's JSON, edited by its kind (a number, a
+  // vector, a flag); an object's fields each get their own ("shape.size").
+  void inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value);
   void settingsPanel();
   void plots();
   void workLedger();
@@ -100,7 +117,7 @@ class Studio {
   void fileDialogs();
 
   struct Gesture {
-    enum class Kind { None, Pan, Orbit, Move, Drag, Connect, Wire };
+    enum class Kind { None, Pan, Orbit, Move, Drag, Connect, Wire, Part };
     Kind kind = Kind::None;
     Hit start;
     Eigen::Vector2d startWorld = Eigen::Vector2d::Zero();
@@ -117,6 +134,14 @@ class Studio {
   ViewDirection view_;  // always the front view for a 2D model (set on open, turned only in 3D)
   Eigen::Vector2d window_;
   Tool tool_ = Tool::Drag;
+  // What the rigid-body tools build with.
+  struct PartSettings {
+    double density = 10.0;                  // kg/m² (a plane body's mass per area)
+    double barWidth = 0.08;                 // m
+    double motorSpeed = std::numbers::pi;   // rad/s, counter-clockwise
+    double motorTorque = 50.0;              // N·m, the most the motor exerts
+  };
+  PartSettings parts_;
   Gesture gesture_;
   SketchItem selected_, hovered_;
   std::optional<BodyPoint> selectedPoint_;  // the body point clicked with the Drag tool

@@ -213,7 +213,9 @@ class Writer {
     } else if (const auto* rigid = dynamic_cast<const RigidBody*>(&body)) {
       out["type"] = "rigid";
       out["mass"] = rigid->mass();
-      out["inertia"] = rigid->inertia();
+      // An inertia the shape gives is left to the loader to derive again (bit for bit, by the
+      // same function), so that a change of mass or shape in an editor carries it along.
+      if (rigid->inertia() != rigid->shape().inertia(rigid->mass())) out["inertia"] = rigid->inertia();
       out["position"] = {q[0], q[1]};
       out["angle"] = q[2];
       out["velocity"] = {v[0], v[1]};

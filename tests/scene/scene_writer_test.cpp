@@ -11,6 +11,7 @@
 #include "support/scratch_directory.hpp"
 #include "support/system_differences.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -162,6 +163,24 @@ TEST(SceneWriter, NamesUnnamedBodiesWithoutClashing) {
   EXPECT_EQ(json["particles"][1]["id"], "body1");
   EXPECT_EQ(json["particles"][2]["id"], "body2");
   expectSameModel(scene, roundTrip(scene));
+}
+
+// An inertia the shape gives is not written (so an editor's change of mass or shape carries it
+// along) and is derived again bit for bit; one given in the file is kept.
+TEST(SceneWriter, WritesAnInertiaOnlyWhereTheShapeDoesNotGiveIt) {
+  const Scene scene = parseScene(R"({"bodies": [
+    {"id": "derived", "type": "rigid", "mass": 0.7, "position": [0, 0], "shape": {"type": "box", "size": [0.61, 0.08]}},
+    {"id": "given", "type": "rigid", "mass": 0.7, "inertia": 0.3, "position": [1, 0], "shape": {"type": "circle", "radius": 0.2}}]})");
+  const auto json = nlohmann::json::parse(writeScene(scene));
+  EXPECT_FALSE(json["bodies"][0].contains("inertia")) << json["bodies"][0];
+  EXPECT_EQ(json["bodies"][1]["inertia"], 0.3);
+  const Scene written = roundTrip(scene);
+  for (const char* id : {"derived", "given"}) {
+    const auto inertia = [id](const Scene& s) {
+      return dynamic_cast<const RigidBody&>(s.model.body(*s.model.findBody(id))).inertia();
+    };
+    EXPECT_EQ(inertia(written), inertia(scene)) << id;
+  }
 }
 
 TEST(SceneWriter, LeavesOutBrokenJointsAndMouseSprings) {

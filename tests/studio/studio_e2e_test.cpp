@@ -5,68 +5,18 @@
 #include <cairo.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <set>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "layout.hpp"
+#include "studio_run.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy {
 namespace {
-
-namespace fs = std::filesystem;
-
-constexpr int kWidth = 1280, kHeight = 800;
-
-struct StudioRun {
-  int status = -1;
-  std::string errors;  // stderr
-};
-
-// A directory of this process's files, removed at exit.
-const fs::path& scratchDirectory() {
-  struct Directory {
-    fs::path path = fs::temp_directory_path() / ("tinkertoy-studio-test-" + std::to_string(::getpid()));
-    Directory() { fs::create_directories(path); }
-    ~Directory() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Directory directory;
-  return directory.path;
-}
-
-fs::path scratch(const std::string& name) { return scratchDirectory() / name; }
-
-// Runs the Studio under xvfb-run with `arguments`; its recent-files list goes to a scratch
-// config directory. Under the sanitizer build, leak checking is off for this process: Mesa and
-// X keep allocations until exit that are not ours to free (the library's own tests keep it on).
-StudioRun studio(const std::string& arguments) {
-  const fs::path errors = scratch("stderr.txt");
-  const std::string command = "ASAN_OPTIONS=detect_leaks=0 XDG_CONFIG_HOME=" + scratch("config").string() + " " +
-                              TINKERTOY_XVFB_RUN +
-                              " -a -s '-screen 0 1400x1000x24' " + TINKERTOY_STUDIO + " --size " + std::to_string(kWidth) +
-                              "x" + std::to_string(kHeight) + " " + arguments + " 2> " + errors.string();
-  const int status = std::system(command.c_str());
-  std::ifstream in(errors);
-  std::stringstream text;
-  text << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
-}
-
-fs::path write(const std::string& name, const std::string& text) {
-  const fs::path file = scratch(name);
-  std::ofstream(file) << text;
-  return file;
-}
 
 Eigen::Vector2d at(const Scene& scene, const char* id) {
   const Eigen::VectorXd x = scene.model.position(*scene.model.findBody(id));
@@ -104,7 +54,7 @@ TEST(Studio, BuildsRunsAndDragsADoublePendulum) {
   const fs::path dump = scratch("dump.json"), shot = scratch("shot.png");
   fs::remove(dump);
   fs::remove(shot);
-  const StudioRun run = studio("--script " + script.string() + " --screenshot " + shot.string() + " --dump-scene " + dump.string());
+  const StudioRun run = runStudio("--script " + script.string() + " --screenshot " + shot.string() + " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
 
   const Scene scene = loadScene(dump);
@@ -149,8 +99,9 @@ TEST(Studio, BuildsRunsAndDragsADoublePendulum) {
   cairo_surface_destroy(image);
 }
 
-// The inspector's first field for a particle is its mass, at this pixel of the side panel.
-constexpr const char* kMassField = "[990, 128]";
+// The inspector's first field for a particle is its mass, at this pixel of the side panel (below
+// the item's JSON path and its id).
+const std::string kMassField = "[990, " + std::to_string(static_cast<int>(studio::layout::kToolbarHeight) + 85) + "]";
 
 TEST(Studio, TheInspectorEditsTheSelectedItemThroughTheLoader) {
   const fs::path script = write("inspect.json", std::string(R"({"events": [
@@ -164,7 +115,7 @@ TEST(Studio, TheInspectorEditsTheSelectedItemThroughTheLoader) {
     {"t": 1.0, "key": "enter"}
   ]})");
   const fs::path dump = scratch("inspected.json");
-  const StudioRun run = studio("--script " + script.string() + " --dump-scene " + dump.string());
+  const StudioRun run = runStudio("--script " + script.string() + " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   // 3.5 kg was taken; −2 kg was refused with the loader's reason, and changed nothing.
   EXPECT_NE(run.errors.find("particles[0].mass: must be positive"), std::string::npos) << run.errors;
@@ -188,7 +139,7 @@ TEST(Studio, EveryKeyPressActsOnceAtAnyFrameRate) {
   events += "]}";
   const fs::path script = write("keys.json", events);
   const fs::path dump = scratch("stepped.json");
-  const StudioRun run = studio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   const double t = kPresses / 240.0;
   EXPECT_NEAR(at(loadScene(dump), "p").y(), -0.5 * 9.81 * t * t, 1e-9);
@@ -206,26 +157,13 @@ TEST(Studio, UndoRedoAfterRunningRestoresTheEditedState) {
     {"t": 1.2, "key": "ctrl+y"}
   ]})");
   const fs::path dump = scratch("redone.json");
-  const StudioRun run = studio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
+  const StudioRun run = runStudio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
                                " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   const Scene scene = loadScene(dump);
   ASSERT_EQ(scene.model.bodyCount(), 2u) << "the redone edit is there";
   EXPECT_EQ(at(scene, "bob"), Eigen::Vector2d(1, 0)) << "the pendulum as opened";
   EXPECT_EQ(scene.model.v(), Eigen::VectorXd::Zero(4)) << "nothing moving";
-}
-
-// The pixel at (x, y) of a screenshot.
-Eigen::Vector3i pixelAt(const fs::path& png, int x, int y) {
-  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
-  Eigen::Vector3i colour(-1, -1, -1);
-  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
-    const unsigned char* pixels = cairo_image_surface_get_data(image);
-    const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * cairo_image_surface_get_stride(image) + 4 * x);
-    colour = Eigen::Vector3i((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff);
-  }
-  cairo_surface_destroy(image);
-  return colour;
 }
 
 // A 3D scene opens in the oblique view, nearer marks drawn over farther ones. Two particles 1 m
@@ -248,12 +186,12 @@ TEST(Studio, A3DSceneOpensObliqueWithTheNearerParticleOnTop) {
   const Eigen::Vector3i faded = ((0.4 * dot.cast<double>() + 0.6 * background.cast<double>()).array().round()).cast<int>();
 
   const fs::path oblique = scratch("oblique.png"), front = scratch("front.png");
-  StudioRun run = studio(scene.string() + " --frames 3 --screenshot " + oblique.string());
+  StudioRun run = runStudio(scene.string() + " --frames 3 --screenshot " + oblique.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   EXPECT_LE((pixelAt(oblique, x, y) - dot).cwiseAbs().maxCoeff(), 3) << pixelAt(oblique, x, y).transpose();
 
   const fs::path script = write("front-view.json", R"({"events": [{"t": 0.05, "key": "v"}, {"t": 0.1, "key": "space"}]})");
-  run = studio(scene.string() + " --script " + script.string() + " --screenshot " + front.string());
+  run = runStudio(scene.string() + " --script " + script.string() + " --screenshot " + front.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   EXPECT_LE((pixelAt(front, x, y) - faded).cwiseAbs().maxCoeff(), 3) << pixelAt(front, x, y).transpose();
 }
@@ -286,7 +224,7 @@ TEST(Studio, PTracesTheClickedPointOfARigidBody) {
                                                     (trace ? R"({"t": 0.2, "key": "p"},)" : "") +
                                                     R"({"t": 0.3, "key": "space"}, {"t": 1.5, "mouse_px": [5, 5]}]})");
     const fs::path shot = scratch(trace ? "traced.png" : "untraced.png");
-    const StudioRun result = studio(scene + " --script " + script.string() + " --screenshot " + shot.string());
+    const StudioRun result = runStudio(scene + " --script " + script.string() + " --screenshot " + shot.string());
     EXPECT_EQ(result.status, 0) << result.errors;
     return magentaPixels(shot);
   };
@@ -297,7 +235,7 @@ TEST(Studio, PTracesTheClickedPointOfARigidBody) {
 TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
   const fs::path bad = write("bad.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
   const fs::path dump = scratch("empty.json");
-  const StudioRun run = studio(bad.string() + " --frames 3 --dump-scene " + dump.string());
+  const StudioRun run = runStudio(bad.string() + " --frames 3 --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   EXPECT_NE(run.errors.find("cannot open the scene"), std::string::npos) << run.errors;
   EXPECT_NE(run.errors.find("particles[0].mass"), std::string::npos) << run.errors;
@@ -308,7 +246,7 @@ TEST(Studio, OpeningAMalformedSceneKeepsTheModel) {
   const fs::path bad = write("broken.json", R"({"particles": [)");
   const fs::path script = write("open.json", R"({"events": [{"t": 0.1, "open": ")" + bad.string() + R"("}]})");
   const fs::path dump = scratch("kept.json");
-  const StudioRun run = studio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
+  const StudioRun run = runStudio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
                          " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   EXPECT_NE(run.errors.find("malformed JSON"), std::string::npos) << run.errors;
@@ -316,17 +254,17 @@ TEST(Studio, OpeningAMalformedSceneKeepsTheModel) {
 }
 
 TEST(Studio, RejectsBadFlagsAndScripts) {
-  StudioRun run = studio("--frames 0");
+  StudioRun run = runStudio("--frames 0");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.errors.find("--frames"), std::string::npos) << run.errors;
-  run = studio("--size 10x10 --frames 1");
+  run = runStudio("--size 10x10 --frames 1");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.errors.find("--size"), std::string::npos) << run.errors;
-  run = studio("--frames 1 --screenshot /no/such/dir/x.png");
+  run = runStudio("--frames 1 --screenshot /no/such/dir/x.png");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.errors.find("/no/such/dir"), std::string::npos) << run.errors;
   const fs::path script = write("bad-script.json", R"({"events": [{"t": 0, "tool": "hammer"}]})");
-  run = studio("--script " + script.string());
+  run = runStudio("--script " + script.string());
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.errors.find("events[0].tool"), std::string::npos) << run.errors;
 }
