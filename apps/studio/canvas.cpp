@@ -159,6 +159,35 @@ std::vector<BodyPoint> bodiesUnder(const Sketch& sketch, const Camera& camera, c
   return under;
 }
 
+std::optional<BodyPoint> nearestBody(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel,
+                                     double reach) {
+  std::optional<BodyPoint> nearest;
+  double best = reach;
+  const auto consider = [&](double distance, const BodyPoint& point) {
+    if (distance <= best) best = distance, nearest = point;
+  };
+  for (const SketchDot& d : sketch.dots) consider((camera.toPixels(d.at) - pixel).norm(), d.point);
+  const Eigen::Vector2d world = camera.toWorld(pixel);
+  for (const SketchShape& s : sketch.shapes) {
+    // The nearest point of the outline, in pixels, and as a site in the body's frame.
+    Eigen::Vector2d closest = s.center;
+    if (s.type == Shape::Type::Circle) {
+      const Eigen::Vector2d out = world - s.center;
+      if (out.norm() > 0.0) closest = s.center + s.radius * out.normalized();
+    } else {
+      double edge = INFINITY;
+      for (std::size_t i = 0; i < s.outline.size(); ++i) {
+        const Eigen::Vector2d a = s.outline[i], ab = s.outline[(i + 1) % s.outline.size()] - a;
+        const Eigen::Vector2d q = a + std::clamp((world - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0) * ab;
+        if ((q - world).norm() < edge) edge = (q - world).norm(), closest = q;
+      }
+    }
+    consider((camera.toPixels(closest) - pixel).norm(),
+             {s.body, Eigen::Vector2d(Eigen::Rotation2Dd(-s.angle) * (closest - s.center))});
+  }
+  return nearest;
+}
+
 Eigen::Vector2d snapped(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel) {
   constexpr double kReach = 9.0;  // px
   std::vector<Eigen::Vector2d> targets;

@@ -27,6 +27,10 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
 // pixels (the topmost first), then the nearest point mass within reach. What a joint placed
 // there joins.
 std::vector<BodyPoint> bodiesUnder(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel);
+// The body point nearest `pixel` within `reach` pixels — a point mass, or the nearest point of a
+// rigid body's outline — for a grab that just missed a moving body.
+std::optional<BodyPoint> nearestBody(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixel,
+                                     double reach);
 // Where a part placed at `pixel` goes (a world point, m): the nearest point that parts join at
 // within reach — a bar's end (the middle of a box's short side), a shape's centre, a joint's pin,
 // a point mass — or else the pointer itself.

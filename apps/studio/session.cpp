@@ -6,6 +6,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "mouse_grip.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
 #include "tinkertoy/model/point.hpp"
@@ -17,9 +18,6 @@ namespace {
 constexpr std::size_t kHistoryLength = 3600;  // samples: a minute at 60 frames per second
 constexpr std::size_t kTrailLength = 240;     // positions per point
 constexpr std::size_t kTraceLength = 3600;    // positions per traced point: a minute at 60 samples/s
-constexpr double kDragFrequency = 4.0;        // Hz, of the dragged body on the mouse spring
-constexpr double kDragDampingRatio = 0.7;
-constexpr double kDragMaxAcceleration = 100.0;  // m/s², limits a mouse joint's force to 100 m_body
 
 }  // namespace
 
@@ -197,13 +195,12 @@ void Session::beginDrag(const BodyPoint& point, const Eigen::VectorXd& target) {
   const double mass = model.mass(point.body);
   const bool joint = model.dimension() == 2 && document_.scene().settings.formulation == FormulationKind::Velocity;
   if (joint) {
-    drag_ = model.addConstraint(std::make_unique<MouseJoint>(point, target.head<2>(), JointSpring{kDragFrequency, kDragDampingRatio},
-                                                             kDragMaxAcceleration * mass),
-                                "mouse drag");
+    const MouseGrip grip = mouseGrip(model, document_.scene().settings, point);
+    drag_ = model.addConstraint(std::make_unique<MouseJoint>(point, target.head<2>(), grip.spring, grip.maxForce), "mouse drag");
   } else {
-    const double omega = 2.0 * std::numbers::pi * kDragFrequency;
+    const double omega = 2.0 * std::numbers::pi * kGripFrequency;
     drag_ = model.addForce(
-        std::make_unique<MouseSpring>(point, target, mass * omega * omega, 2.0 * kDragDampingRatio * mass * omega));
+        std::make_unique<MouseSpring>(point, target, mass * omega * omega, 2.0 * kGripDampingRatio * mass * omega));
   }
 }
 

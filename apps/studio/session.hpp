@@ -52,7 +52,8 @@ class Session {
   double timeScale = 1.0;
 
   // Pulling a body point toward the pointer while the simulation runs: a mouse joint at the
-  // velocity level in 2D, else a mouse spring. Both are tuned to the dragged body's mass.
+  // velocity level in 2D, tuned to the mechanism it pulls on (mouse_grip.hpp), else a mouse
+  // spring tuned to the dragged body's mass.
   // `target`: a world point, [dimension].
   void beginDrag(const BodyPoint& point, const Eigen::VectorXd& target);
   void moveDrag(const Eigen::VectorXd& target);

@@ -19,6 +19,7 @@ namespace {
 
 constexpr double kMessageSeconds = 8.0;
 constexpr double kOrbitPerPixel = 0.01;  // rad of view turn per pixel of a right-button drag
+constexpr double kGrabReach = 40.0;      // px: a Drag press this near a moving body grabs it
 
 }  // namespace
 
@@ -285,6 +286,13 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
     case Tool::Drag:
       selected_ = hit.item;
       selectedPoint_ = hit.point;
+      if (!hit.point && hit.empty() && session_.playing()) {
+        // A moving body is easy to miss: the nearest one within reach is grabbed instead.
+        if (const auto near = nearestBody(sketch_, camera_, camera_.toPixels(world), kGrabReach)) {
+          beginGesture({near->body, near}, world);
+          return;
+        }
+      }
       if (!hit.point) {
         if (hit.empty()) gesture_.kind = Gesture::Kind::Pan;
       } else if (session_.playing()) {

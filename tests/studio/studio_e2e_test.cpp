@@ -232,6 +232,25 @@ TEST(Studio, PTracesTheClickedPointOfARigidBody) {
   EXPECT_EQ(run(false), 0);
 }
 
+// A press with the Drag tool that just misses a moving particle (here 8 cm, some 30 px, beside
+// it) grabs it rather than panning the view (item 15).
+TEST(Studio, ADragThatMissesAMovingBodyGrabsTheNearest) {
+  const fs::path scene = write("drift.json", R"({"gravity": [0, 0], "particles": [
+    {"id": "near", "mass": 1, "position": [0, 0], "velocity": [0.01, 0]},
+    {"id": "far", "mass": 1, "position": [2, 0]}]})");
+  const fs::path script = write("miss.json", R"({"events": [
+    {"t": 0.0, "key": "space"},
+    {"t": 0.2, "mouse": [0.0, 0.08]}, {"t": 0.25, "press": "left"},
+    {"t": 0.4, "mouse": [0.0, 0.5]}, {"t": 0.6, "mouse": [0.0, 1.0]}, {"t": 2.0, "release": "left"}
+  ]})");
+  const fs::path dump = scratch("grabbed.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const Scene after = loadScene(dump);
+  EXPECT_GT(at(after, "near").y(), 0.5) << "pulled up toward the pointer";
+  EXPECT_EQ(at(after, "far"), Eigen::Vector2d(2, 0));
+}
+
 TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
   const fs::path bad = write("bad.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
   const fs::path dump = scratch("empty.json");
