@@ -137,7 +137,8 @@ std::optional<int> keyCode(const std::string& name) {
       {"space", GLFW_KEY_SPACE}, {"delete", GLFW_KEY_DELETE}, {"backspace", GLFW_KEY_BACKSPACE},
       {"escape", GLFW_KEY_ESCAPE}, {"enter", GLFW_KEY_ENTER},  {"tab", GLFW_KEY_TAB},
       {"left", GLFW_KEY_LEFT},     {"right", GLFW_KEY_RIGHT},  {"up", GLFW_KEY_UP},
-      {"down", GLFW_KEY_DOWN},     {"f1", GLFW_KEY_F1}};
+      {"down", GLFW_KEY_DOWN},     {"f1", GLFW_KEY_F1},        {"f9", GLFW_KEY_F9},
+      {"f12", GLFW_KEY_F12}};
   if (auto k = kNamed.find(name); k != kNamed.end()) return k->second;
   return std::nullopt;
 }

@@ -9,7 +9,7 @@
 //     {"t": 0.5, "mouse_px": [640, 400]},       ... or to a window pixel
 //     {"t": 0.6, "press": "left"},              "left", "right" or "middle"
 //     {"t": 0.9, "release": "left"},
-//     {"t": 1.0, "key": "space"},               a key with modifiers: "ctrl+z", "shift+f1"
+//     {"t": 1.0, "key": "space"},               a key with modifiers: "ctrl+z", "shift+f1", "f12"
 //     {"t": 1.1, "scroll": 2},                  wheel notches, + zooms in
 //     {"t": 1.2, "open": "scenes/rope.json"}    as if typed into the Open dialog
 //     {"t": 1.3, "text": "2.5"}                 typed characters, into the field in focus

@@ -13,6 +13,9 @@ constexpr double kToolbarHeight = 72.0;  // px: two rows, the second for the too
 constexpr double kStatusHeight = 28.0;   // px
 constexpr double kPanelWidth = 380.0;    // px
 constexpr double kNewCanvasScale = 100.0;  // px per metre
+// The Open dialog, centred in the window, and the height of its list of examples.
+inline const Eigen::Vector2d kOpenDialog{680.0, 520.0};  // px
+constexpr double kOpenDialogList = 280.0;                 // px
 
 // `camera` fitted to the canvas of a window of `window` pixels (its centre and scale kept).
 inline Camera onCanvas(Camera camera, const Eigen::Vector2d& window) {

@@ -44,6 +44,7 @@ constexpr int kNoWindow = 1;
 
 struct Options {
   std::optional<std::filesystem::path> scene, script, screenshot, dump;
+  std::filesystem::path captureDirectory = ".";
   int frames = 0;
   std::string size = "1280x800";
   int width = 1280, height = 800;
@@ -169,7 +170,7 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
 
   int status = 0;
   {
-    Studio studio(options.scene, {options.width, options.height}, deterministic);
+    Studio studio(options.scene, {options.width, options.height}, deterministic, options.captureDirectory);
     glfwSetWindowUserPointer(window, &studio);
     const long lastFrame = options.frames > 0 ? options.frames
                            : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
@@ -190,6 +191,7 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
       glClearColor(0.97f, 0.97f, 0.95f, 1.0f);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      studio.afterRender(width, height);
       const bool last = frame + 1 == lastFrame;
       if (last && options.screenshot) {
         try {
@@ -237,6 +239,9 @@ int main(int argc, char** argv) {
   app.add_option("--screenshot", options.screenshot, "save the window as PNG after the script or the frames");
   app.add_option("--dump-scene", options.dump, "write the model and its state at exit");
   app.add_option("--size", options.size, "window size in pixels, WxH")->capture_default_str();
+  app.add_option("--capture-dir", options.captureDirectory,
+                 "where F12 screenshots and F9 recordings go (default: the working directory)")
+      ->check(CLI::ExistingDirectory);
   std::optional<Replay> replay;
   try {
     app.parse(argc, argv);

@@ -142,6 +142,13 @@ void Studio::toolbar() {
   ImGui::Checkbox("Forces", &showForces_);
   ImGui::SameLine();
   if (ImGui::Button("Help")) showHelp_ = !showHelp_;
+  ImGui::SameLine(0, 18);
+  if (ImGui::Button("Screenshot")) capture_.requestScreenshot(captureName());
+  ImGui::SameLine();
+  const bool recording = capture_.recording();
+  if (recording) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(230, 80, 70, 255));
+  if (ImGui::Button(recording ? "Stop recording" : "Record")) capture_.toggleRecording(captureName());
+  if (recording) ImGui::PopStyleColor();
   // The second row: the tools, in groups (drag; point masses; rigid bodies; delete), then what
   // the tool in hand builds with.
   for (const ToolInfo& t : kTools) {
@@ -369,6 +376,7 @@ void Studio::helpOverlay() {
     row("T / C", "trails / constraint-force arrows");
     row("V", "3D: view from the front, top, side or obliquely, in turn");
     row("P", "trace the point last clicked (a particle, or any point of a rigid body)");
+    row("F12 / F9", "screenshot / start or stop recording a video (PNG and MP4 in the working directory)");
     row("H or F1", "this help");
     row("Esc", "cancel the gesture, clear the selection");
     row("wheel", "zoom about the pointer");
@@ -395,85 +403,6 @@ void Studio::messageBanner() {
   if (ImGui::SmallButton("dismiss")) message_.clear();
   ImGui::End();
   ImGui::PopStyleColor();
-}
-
-void Studio::fileDialogs() {
-  if (openDialog_) {
-    ImGui::OpenPopup("Open a scene");
-    openDialog_ = false;
-    pathField_.clear();
-  }
-  if (saveDialog_) {
-    ImGui::OpenPopup("Save the scene as");
-    saveDialog_ = false;
-    pathField_ = document_.file() ? document_.file()->string() : "untitled.json";
-  }
-  if (confirmDiscard_) {
-    ImGui::OpenPopup("Unsaved changes");
-    confirmDiscard_ = false;
-  }
-  const auto openPath = [this](const std::filesystem::path& file) {
-    ImGui::CloseCurrentPopup();
-    whenDiscardable([this, file] { open(file); });
-  };
-  if (ImGui::BeginPopupModal("Open a scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::SetNextItemWidth(420);
-    const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (enter || ImGui::Button("Open")) openPath(pathField_);
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::Separator();
-    ImGui::TextDisabled("Examples (%s)", TINKERTOY_SCENES_DIR);
-    std::vector<std::filesystem::path> examples;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(TINKERTOY_SCENES_DIR, error)) {
-      if (entry.path().extension() == ".json") examples.push_back(entry.path());
-    }
-    std::sort(examples.begin(), examples.end());
-    ImGui::BeginChild("examples", {420, 220}, true);
-    for (const auto& file : examples) {
-      if (ImGui::Selectable(file.filename().string().c_str())) openPath(file);
-    }
-    ImGui::EndChild();
-    if (!recent_.files().empty()) {
-      ImGui::TextDisabled("Recent");
-      for (const auto& file : recent_.files()) {
-        if (ImGui::Selectable(file.string().c_str())) openPath(file);
-      }
-    }
-    ImGui::EndPopup();
-  }
-  if (ImGui::BeginPopupModal("Save the scene as", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::SetNextItemWidth(420);
-    const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
-    if (enter || ImGui::Button("Save")) {
-      try {
-        document_.saveAs(pathField_);
-        recent_.add(pathField_);
-        report("saved " + pathField_, false);
-      } catch (const std::exception& e) {
-        report(e.what(), true);
-      }
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
-  if (ImGui::BeginPopupModal("Unsaved changes", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextUnformatted("The scene has changes that are not saved. Discard them?");
-    if (ImGui::Button("Discard")) {
-      ImGui::CloseCurrentPopup();
-      if (afterDiscard_) afterDiscard_();
-      afterDiscard_ = nullptr;
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Keep editing")) {
-      afterDiscard_ = nullptr;
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::EndPopup();
-  }
 }
 
 }  // namespace tinkertoy::studio

@@ -77,7 +77,11 @@ class Session {
   };
   // Starts tracing `point`, or stops if it is traced already; true if it is traced now.
   bool toggleTrace(const BodyPoint& point);
-  void clearTraces() { traces_.clear(); }
+  // For another scene (opened, or a new canvas): no traces, and the time scale back to 1×.
+  void forgetScene() {
+    traces_.clear();
+    timeScale = 1.0;
+  }
   [[nodiscard]] const std::vector<Trace>& traces() const { return traces_; }
   // Where every recorded path (trails and traces) lies, seen through `view`: the motion so far.
   [[nodiscard]] Bounds pathBounds(const ViewDirection& view) const;

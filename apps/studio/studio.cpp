@@ -23,8 +23,9 @@ constexpr double kGrabReach = 40.0;      // px: a Drag press this near a moving 
 
 }  // namespace
 
-Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted)
-    : session_(document_), recent_(!scripted), window_(window) {
+Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted,
+               const std::filesystem::path& captureDirectory)
+    : session_(document_), recent_(!scripted), capture_(captureDirectory), window_(window) {
   camera_ = layout::newCanvasCamera(window);
   if (scene) open(*scene);
 }
@@ -51,7 +52,7 @@ void Studio::open(const std::filesystem::path& file) {
   }
   recent_.add(file);
   view_ = document_.scene().model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
-  session_.clearTraces();
+  session_.forgetScene();
   afterLoad();
   frameModel();
   report("opened " + file.string(), false);
@@ -61,7 +62,7 @@ void Studio::newCanvas() {
   session_.endDrag();
   document_.newCanvas();
   view_ = ViewDirection::front();
-  session_.clearTraces();
+  session_.forgetScene();
   afterLoad();
   camera_ = layout::newCanvasCamera(window_);
 }
@@ -178,6 +179,14 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   fileDialogs();
 }
 
+void Studio::afterRender(int width, int height) {
+  if (const auto note = capture_.afterRender(width, height)) report(note->message, note->error);
+}
+
+std::string Studio::captureName() const {
+  return document_.file() ? document_.file()->stem().string() : std::string("untitled");
+}
+
 void Studio::pressKey(int key, bool ctrl, bool shift) { pressedKeys_.push_back({key, ctrl, shift}); }
 
 void Studio::shortcuts() {
@@ -226,6 +235,12 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
       break;
     case GLFW_KEY_P:
       traceSelectedPoint();
+      break;
+    case GLFW_KEY_F12:
+      capture_.requestScreenshot(captureName());
+      break;
+    case GLFW_KEY_F9:
+      capture_.toggleRecording(captureName());
       break;
     case GLFW_KEY_ESCAPE:
       gesture_ = {};

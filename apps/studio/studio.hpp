@@ -17,8 +17,10 @@
 #include "canvas.hpp"
 #include "document.hpp"
 #include "recent_files.hpp"
+#include "scene_list.hpp"
 #include "session.hpp"
 #include "tool.hpp"
+#include "window_capture.hpp"
 #include "tinkertoy/view/camera.hpp"
 #include "tinkertoy/view/view_direction.hpp"
 
@@ -28,7 +30,9 @@ class Studio {
  public:
   // Opens `scene`, or an empty canvas; a scene that fails to load leaves the empty canvas and
   // an error message. `scripted`: a replay, which keeps the recent-files list in memory.
-  Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted);
+  // Screenshots (F12) and recordings (F9) go to `captureDirectory`.
+  Studio(const std::optional<std::filesystem::path>& scene, const Eigen::Vector2d& window, bool scripted,
+         const std::filesystem::path& captureDirectory);
 
   // One frame: input, simulation (frameSeconds of it, times the time scale) and all drawing.
   void frame(double frameSeconds, bool deterministic);
@@ -37,6 +41,8 @@ class Studio {
   // key state lost quick taps and merged presses within a frame).
   void pressKey(int key, bool ctrl, bool shift);
   void setWindowSize(const Eigen::Vector2d& window);
+  // After the frame is drawn and before it is shown: the screenshot or video frame asked for.
+  void afterRender(int width, int height);
 
   void setTool(Tool tool);
   // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
@@ -100,6 +106,8 @@ class Studio {
   void undo();
   void redo();
   void save();
+  // What screenshots and recordings are named after: the scene file's stem, or "untitled".
+  [[nodiscard]] std::string captureName() const;
 
   // --- windows (panels.cpp)
   void toolbar();
@@ -114,7 +122,7 @@ class Studio {
   void statusBar();
   void helpOverlay();
   void messageBanner();
-  void fileDialogs();
+  void fileDialogs();  // file_dialogs.cpp
 
   struct Gesture {
     enum class Kind { None, Pan, Orbit, Move, Drag, Connect, Wire, Part };
@@ -130,6 +138,7 @@ class Studio {
   Document document_;
   Session session_;
   RecentFiles recent_;
+  WindowCapture capture_;
   Camera camera_;
   ViewDirection view_;  // always the front view for a 2D model (set on open, turned only in 3D)
   Eigen::Vector2d window_;
@@ -161,6 +170,7 @@ class Studio {
   std::function<void()> afterDiscard_;  // what to do once unsaved changes may go
   bool closeConfirmed_ = false;
   std::string pathField_;
+  std::vector<SceneEntry> examples_;  // the Open dialog's, read when it opens
   Json inspected_;  // the selected item's JSON, refreshed while it can change
   double inspectedTime_ = -1.0;
   std::uint64_t inspectedRevision_ = 0;

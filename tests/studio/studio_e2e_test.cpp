@@ -251,6 +251,51 @@ TEST(Studio, ADragThatMissesAMovingBodyGrabsTheNearest) {
   EXPECT_EQ(at(after, "far"), Eigen::Vector2d(2, 0));
 }
 
+// The Open dialog: a click on an example only selects it (and shows its description); a double
+// click opens it (item 15). The first example, bead_on_wire.json, is the list's first row.
+TEST(Studio, TheOpenDialogOpensAnExampleOnADoubleClick) {
+  const int top = static_cast<int>((kHeight - studio::layout::kOpenDialog.y()) / 2);
+  const std::string firstRow = "[400, " + std::to_string(top + 92) + "]";
+  const auto run = [&](bool twice) {
+    const fs::path script = write("open-dialog.json", R"({"events": [{"t": 0.1, "key": "ctrl+o"},
+      {"t": 0.3, "mouse_px": )" + firstRow + R"(}, {"t": 0.35, "press": "left"}, {"t": 0.37, "release": "left"})" +
+                                                         (twice ? R"(, {"t": 0.45, "press": "left"}, {"t": 0.47, "release": "left"})" : "") +
+                                                         "]}");
+    const fs::path dump = scratch("opened.json");
+    const StudioRun result = runStudio("--script " + script.string() + " --dump-scene " + dump.string());
+    EXPECT_EQ(result.status, 0) << result.errors;
+    return loadScene(dump).name;
+  };
+  EXPECT_EQ(run(false), "untitled") << "one click selects";
+  EXPECT_EQ(run(true), "bead on a wire") << "a double click opens";
+}
+
+// F12 saves the window as <scene>-1.png, then -2.png (never over an earlier one); F9 starts and
+// stops an MP4 recording of the frames in between, through render's ffmpeg encoder (item 15).
+TEST(Studio, F12SavesAScreenshotAndF9RecordsAVideo) {
+  const fs::path directory = scratch("captures");
+  fs::create_directories(directory);
+  const fs::path script = write("capture.json", R"({"events": [{"t": 0.1, "key": "f12"}, {"t": 0.2, "key": "space"},
+    {"t": 0.3, "key": "f9"}, {"t": 0.8, "key": "f9"}, {"t": 0.9, "key": "f12"}]})");
+  const StudioRun run = runStudio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/four_bar.json --script " + script.string() +
+                                  " --capture-dir " + directory.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  for (const char* name : {"four_bar-1.png", "four_bar-2.png"}) {
+    cairo_surface_t* image = cairo_image_surface_create_from_png((directory / name).c_str());
+    EXPECT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS) << name;
+    EXPECT_EQ(cairo_image_surface_get_width(image), kWidth) << name;
+    EXPECT_EQ(cairo_image_surface_get_height(image), kHeight) << name;
+    cairo_surface_destroy(image);
+  }
+  const fs::path video = directory / "four_bar-1.mp4";
+  ASSERT_TRUE(fs::exists(video));
+  std::ifstream in(video, std::ios::binary);
+  char header[8] = {};
+  in.read(header, 8);
+  EXPECT_EQ(std::string(header + 4, 4), "ftyp") << "an MP4 file";
+  EXPECT_GT(fs::file_size(video), 10000u) << "30 frames of the window";
+}
+
 TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
   const fs::path bad = write("bad.json", R"({"particles": [{"id": "a", "mass": -1, "position": [0, 0]}]})");
   const fs::path dump = scratch("empty.json");
