@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo bench bench-peers clean
+.PHONY: all deps configure build test demo images bench bench-peers clean
 
 all: build
 
@@ -27,6 +27,10 @@ demo: build
 	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.mp4
 	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.png --time 1.2 --exposures 6 --span 1.2 --trails
 	@$(BUILD_DIR)/tinkertoy plot scenes/showcase.json -o out/showcase-energy.svg
+
+# The pictures in docs/images, made again by the programs (scripts/make-images.sh).
+images: build
+	@scripts/make-images.sh $(BUILD_DIR)
 
 bench: build
 	@$(BUILD_DIR)/tinkertoy-bench

@@ -23,7 +23,7 @@ struct ToolInfo {
 // In the tool bar's order.
 inline constexpr std::array<ToolInfo, 12> kTools{{
     {Tool::Drag, "drag", "Drag", '1',
-     "running: pull a body (a near miss grabs the nearest); paused: move it; empty space: pan"},
+     "running: pull a body (or the nearest); paused: move it; on empty space: pan"},
     {Tool::Particle, "particle", "Particle", '2', "click to add a 1 kg particle"},
     {Tool::Rod, "rod", "Rod", '3',
      "drag between two points for a rigid rod: particles, empty space (a new particle), or points of rigid bodies "

@@ -1,7 +1,12 @@
 // A rigid mechanism built by clicking (issue #15, item 12): a four-bar linkage from three bar
-// drags, four hinge clicks and a motor click, run in the Studio. The dumped scene must hold
-// exactly that mechanism, and its coupler must follow the four-bar's closed-form position
-// analysis over a whole turn of the crank: the coupler curve.
+// drags, four hinge clicks and a motor click, run in the Studio for 2 s — the session of the
+// documentation's picture, docs/studio-four-bar.json. The dumped scene must hold exactly that
+// mechanism, and its coupler must follow the four-bar's closed-form position analysis over a
+// whole turn of the crank: the coupler curve.
+//
+// The script draws the Grashof crank-rocker of scenes/four_bar.json: ground pivots A = (0, 0)
+// and D = (2, 0), crank 0.6 m, coupler 2.2 m, rocker 1.5 m. It moves the pointer to whole pixels,
+// and each bar starts at the end of the last one, where it snaps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,27 +22,6 @@ namespace tinkertoy {
 namespace {
 
 using Json = nlohmann::json;
-
-// Ground pivots A = (0, 0) and D = (2, 0), the crank pin B and the coupler pin C: the Grashof
-// crank-rocker of scenes/four_bar.json (crank 0.6 m, coupler 2.2 m, rocker 1.5 m). Each bar is
-// a drag from one pin to the next; the Studio's script moves the pointer to whole pixels, and
-// each bar starts at the end of the last one, where it snaps.
-const char* kBuildAFourBar = R"({"events": [
-  {"t": 0.0, "tool": "bar"},
-  {"t": 0.1, "mouse": [0, 0]},         {"t": 0.2, "press": "left"},
-  {"t": 0.3, "mouse": [0.2, 0.3]},     {"t": 0.4, "mouse": [0.3, 0.5196]},  {"t": 0.5, "release": "left"},
-  {"t": 0.6, "press": "left"},
-  {"t": 0.7, "mouse": [1.5, 1.2]},     {"t": 0.8, "mouse": [2.2826, 1.4731]}, {"t": 0.9, "release": "left"},
-  {"t": 1.0, "press": "left"},
-  {"t": 1.1, "mouse": [2.1, 0.5]},     {"t": 1.2, "mouse": [2, 0]},         {"t": 1.3, "release": "left"},
-  {"t": 1.4, "key": "j"},
-  {"t": 1.5, "click": [0, 0]}, {"t": 1.6, "click": [0.3, 0.5196]}, {"t": 1.7, "click": [2.2826, 1.4731]},
-  {"t": 1.8, "click": [2, 0]},
-  {"t": 1.9, "tool": "motor"},
-  {"t": 2.0, "click": [0, 0]},
-  {"t": 2.1, "key": "space"},
-  {"t": 4.1, "key": "space"}
-]})";
 
 // A bar's ends from its pose (x, y, θ) and length: the box's axis is the drag's direction.
 std::pair<Eigen::Vector2d, Eigen::Vector2d> ends(const Eigen::VectorXd& pose, double length) {
@@ -57,7 +41,7 @@ Eigen::Vector2d couplerPin(const Eigen::Vector2d& B, const Eigen::Vector2d& D, d
 }
 
 TEST(Studio, BuildsAFourBarByClickingAndItsCouplerFollowsTheClosedForm) {
-  const fs::path script = write("four-bar.json", kBuildAFourBar);
+  const fs::path script = fs::path(TINKERTOY_SOURCE_DIR) / "docs/studio-four-bar.json";
   const fs::path dump = scratch("four-bar-built.json");
   const StudioRun run = runStudio("--script " + script.string() + " --dump-scene " + dump.string());
   ASSERT_EQ(run.status, 0) << run.errors;

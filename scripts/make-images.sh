@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Regenerates the pictures in docs/images from the programs in the build (make images): the
+# README's and the guides' pictures are never edited by hand, so they show what the code does now.
+#
+#   scripts/make-images.sh [BUILD_DIR]     (default build/release; the Studio's need xvfb-run)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+build=${1:-build/release}
+images=docs/images
+for program in tinkertoy tinkertoy-studio; do
+  [[ -x $build/$program ]] || { echo "make-images: $build/$program is missing: build first (make)" >&2; exit 2; }
+done
+command -v xvfb-run >/dev/null || { echo "make-images: needs xvfb-run (apt-get install xvfb)" >&2; exit 2; }
+
+studio() {  # studio SCRIPT OUTPUT: a scripted Studio session's last frame
+  xvfb-run -a -s '-screen 0 1400x1000x24' "$build/tinkertoy-studio" --size 1280x800 --script "$1" --screenshot "$2"
+}
+
+"$build/tinkertoy" render scenes/showcase.json -o $images/showcase-strobe.png --time 1.2 --exposures 6 --span 1.2 \
+  --trails --quiet
+"$build/tinkertoy" plot scenes/showcase.json -o $images/showcase-energy.png
+"$build/tinkertoy" render scenes/cloth.json -o $images/cloth.png --time 1.5 --quiet
+studio docs/studio-session.json $images/studio.png
+studio docs/studio-four-bar.json $images/studio-four-bar.png
+echo "make-images: wrote $(ls $images | tr '\n' ' ')"
