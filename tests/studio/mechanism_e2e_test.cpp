@@ -42,9 +42,16 @@ Eigen::Vector2d couplerPin(const Eigen::Vector2d& B, const Eigen::Vector2d& D, d
 
 TEST(Studio, BuildsAFourBarByClickingAndItsCouplerFollowsTheClosedForm) {
   const fs::path script = fs::path(TINKERTOY_SOURCE_DIR) / "docs/studio-four-bar.json";
-  const fs::path dump = scratch("four-bar-built.json");
-  const StudioRun run = runStudio("--script " + script.string() + " --dump-scene " + dump.string());
+  const fs::path dump = scratch("four-bar-built.json"), shot = scratch("four-bar.png");
+  const StudioRun run = runStudio("--script " + script.string() + " --dump-scene " + dump.string() + " --screenshot " +
+                                  shot.string());
   ASSERT_EQ(run.status, 0) << run.errors;
+  // With a rigid body selected at 1280 × 800, the side panel still shows the plots: the ‖C‖∞
+  // curve's purple is in the panel's last 120 rows (item 15).
+  const int purple = Screenshot(shot).count(
+      [](const Eigen::Vector3i& c) { return (c - Eigen::Vector3i(148, 103, 189)).cwiseAbs().maxCoeff() < 40; },
+      kWidth - 370, kHeight - 28 - 120, kWidth - 10, kHeight - 28);
+  EXPECT_GT(purple, 30) << "the constraint-error plot at the foot of the panel";
 
   // The scene: three box bars of the default density and width, four revolute joints (two to the
   // world at A and D), one motor at the default speed and torque, and the velocity level.

@@ -7,11 +7,13 @@
 
 #include <filesystem>
 #include <sstream>
+#include <array>
 #include <set>
 #include <string>
 
 #include "layout.hpp"
 #include "studio_run.hpp"
+#include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/view/view_direction.hpp"
 
@@ -70,19 +72,13 @@ TEST(Studio, BuildsRunsAndDragsADoublePendulum) {
   EXPECT_GT(c.y(), -0.5) << "dragging up and right lifts it";
 
   // The screenshot: the window's size, not blank, and a particle's fill colour at each particle.
-  cairo_surface_t* image = cairo_image_surface_create_from_png(shot.c_str());
-  ASSERT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS);
-  ASSERT_EQ(cairo_image_surface_get_width(image), kWidth);
-  ASSERT_EQ(cairo_image_surface_get_height(image), kHeight);
-  const unsigned char* pixels = cairo_image_surface_get_data(image);
-  const int stride = cairo_image_surface_get_stride(image);
-  const auto rgb = [&](int x, int y) {
-    const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x);
-    return Eigen::Vector3i((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff);
-  };
-  std::set<std::uint32_t> colours;
+  const Screenshot image(shot);
+  ASSERT_EQ(image.width, kWidth);
+  ASSERT_EQ(image.height, kHeight);
+  const auto rgb = [&](int x, int y) { return image.at(x, y); };
+  std::set<std::array<int, 3>> colours;
   for (int y = 0; y < kHeight; y += 4) {
-    for (int x = 0; x < kWidth; x += 4) colours.insert(*reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x) & 0xffffff);
+    for (int x = 0; x < kWidth; x += 4) colours.insert({rgb(x, y).x(), rgb(x, y).y(), rgb(x, y).z()});
   }
   EXPECT_GT(colours.size(), 20u) << "the screenshot looks blank";
   const Camera camera = studio::layout::newCanvasCamera({kWidth, kHeight});
@@ -96,7 +92,6 @@ TEST(Studio, BuildsRunsAndDragsADoublePendulum) {
     // ... and not the background a particle's width away from it.
     EXPECT_GT((rgb(x + 14, y + 14) - dot).cwiseAbs().maxCoeff(), 40) << id;
   }
-  cairo_surface_destroy(image);
 }
 
 // The inspector's first field for a particle is its mass, at this pixel of the side panel (below
@@ -122,6 +117,25 @@ TEST(Studio, TheInspectorEditsTheSelectedItemThroughTheLoader) {
   const Scene scene = loadScene(dump);
   ASSERT_EQ(scene.model.bodyCount(), 1u);
   EXPECT_DOUBLE_EQ(scene.model.mass(scene.model.bodyAt(0)), 3.5);
+}
+
+// A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
+// id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
+// (item 15).
+TEST(Studio, TheInspectorEditsAShapeFieldByField) {
+  const fs::path scene = write("disc.json", R"({"gravity": [0, 0], "bodies": [{"id": "wheel", "type": "rigid", "mass": 2,
+    "position": [0, 0], "shape": {"type": "circle", "radius": 0.2}}]})");
+  const std::string radiusField = "[990, " + std::to_string(static_cast<int>(studio::layout::kToolbarHeight) + 255) + "]";
+  const fs::path script = write("radius.json", R"({"events": [{"t": 0.1, "click": [0, 0]},
+    {"t": 0.3, "mouse_px": )" + radiusField + R"(}, {"t": 0.35, "press": "left"}, {"t": 0.4, "release": "left"},
+    {"t": 0.5, "key": "ctrl+a"}, {"t": 0.55, "text": "0.5"}, {"t": 0.6, "key": "enter"}]})");
+  const fs::path dump = scratch("wider.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const Scene after = loadScene(dump);
+  const auto& wheel = dynamic_cast<const RigidBody&>(after.model.body(*after.model.findBody("wheel")));
+  EXPECT_EQ(wheel.shape().radius(), 0.5);
+  EXPECT_DOUBLE_EQ(wheel.inertia(), 0.5 * 2 * 0.25) << "½ m r² of the new radius";
 }
 
 // 200 presses of S (one step of dt each), four to a frame: every press acts exactly once. A
@@ -198,21 +212,7 @@ TEST(Studio, A3DSceneOpensObliqueWithTheNearerParticleOnTop) {
 
 // Magenta pixels (the colour of trails only) in a screenshot.
 int magentaPixels(const fs::path& png) {
-  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
-  int count = 0;
-  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
-    const unsigned char* pixels = cairo_image_surface_get_data(image);
-    const int stride = cairo_image_surface_get_stride(image);
-    for (int y = 0; y < cairo_image_surface_get_height(image); ++y) {
-      for (int x = 0; x < cairo_image_surface_get_width(image); ++x) {
-        const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * stride + 4 * x);
-        const int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-        count += (r - g > 60 && b - g > 30) ? 1 : 0;
-      }
-    }
-  }
-  cairo_surface_destroy(image);
-  return count;
+  return Screenshot(png).count([](const Eigen::Vector3i& c) { return c.x() - c.y() > 60 && c.z() - c.y() > 30; });
 }
 
 // Any point can leave a trail: click the strandbeest's foot near its tip with the Drag tool,
@@ -281,11 +281,9 @@ TEST(Studio, F12SavesAScreenshotAndF9RecordsAVideo) {
                                   " --capture-dir " + directory.string());
   ASSERT_EQ(run.status, 0) << run.errors;
   for (const char* name : {"four_bar-1.png", "four_bar-2.png"}) {
-    cairo_surface_t* image = cairo_image_surface_create_from_png((directory / name).c_str());
-    EXPECT_EQ(cairo_surface_status(image), CAIRO_STATUS_SUCCESS) << name;
-    EXPECT_EQ(cairo_image_surface_get_width(image), kWidth) << name;
-    EXPECT_EQ(cairo_image_surface_get_height(image), kHeight) << name;
-    cairo_surface_destroy(image);
+    const Screenshot image(directory / name);
+    EXPECT_EQ(image.width, kWidth) << name;
+    EXPECT_EQ(image.height, kHeight) << name;
   }
   const fs::path video = directory / "four_bar-1.mp4";
   ASSERT_TRUE(fs::exists(video));

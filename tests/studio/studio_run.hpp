@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,17 +64,46 @@ inline fs::path write(const std::string& name, const std::string& text) {
   return file;
 }
 
-// The pixel at (x, y) of a screenshot.
-inline Eigen::Vector3i pixelAt(const fs::path& png, int x, int y) {
-  cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
-  Eigen::Vector3i colour(-1, -1, -1);
-  if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
-    const unsigned char* pixels = cairo_image_surface_get_data(image);
-    const auto p = *reinterpret_cast<const std::uint32_t*>(pixels + y * cairo_image_surface_get_stride(image) + 4 * x);
-    colour = Eigen::Vector3i((p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff);
+// A screenshot read back: its size and its pixels (none if it could not be read).
+class Screenshot {
+ public:
+  explicit Screenshot(const fs::path& png) {
+    cairo_surface_t* image = cairo_image_surface_create_from_png(png.c_str());
+    if (cairo_surface_status(image) == CAIRO_STATUS_SUCCESS) {
+      width = cairo_image_surface_get_width(image);
+      height = cairo_image_surface_get_height(image);
+      const unsigned char* data = cairo_image_surface_get_data(image);
+      const int stride = cairo_image_surface_get_stride(image);
+      for (int y = 0; y < height; ++y) {
+        const auto* row = reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+        pixels_.insert(pixels_.end(), row, row + width);
+      }
+    }
+    cairo_surface_destroy(image);
   }
-  cairo_surface_destroy(image);
-  return colour;
-}
+  int width = 0, height = 0;  // px; 0 when the file could not be read
+
+  // The colour at (x, y) as RGB, each 0 … 255.
+  [[nodiscard]] Eigen::Vector3i at(int x, int y) const {
+    const std::uint32_t p = pixels_[static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)];
+    return {static_cast<int>((p >> 16) & 0xff), static_cast<int>((p >> 8) & 0xff), static_cast<int>(p & 0xff)};
+  }
+  // How many pixels of the rectangle [x0, x1) × [y0, y1) (the whole picture by default) have a
+  // colour for which `match` (an RGB) is true.
+  template <class Match>
+  [[nodiscard]] int count(Match match, int x0 = 0, int y0 = 0, int x1 = -1, int y1 = -1) const {
+    int n = 0;
+    for (int y = y0; y < (y1 < 0 ? height : y1); ++y) {
+      for (int x = x0; x < (x1 < 0 ? width : x1); ++x) n += match(at(x, y)) ? 1 : 0;
+    }
+    return n;
+  }
+
+ private:
+  std::vector<std::uint32_t> pixels_;
+};
+
+// The pixel at (x, y) of a screenshot, as RGB.
+inline Eigen::Vector3i pixelAt(const fs::path& png, int x, int y) { return Screenshot(png).at(x, y); }
 
 }  // namespace tinkertoy
