@@ -7,7 +7,7 @@
 //
 // Exit codes: 0 success, 1 check found a wrong derivative, 2 bad input (the message names
 // the flag or the JSON path), 3 the simulation blew up, 4 an output could not be completed
-// (ffmpeg or gnuplot failed).
+// (ffmpeg or gnuplot failed, or a write failed).
 #pragma once
 
 #include <ostream>

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -14,31 +15,43 @@ namespace tinkertoy::cli {
 
 namespace {
 
-// The temporary file to remove if a signal ends the process, kept where a signal handler can
-// read it (one output at a time, which is all a command writes).
-char gInterrupted[PATH_MAX] = {};
+// The temporary files to remove if a signal ends the process, kept where a signal handler can
+// read them: a command writes at most two outputs at once (run's --trajectory and --summary).
+constexpr std::size_t kMostPending = 2;
+char gInterrupted[kMostPending][PATH_MAX] = {};
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction gPrevious[std::size(kCleanupSignals)];
 
 extern "C" void removeAndDie(int signal) {
-  if (gInterrupted[0] != '\0') ::unlink(gInterrupted);
+  for (const char* file : gInterrupted) {
+    if (file[0] != '\0') ::unlink(file);
+  }
   ::signal(signal, SIG_DFL);
   ::raise(signal);
 }
 
+bool anyPending() {
+  return std::any_of(std::begin(gInterrupted), std::end(gInterrupted), [](const char* f) { return f[0] != '\0'; });
+}
+
 void removeOnSignals(const std::filesystem::path& file) {
   const std::string name = file.string();
-  if (name.size() >= sizeof gInterrupted) return;
-  std::memcpy(gInterrupted, name.c_str(), name.size() + 1);
+  auto* slot = std::find_if(std::begin(gInterrupted), std::end(gInterrupted), [](const char* f) { return f[0] == '\0'; });
+  if (name.size() >= PATH_MAX || slot == std::end(gInterrupted)) return;
+  const bool first = !anyPending();
+  std::memcpy(*slot, name.c_str(), name.size() + 1);
+  if (!first) return;
   struct sigaction action {};
   action.sa_handler = removeAndDie;
   for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) ::sigaction(kCleanupSignals[i], &action, &gPrevious[i]);
 }
 
-void stopRemovingOnSignals() {
-  if (gInterrupted[0] == '\0') return;
+void stopRemovingOnSignals(const std::filesystem::path& file) {
+  for (char* slot : gInterrupted) {
+    if (file.string() == slot) slot[0] = '\0';
+  }
+  if (anyPending()) return;
   for (std::size_t i = 0; i < std::size(kCleanupSignals); ++i) ::sigaction(kCleanupSignals[i], &gPrevious[i], nullptr);
-  gInterrupted[0] = '\0';
 }
 
 std::string cannotWrite(const std::filesystem::path& target, const std::string& reason) {
@@ -52,6 +65,15 @@ std::string cannotWrite(const std::filesystem::path& target, const std::string& 
 PendingFile::PendingFile(std::filesystem::path target) : target_(std::move(target)) {
   if (target_.filename().empty()) throw std::runtime_error(cannotWrite(target_, "it names a directory, not a file"));
   if (std::filesystem::is_directory(target_)) throw std::runtime_error(cannotWrite(target_, "it is a directory"));
+  // A device, a pipe or a socket (/dev/stdout, /dev/null) is written as it is: a file renamed
+  // over it would replace it.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(target_, error);
+  if (!error && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    partial_ = target_;
+    direct_ = true;
+    return;
+  }
   // A unique hidden name beside the target (so two commands writing the same file do not
   // share it), short enough to fit however long the target's name is.
   std::string name = target_.filename().string().substr(0, 100);
@@ -70,13 +92,15 @@ PendingFile::PendingFile(std::filesystem::path target) : target_(std::move(targe
 }
 
 PendingFile::~PendingFile() {
-  stopRemovingOnSignals();
+  if (direct_) return;
+  stopRemovingOnSignals(partial_);
   if (committed_) return;
   std::error_code ignored;
   std::filesystem::remove(partial_, ignored);
 }
 
 std::string PendingFile::commit() {
+  if (direct_) return {};
   std::error_code error;
   if (std::filesystem::file_size(partial_, error) == 0 && !error) {
     return cannotWrite(target_, "the output came out empty");
@@ -87,16 +111,28 @@ std::string PendingFile::commit() {
   return {};
 }
 
-std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::string& input, std::ostream& err) {
-  std::error_code ignored;
-  if (std::filesystem::equivalent(path, input, ignored)) {
-    err << "error: -o: '" << path << "' is the input itself; writing there would destroy it\n";
+std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::vector<std::string>& others,
+                                           const std::string& flag, std::ostream& err) {
+  // The same file, by identity where it exists, else by its absolute, normalized name.
+  const auto same = [](const std::filesystem::path& a, const std::filesystem::path& b) {
+    std::error_code error;
+    if (std::filesystem::equivalent(a, b, error)) return true;
+    const auto canonical = [](const std::filesystem::path& p) {
+      std::error_code ignored;
+      return std::filesystem::weakly_canonical(std::filesystem::absolute(p, ignored), ignored);
+    };
+    return canonical(a) == canonical(b);
+  };
+  for (const std::string& other : others) {
+    if (other.empty() || !same(path, other)) continue;
+    err << "error: " << flag << ": '" << path << "' is "
+        << (&other == &others.front() ? "the input itself" : "where another output goes") << "; writing there would destroy it\n";
     return nullptr;
   }
   try {
     return std::make_unique<PendingFile>(path);
   } catch (const std::runtime_error& e) {
-    err << "error: -o: " << e.what() << "\n";
+    err << "error: " << flag << ": " << e.what() << "\n";
     return nullptr;
   }
 }

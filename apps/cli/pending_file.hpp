@@ -1,13 +1,15 @@
 // PendingFile: an output written under a temporary name beside its final one, and renamed into
 // place by commit(). A command that fails part-way, or is interrupted by Ctrl-C (SIGINT),
 // SIGTERM or SIGHUP, leaves nothing behind, not a half-written picture or video; one that
-// cannot write there fails before doing any work.
+// cannot write there fails before doing any work. A target that is a device, a pipe or a socket
+// (/dev/stdout) is written in place instead: renaming a file over it would replace it.
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tinkertoy::cli {
 
@@ -30,10 +32,13 @@ class PendingFile {
  private:
   std::filesystem::path target_, partial_;
   bool committed_ = false;
+  bool direct_ = false;  // the target is a device, pipe or socket, written in place
 };
 
-// The PendingFile for the output `path` of the -o flag, which must not be the command's
-// `input`; when it cannot be created, prints "error: -o: …" to `err` and returns null.
-std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::string& input, std::ostream& err);
+// The PendingFile for the output `path` given by `flag`, which must not be the same file as any
+// of `others` (the command's input first, then its other outputs; empty ones are skipped); when
+// it cannot be created, prints "error: <flag>: …" to `err` and returns null.
+std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::vector<std::string>& others,
+                                           const std::string& flag, std::ostream& err);
 
 }  // namespace tinkertoy::cli

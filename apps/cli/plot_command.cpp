@@ -156,7 +156,7 @@ int plotSeries(const PlotOptions& o, std::ostream& out, std::ostream& err) {
          << ", dt = " << s.dt << " s";
     title = name.str();
   }
-  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.input, err);
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, {o.input}, "-o", err);
   if (!file) return kBadInput;
   if (run) {
     ProgressBar progress(err, o.progress, "simulating", stepsToReach(run->scene.duration, run->scene.settings.dt));

@@ -248,7 +248,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       return kBadInput;
     }
   }
-  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, o.scene, err);
+  const std::unique_ptr<PendingFile> file = pendingOutput(o.output, {o.scene}, "-o", err);
   if (!file) return kBadInput;
 
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);

@@ -1,7 +1,9 @@
 #include "run_command.hpp"
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -10,6 +12,7 @@
 
 #include "cli.hpp"
 #include "model_contents.hpp"
+#include "pending_file.hpp"
 #include "progress_bar.hpp"
 #include "trajectory_writer.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
@@ -163,22 +166,33 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   Scene& scene = run->scene;
   Simulator& simulator = run->simulator;
 
-  // Open every output before simulating, so a bad path fails fast and costs nothing.
+  // Open every output before simulating, so a bad path fails fast and costs nothing. Each is
+  // written aside and moved into place once complete (PendingFile); none may be the scene or
+  // the other output.
+  std::unique_ptr<PendingFile> trajectoryFile, summaryFile;
   std::unique_ptr<TrajectoryWriter> trajectory;
-  std::ofstream summaryFile;
-  try {
-    if (!options.trajectory.empty()) trajectory = std::make_unique<TrajectoryWriter>(options.trajectory, scene.model);
-  } catch (const std::runtime_error& e) {
-    err << "error: --trajectory: " << e.what() << "\n";
-    return kBadInput;
-  }
-  if (!options.summary.empty()) {
-    summaryFile.open(options.summary);
-    if (!summaryFile) {
-      err << "error: --summary: cannot write '" << options.summary << "'\n";
+  if (!options.trajectory.empty()) {
+    trajectoryFile = pendingOutput(options.trajectory, {options.scene, options.summary}, "--trajectory", err);
+    if (!trajectoryFile) return kBadInput;
+    try {
+      trajectory = std::make_unique<TrajectoryWriter>(trajectoryFile->path(), options.trajectory, scene.model);
+    } catch (const std::runtime_error& e) {
+      err << "error: --trajectory: " << e.what() << "\n";
       return kBadInput;
     }
   }
+  if (!options.summary.empty()) {
+    summaryFile = pendingOutput(options.summary, {options.scene, options.trajectory}, "--summary", err);
+    if (!summaryFile) return kBadInput;
+  }
+  // The trajectory, completed and moved into place: false (with the reason on `err`) if not.
+  const auto landTrajectory = [&] {
+    if (!trajectory) return true;
+    std::string problem = trajectory->finish();
+    if (problem.empty()) problem = trajectoryFile->commit();
+    if (!problem.empty()) err << "error: --trajectory: " << problem << "\n";
+    return problem.empty();
+  };
 
   RunStatistics stats(simulator.diagnostics());
   // Step k is at t0 + k·dt, not at the model's running sum of dt.
@@ -195,21 +209,33 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   });
   if (!failure.empty()) {
     err << "error: " << failure << "\n";
-    if (trajectory) {
-      trajectory->flush();
+    if (trajectory && landTrajectory()) {
       err << "the trajectory up to t = " << scene.model.time() << " s is in " << options.trajectory << "\n";
     }
-    if (summaryFile.is_open()) {
-      summaryFile.close();
-      std::filesystem::remove(options.summary);
-    }
-    return kBlowUp;
+    return kBlowUp;  // and no summary: the run did not complete
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const Report report{scene, options.scene, stats, wall, simulator.breaks()};
   printSummary(out, report);
-  if (summaryFile.is_open()) summaryFile << summaryJson(report).dump(2) << "\n";
+  if (!(out << std::flush)) {
+    err << "error: cannot write the summary to standard output\n";
+    return kOutputFailed;
+  }
+  if (!landTrajectory()) return kOutputFailed;
+  if (summaryFile) {
+    std::ofstream file(summaryFile->path());
+    file << summaryJson(report).dump(2) << "\n";
+    errno = 0;
+    file.close();
+    std::string problem;
+    if (!file) problem = "cannot write '" + options.summary + "': " + (errno != 0 ? std::strerror(errno) : "the write failed");
+    if (problem.empty()) problem = summaryFile->commit();
+    if (!problem.empty()) {
+      err << "error: --summary: " << problem << "\n";
+      return kOutputFailed;
+    }
+  }
   return kSuccess;
 }
 

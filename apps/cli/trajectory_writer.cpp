@@ -24,8 +24,9 @@ void writeNumbers(std::ofstream& out, const Eigen::VectorXd& x) {
 
 }  // namespace
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const Model& model) : out_(path) {
-  if (!out_) throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno));
+TrajectoryWriter::TrajectoryWriter(const std::filesystem::path& path, const std::string& shownAs, const Model& model)
+    : out_(path), name_(shownAs) {
+  if (!out_) throw std::runtime_error("cannot write '" + shownAs + "': " + std::strerror(errno));
   const int d = model.dimension();
   out_ << "time";
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
@@ -63,6 +64,14 @@ void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, doubl
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','
        << d.constraintError << ',' << d.velocityError << ',' << work << '\n';
+}
+
+std::string TrajectoryWriter::finish() {
+  errno = 0;
+  out_.close();
+  if (out_) return {};
+  std::string reason = errno != 0 ? std::strerror(errno) : "the write failed";
+  return "cannot write '" + name_ + "': " + reason;
 }
 
 }  // namespace tinkertoy::cli

@@ -10,6 +10,7 @@
 // work is the numerical error). Numbers are written with 17 significant digits.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -19,14 +20,17 @@ namespace tinkertoy::cli {
 
 class TrajectoryWriter {
  public:
-  // Throws std::runtime_error if the file cannot be created.
-  TrajectoryWriter(const std::string& path, const Model& model);
+  // Writes to `path` (named `shownAs` in messages). Throws std::runtime_error if the file cannot
+  // be created.
+  TrajectoryWriter(const std::filesystem::path& path, const std::string& shownAs, const Model& model);
   // One row of the model at `time`, s, with the ledger's total `work` since the start, J.
   void write(const Model& model, const StepDiagnostics& diagnostics, double time, double work);
-  void flush() { out_.flush(); }
+  // Flushes and closes the file: "" if every row was written, else why not.
+  [[nodiscard]] std::string finish();
 
  private:
   std::ofstream out_;
+  std::string name_;
 };
 
 }  // namespace tinkertoy::cli

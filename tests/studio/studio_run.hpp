@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support/scratch_directory.hpp"
+
 namespace tinkertoy {
 
 namespace fs = std::filesystem;
@@ -26,18 +28,10 @@ struct StudioRun {
   std::string errors;  // stderr
 };
 
-// A directory of this process's files, removed at exit.
+// A directory of this process's files (unique: mkdtemp), removed at exit.
 inline const fs::path& scratchDirectory() {
-  struct Directory {
-    fs::path path = fs::temp_directory_path() / ("tinkertoy-studio-test-" + std::to_string(::getpid()));
-    Directory() { fs::create_directories(path); }
-    ~Directory() {
-      std::error_code ignored;
-      fs::remove_all(path, ignored);
-    }
-  };
-  static const Directory directory;
-  return directory.path;
+  static const testing_support::ScratchDirectory directory;
+  return directory.path();
 }
 
 inline fs::path scratch(const std::string& name) { return scratchDirectory() / name; }

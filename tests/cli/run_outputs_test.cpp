@@ -1,0 +1,72 @@
+// `tinkertoy run`'s outputs never lie (issue #16, failure class 6): a write that fails is an
+// error naming the file (exit 4), standard output included; an output may not be the scene or
+// the other output; and each output lands whole or not at all, as render's do.
+#include <streambuf>
+
+#include "cli_fixture.hpp"
+
+namespace tinkertoy::cli {
+namespace {
+
+const std::string kPendulum = kScenes + "pendulum.json";
+
+// A standard output that refuses every write, as a full disk does.
+class FullStream : public std::streambuf {
+ protected:
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+TEST_F(Cli, AWriteThatFailsIsAnErrorNamingTheFile) {
+  for (const char* flag : {"--summary", "--trajectory"}) {
+    const Result r = tinkertoy({"run", kPendulum, "--duration", "0.1", flag, "/dev/full"});
+    EXPECT_EQ(r.code, kOutputFailed) << flag << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string(flag) + ": cannot write '/dev/full'"), std::string::npos) << r.err;
+  }
+  FullStream full;
+  std::ostream out(&full);
+  std::ostringstream err;
+  EXPECT_EQ(run({"run", kPendulum, "--duration", "0.1"}, out, err), kOutputFailed);
+  EXPECT_NE(err.str().find("cannot write the summary to standard output"), std::string::npos) << err.str();
+}
+
+TEST_F(Cli, AnOutputMayNotBeTheSceneOrTheOtherOutput) {
+  const std::string scene = writeScene("pendulum.json", readFile(kPendulum));
+  Result r = tinkertoy({"run", scene, "--duration", "0.1", "--summary", scene});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--summary: '" + scene + "' is the input itself"), std::string::npos) << r.err;
+  EXPECT_EQ(readFile(scene), readFile(kPendulum)) << "the scene is untouched";
+
+  r = tinkertoy({"run", scene, "--duration", "0.1", "--trajectory", scene});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_EQ(readFile(scene), readFile(kPendulum));
+
+  const std::string both = file("out.txt");
+  r = tinkertoy({"run", scene, "--duration", "0.1", "--summary", both, "--trajectory", dir_.string() + "/./out.txt"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("is where another output goes"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(both));
+}
+
+// Written aside and moved into place: a run that blows up leaves an earlier summary as it was,
+// and a run that completes leaves no temporary file behind.
+TEST_F(Cli, OutputsLandWholeOrNotAtAll) {
+  const std::string summary = file("s.json");
+  std::ofstream(summary) << "the summary of an earlier run\n";
+  const std::string stiff = writeScene("stiff.json", kBlowUpScene);
+  EXPECT_EQ(tinkertoy({"run", stiff, "--summary", summary}).code, kBlowUp);
+  EXPECT_EQ(readFile(summary), "the summary of an earlier run\n");
+
+  const Result r = tinkertoy({"run", kPendulum, "--duration", "0.1", "--summary", summary, "--trajectory", file("t.csv")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(readJson(summary).contains("energy_error_max"));
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    ++files;
+    EXPECT_NE(entry.path().filename().string().front(), '.') << "a temporary file is left: " << entry.path();
+  }
+  EXPECT_EQ(files, 3) << "stiff.json, s.json and t.csv";
+}
+
+}  // namespace
+}  // namespace tinkertoy::cli
