@@ -32,9 +32,8 @@ CLI::Validator relativeToleranceFlag() {
       "");
 }
 
-void applyFlags(const SimulationFlags& f, Scene& scene) {
-  SimulationSettings& s = scene.settings;
-  if (f.duration) scene.duration = *f.duration;
+// The flags' settings, over the scene's.
+void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.dt) s.dt = *f.dt;
   if (f.integrator) s.integrator = *f.integrator;
   if (f.rtol) s.errorTolerance.relative = *f.rtol;
@@ -132,14 +131,14 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err) {
   std::unique_ptr<SceneRun> run;
   try {
-    Scene scene = loadScene(path);
-    applyFlags(flags, scene);
+    Scene scene = loadScene(path, [&flags](SimulationSettings& s) { applyFlags(flags, s); });
+    if (flags.duration) scene.duration = *flags.duration;
     run = std::make_unique<SceneRun>(std::move(scene));
   } catch (const SceneError& e) {
     err << "error: " << e.what() << "\n";
     return nullptr;
-  } catch (const std::invalid_argument& e) {  // settings that do not fit together, or the model
-    err << "error: " << e.what() << "\n";
+  } catch (const std::invalid_argument& e) {  // flags that do not fit the settings or the model
+    err << "error: " << path << ": " << e.what() << "\n";
     return nullptr;
   }
   if (const std::string problem = checkStepCount(run->scene.duration, run->scene.settings.dt, "duration");

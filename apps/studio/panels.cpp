@@ -280,6 +280,14 @@ void Studio::settingsPanel() {
   if (changed) {
     try {
       s.validate();
+      // What the file would then say, the loader must accept: the acceleration level has no
+      // limits, motors, springs or ropes.
+      const Model& model = document_.scene().model;
+      for (std::size_t k = 0; k < model.constraintCount() && s.formulation == FormulationKind::Acceleration; ++k) {
+        if (onlyEqualityRows(model.constraint(model.constraintAt(k)))) continue;
+        throw std::invalid_argument(model.describe(model.constraintAt(k)) +
+                                    " has a limit, motor, spring or rope, which only the velocity formulation solves");
+      }
       document_.setSettings(s);
       session_.sync();
     } catch (const std::exception& e) {

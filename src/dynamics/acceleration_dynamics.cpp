@@ -13,14 +13,10 @@ void AccelerationDynamics::rebuild() {
   system_.build(model_);
   if (!system_.allEquality()) {
     for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
-      const Constraint& c = model_.constraint(model_.constraintAt(k));
-      for (int r = 0; r < c.rows(); ++r) {
-        if (c.rowKind(r) != RowKind::Equality) {
-          throw std::invalid_argument(model_.describe(model_.constraintAt(k)) +
-                                      " has limit, motor, spring or rope rows, which Witkin's acceleration-level "
-                                      "formulation cannot solve; use the velocity formulation");
-        }
-      }
+      if (onlyEqualityRows(model_.constraint(model_.constraintAt(k)))) continue;
+      throw std::invalid_argument(model_.describe(model_.constraintAt(k)) +
+                                  " has limit, motor, spring or rope rows, which Witkin's acceleration-level "
+                                  "formulation cannot solve; use the velocity formulation");
     }
   }
   inverseMass_.build(model_);

@@ -368,6 +368,14 @@ void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
 void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c,
                                  std::string name) {
   const std::optional<double> breakForce = c.has("break_force") ? std::optional(c.positive("break_force")) : std::nullopt;
+  // What the loader accepts, the simulator runs: Witkin's acceleration level solves equality
+  // rows only (AccelerationDynamics).
+  if (scene_.settings.formulation == FormulationKind::Acceleration && !onlyEqualityRows(*constraint)) {
+    throw SceneError(c.path(), std::string("a ") + std::string(constraint->type()) +
+                                   " with a limit, motor, spring or rope (a maximum or minimum length) needs "
+                                   "\"formulation\": \"velocity\" in the settings: the acceleration level solves "
+                                   "equality constraints only");
+  }
   try {
     const ConstraintId id = scene_.model.addConstraint(std::move(constraint), std::move(name));
     if (breakForce) scene_.model.setBreakForce(id, *breakForce);
@@ -411,7 +419,7 @@ SceneError::SceneError(std::string path, const std::string& reason, std::string_
                          (path.empty() ? "" : path + ": ") + reason),
       path_(std::move(path)), reason_(reason) {}
 
-Scene parseScene(std::string_view json, std::string_view source) {
+Scene parseScene(std::string_view json, std::string_view source, const SettingsAdjustment& adjust) {
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(json);
@@ -435,6 +443,7 @@ Scene parseScene(std::string_view json, std::string_view source) {
     if (root.has("period")) scene.period = root.positive("period");
     scene::SceneBuilder builder(scene, d);
     if (root.has("settings")) builder.readSettings(root.object("settings"));
+    if (adjust) adjust(scene.settings);
     for (const JsonObject& p : root.objects("particles")) builder.readParticle(p);
     for (const JsonObject& b : root.objects("bodies")) builder.readBody(b);
     Eigen::VectorXd g = Eigen::VectorXd::Zero(d);
@@ -448,14 +457,14 @@ Scene parseScene(std::string_view json, std::string_view source) {
   }
 }
 
-Scene loadScene(const std::filesystem::path& file) {
+Scene loadScene(const std::filesystem::path& file, const SettingsAdjustment& adjust) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     throw SceneError("", "cannot open scene file: " + std::string(std::strerror(errno)), file.string());
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return parseScene(text.str(), file.string());
+  return parseScene(text.str(), file.string(), adjust);
 }
 
 }  // namespace tinkertoy

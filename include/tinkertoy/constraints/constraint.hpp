@@ -186,4 +186,13 @@ class Constraint {
   virtual void evaluate(const ConstraintInput& input, ConstraintOutput& output) const = 0;
 };
 
+// Whether every row of `c` is an equality: what Witkin's acceleration level can solve (limits,
+// motors, springs and ropes need the velocity level).
+inline bool onlyEqualityRows(const Constraint& c) {
+  for (int r = 0; r < c.rows(); ++r) {
+    if (c.rowKind(r) != RowKind::Equality) return false;
+  }
+  return true;
+}
+
 }  // namespace tinkertoy

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <optional>
@@ -49,10 +50,16 @@ class SceneError : public std::runtime_error {
   std::string reason_;
 };
 
-// Parses scene JSON. `source` prefixes error messages (a file name, or "<string>").
-Scene parseScene(std::string_view json, std::string_view source = "<string>");
+// Changes to the settings as read, made before the model is built (a command line's flags), so
+// that the checks of what the settings can run see the settings that will run.
+using SettingsAdjustment = std::function<void(SimulationSettings&)>;
+
+// Parses scene JSON. `source` prefixes error messages (a file name, or "<string>"). What it
+// accepts, a Simulator with the scene's settings runs: a constraint the formulation cannot solve
+// (a limit, motor, spring or rope at the acceleration level) is a SceneError at its JSON path.
+Scene parseScene(std::string_view json, std::string_view source = "<string>", const SettingsAdjustment& adjust = {});
 // Reads and parses a scene file. A missing or unreadable file is a SceneError too.
-Scene loadScene(const std::filesystem::path& file);
+Scene loadScene(const std::filesystem::path& file, const SettingsAdjustment& adjust = {});
 
 // The scene as scene JSON, with the model's current state as its initial state: parsing the
 // result gives the same model in the same state (docs/scene-format.md, "Writing scenes").
