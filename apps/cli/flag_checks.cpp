@@ -2,6 +2,8 @@
 #include "flag_checks.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -22,9 +24,32 @@ auto readNumber(const std::string& text, Parse parse) -> std::optional<decltype(
   return std::nullopt;
 }
 
-std::optional<double> readReal(const std::string& text) {
-  return readNumber(text, [](const std::string& s, std::size_t* used) { return std::stod(s, used); });
+// A decimal number, all of `text` ("0x10" is not 16, nor "inf" a number): the value, or why
+// not. A number too small or too large for a double says so.
+struct RealRead {
+  std::optional<double> value;
+  std::string problem;
+};
+
+RealRead readDecimal(const std::string& text) {
+  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char* last = text.data() + text.size();
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(first, last, value, std::chars_format::general);
+  const bool word = std::any_of(first, last, [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E'; });
+  if (end != last || first == last || word) return {std::nullopt, "expected a decimal number, got '" + text + "'"};
+  if (error == std::errc::result_out_of_range) {
+    const std::size_t e = text.find_first_of("eE");
+    const bool tiny = e != std::string::npos && text.find('-', e) != std::string::npos;
+    return {std::nullopt, "'" + text + "' is " +
+                              (tiny ? "closer to 0 than a double can hold (the smallest is about 4.9e-324)"
+                                    : "larger than a double can hold (the largest is about 1.8e308)")};
+  }
+  if (error != std::errc()) return {std::nullopt, "expected a decimal number, got '" + text + "'"};
+  return {value, {}};
 }
+
+std::optional<double> readReal(const std::string& text) { return readDecimal(text).value; }
 
 std::optional<long> readWhole(const std::string& text) {
   return readNumber(text, [](const std::string& s, std::size_t* used) { return std::stol(s, used); });
@@ -54,10 +79,9 @@ CLI::Validator finiteNumber(Sign sign) {
   const char* name = sign == Sign::Positive ? "positive NUMBER" : sign == Sign::NonNegative ? "non-negative NUMBER" : "NUMBER";
   return CLI::Validator(
       [sign](std::string& text) -> std::string {
-        const std::optional<double> read = readReal(text);
-        if (!read) return "expected a number, got '" + text + "'";
-        const double x = *read;
-        if (!std::isfinite(x)) return "must be finite, got '" + text + "'";
+        const RealRead read = readDecimal(text);
+        if (!read.value) return read.problem;
+        const double x = *read.value;  // finite: readDecimal takes no inf or nan
         if (sign == Sign::Positive && !(x > 0.0)) return "must be positive, got '" + text + "'";
         if (sign == Sign::NonNegative && x < 0.0) return "must not be negative, got '" + text + "'";
         return {};
@@ -113,9 +137,6 @@ CLI::Validator cameraAngles() {
       [](std::string& text) -> std::string {
         const std::optional<std::pair<double, double>> angles = readNumberPair(text);
         if (!angles) return "expected AZIMUTH,ELEVATION in degrees, such as 35,25, got '" + text + "'";
-        if (!std::isfinite(angles->first) || !std::isfinite(angles->second)) {
-          return "angles must be finite, got '" + text + "'";
-        }
         if (std::abs(angles->second) > 90.0) return "the elevation must be from -90 to 90 degrees, got '" + text + "'";
         return {};
       },

@@ -157,8 +157,13 @@ std::uint64_t stepsToReach(double time, double dt) {
 std::string checkStepCount(double time, double dt, const std::string& what) {
   if (time / dt <= kMaxSteps) return {};
   std::ostringstream message;
-  message << what << " / dt = " << time << " s / " << dt << " s is " << time / dt << " steps; at most " << kMaxSteps
-          << " are run";
+  message << what << " / dt = " << time << " s / " << dt << " s is ";
+  if (std::isfinite(time / dt)) {
+    message << time / dt << " steps";
+  } else {
+    message << "more steps than a double counts";
+  }
+  message << "; at most " << kMaxSteps << " are run, so dt must be at least " << time / kMaxSteps << " s";
   return message.str();
 }
 

@@ -242,9 +242,15 @@ const std::string kPendulum = kScenes + "pendulum.json";
 INSTANTIATE_TEST_SUITE_P(
     Flags, CliRejects,
     ::testing::Values(BadFlag{{"run", kPendulum, "--dt", "nan"}, "--dt"},
+                      // Decimal numbers only, and a number a double cannot hold says so (issue #16, class 7).
+                      BadFlag{{"run", kPendulum, "--dt", "0x10"}, "--dt: expected a decimal number, got '0x10'"},
+                      BadFlag{{"run", kPendulum, "--dt", "inf"}, "--dt: expected a decimal number"},
+                      BadFlag{{"run", kPendulum, "--dt", "1e-400"}, "--dt: '1e-400' is closer to 0 than a double can hold"},
+                      BadFlag{{"run", kPendulum, "--duration", "1e999"}, "larger than a double can hold"},
+                      BadFlag{{"run", kPendulum, "--dt", "1e-320"}, "dt must be at least 1e-11 s"},
                       BadFlag{{"run", kPendulum, "--dt", "-0.1"}, "--dt"},
                       BadFlag{{"run", kPendulum, "--dt", "0"}, "must be positive"},
-                      BadFlag{{"run", kPendulum, "--dt", "fast"}, "expected a number"},
+                      BadFlag{{"run", kPendulum, "--dt", "fast"}, "expected a decimal number"},
                       BadFlag{{"run", kPendulum, "--duration", "inf"}, "--duration"},
                       BadFlag{{"run", kPendulum, "--duration", "-1"}, "must not be negative"},
                       BadFlag{{"run", kPendulum, "--ks", "nan"}, "--ks"},

@@ -79,7 +79,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--view", "isometric"}, "--view"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30"}, "--camera: expected AZIMUTH,ELEVATION"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30,20,1"}, "--camera: expected AZIMUTH,ELEVATION"},
-        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "nan,20"}, "--camera: angles must be finite"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "nan,20"}, "--camera: expected AZIMUTH,ELEVATION"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,90.5"}, "--camera: the elevation must be from -90"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "0,0", "--view", "top"}, "excludes"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--span", "1"}, "--span spaces the exposures of a strobe"},
