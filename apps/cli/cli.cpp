@@ -6,6 +6,7 @@
 #include "flag_checks.hpp"
 #include "misspelling.hpp"
 #include "plot_command.hpp"
+#include "printable_stream.hpp"
 #include "render_command.hpp"
 #include "run_command.hpp"
 
@@ -20,7 +21,11 @@ void addSizeFlag(CLI::App& app, PixelSize& size, int minimum, const std::string&
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal) {
+int run(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr, bool errIsTerminal) {
+  // Every message shows control characters instead of obeying them: a scene's names and a
+  // command line's paths are the user's text.
+  PrintableStreambuf printableOut(rawOut.rdbuf()), printableErr(rawErr.rdbuf());
+  std::ostream out(&printableOut), err(&printableErr);
   CLI::App app{"Tinkertoy: constrained dynamics after Witkin and dyn4j. Runs and checks JSON scenes.", "tinkertoy"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tinkertoy 0.1.0");

@@ -1,6 +1,8 @@
 // The progress line on stderr (progress_bar.hpp).
 #include "progress_bar.hpp"
 
+#include "printable_stream.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,8 +30,17 @@ std::string duration(double seconds) {
 
 }  // namespace
 
+namespace {
+
+std::streambuf* unescaped(std::ostream& err) {
+  if (auto* printable = dynamic_cast<PrintableStreambuf*>(err.rdbuf())) return printable->target();
+  return err.rdbuf();
+}
+
+}  // namespace
+
 ProgressBar::ProgressBar(std::ostream& err, bool enabled, std::string label, std::uint64_t total, std::string unit)
-    : err_(err),
+    : err_(unescaped(err)),
       enabled_(enabled && total > 0),
       label_(std::move(label)),
       unit_(std::move(unit)),

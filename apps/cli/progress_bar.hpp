@@ -4,6 +4,7 @@
 //
 // Drawn only when enabled (stderr is a terminal and --quiet was not given), at most ten
 // times a second, and erased by finish() so the command's own output starts on a clean line.
+// Its own terminal codes (return, erase line) go past the escaping of a PrintableStreambuf.
 #pragma once
 
 #include <chrono>
@@ -29,7 +30,7 @@ class ProgressBar {
  private:
   void draw(std::uint64_t done, double time);
 
-  std::ostream& err_;
+  std::ostream err_;  // stderr itself, under any PrintableStreambuf
   bool enabled_;
   std::string label_, unit_;
   std::uint64_t total_;

@@ -1,6 +1,7 @@
 // `tinkertoy run`'s outputs never lie (issue #16, failure class 6): a write that fails is an
 // error naming the file (exit 4), standard output included; an output may not be the scene or
-// the other output; and each output lands whole or not at all, as render's do.
+// the other output; and each output lands whole or not at all, as render's do. And no input can
+// drive the terminal (class 7): control characters in names are shown, not obeyed.
 #include <streambuf>
 
 #include "cli_fixture.hpp"
@@ -66,6 +67,25 @@ TEST_F(Cli, OutputsLandWholeOrNotAtAll) {
     EXPECT_NE(entry.path().filename().string().front(), '.') << "a temporary file is left: " << entry.path();
   }
   EXPECT_EQ(files, 3) << "stiff.json, s.json and t.csv";
+}
+
+// A name or an id holding terminal escape codes is printed with the codes shown as \x1b, in the
+// summary on stdout and in an error on stderr; the progress bar's own codes still work.
+TEST_F(Cli, ControlCharactersInNamesAreShownNotObeyed) {
+  const std::string named = writeScene("evil.json", R"({"name": "evil\u001b[31m red\u0007",
+    "particles": [{"id": "a\u001b[2J", "mass": 1, "position": [0, 0]}]})");
+  Result r = tinkertoy({"run", named, "--duration", "0.01"}, true);
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("evil\\x1b[31m red\\x07:"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_NE(r.err.find("\r\x1b[K"), std::string::npos) << "the progress bar is drawn and erased";
+
+  const std::string dangling = writeScene("dangling.json", R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0]}],
+    "constraints": [{"type": "fixed", "particle": "b\u001b[2J"}]})");
+  r = tinkertoy({"run", dangling});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("'b\\x1b[2J'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
 }
 
 }  // namespace
