@@ -5,23 +5,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
+#include <optional>
 #include <stdexcept>
 
+#include "csv.hpp"
+
 namespace tinkertoy::cli {
-
-namespace {
-
-std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> cells;
-  std::stringstream stream(line);
-  std::string cell;
-  while (std::getline(stream, cell, ',')) cells.push_back(cell);
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
-
-}  // namespace
 
 void TimeSeries::add(double t, const StepDiagnostics& d, double ledger) {
   time.push_back(t);
@@ -41,10 +30,19 @@ TimeSeries readTrajectory(const std::filesystem::path& file) {
     message.append(":").append(std::to_string(line)).append(": ").append(reason);
     throw std::runtime_error(message);
   };
-  std::string line;
-  if (!std::getline(in, line)) fail(1, "the file is empty; expected a trajectory CSV from `tinkertoy run --trajectory`");
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  const std::vector<std::string> header = splitCsv(line);
+  std::size_t line = 1;
+  std::optional<std::vector<std::string>> record;
+  const auto next = [&] {
+    try {
+      record = readCsvRecord(in, line);
+    } catch (const std::runtime_error& e) {
+      std::string message = file.string();
+      throw std::runtime_error(message.append(": ").append(e.what()));
+    }
+    return record.has_value();
+  };
+  if (!next()) fail(1, "the file is empty; expected a trajectory CSV from `tinkertoy run --trajectory`");
+  const std::vector<std::string> header = *record;
   std::vector<std::size_t> columns;
   for (const char* name : kSeriesColumns) {
     const auto found = std::find(header.begin(), header.end(), name);
@@ -56,10 +54,9 @@ TimeSeries readTrajectory(const std::filesystem::path& file) {
   TimeSeries series;
   std::vector<double>* targets[] = {&series.time,  &series.kinetic,         &series.potential,
                                     &series.total, &series.constraintError, &series.velocityError, &series.work};
-  for (std::size_t number = 2; std::getline(in, line); ++number) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const std::vector<std::string> cells = splitCsv(line);
+  for (std::size_t number = line; next(); number = line) {
+    const std::vector<std::string>& cells = *record;
+    if (cells.size() == 1 && cells[0].empty()) continue;  // a blank line
     if (cells.size() != header.size()) {
       fail(number, "expected " + std::to_string(header.size()) + " values, found " + std::to_string(cells.size()));
     }

@@ -4,18 +4,25 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "csv.hpp"
+
 namespace tinkertoy::cli {
 
 namespace {
 
 constexpr const char* kAxes[] = {"x", "y", "z"};
 
+// "<prefix><n>", built in steps: GCC 12 warns falsely on a literal + to_string().
+std::string numbered(const char* prefix, int n) {
+  std::string text = prefix;
+  text += std::to_string(n);
+  return text;
+}
+
 std::string columnName(const Model& model, std::size_t index) {
   const std::string& name = model.name(model.bodyAt(index));
   if (!name.empty()) return name;
-  std::string fallback = "b";  // built in two steps: GCC 12 warns falsely on "b" + to_string()
-  fallback += std::to_string(index);
-  return fallback;
+  return numbered("b", static_cast<int>(index));
 }
 
 void writeNumbers(std::ofstream& out, const Eigen::VectorXd& x) {
@@ -32,21 +39,22 @@ TrajectoryWriter::TrajectoryWriter(const std::filesystem::path& path, const std:
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     const BodyId id = model.bodyAt(i);
     const std::string name = columnName(model, i);
+    // "<id>.<what>", quoted if the id holds a comma, a quote or a line break (csv.hpp).
+    const auto column = [&](const std::string& what) { out_ << ',' << csvField(name + "." + what); };
     if (model.isParticle(id)) {
-      for (int k = 0; k < d; ++k) out_ << ',' << name << '.' << kAxes[k];
-      for (int k = 0; k < d; ++k) out_ << ',' << name << ".v" << kAxes[k];
+      for (int k = 0; k < d; ++k) column(kAxes[k]);
+      for (int k = 0; k < d; ++k) column(std::string("v") + kAxes[k]);
       continue;
     }
     if (model.body(id).type() == "rigid") {
-      out_ << ',' << name << ".x," << name << ".y," << name << ".angle," << name << ".vx," << name << ".vy," << name
-           << ".angular_velocity";
+      for (const char* what : {"x", "y", "angle", "vx", "vy", "angular_velocity"}) column(what);
       continue;
     }
     const Body& body = model.body(id);
-    for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u" << k;
-    for (int k = 0; k < body.coordinateCount(); ++k) out_ << ',' << name << ".u_dot" << k;
+    for (int k = 0; k < body.coordinateCount(); ++k) column(numbered("u", k));
+    for (int k = 0; k < body.coordinateCount(); ++k) column(numbered("u_dot", k));
     for (int p = 0; p < body.pointCount(); ++p) {
-      for (int k = 0; k < d; ++k) out_ << ',' << name << ".p" << p << '.' << kAxes[k];
+      for (int k = 0; k < d; ++k) column(numbered("p", p).append(".").append(kAxes[k]));
     }
   }
   out_ << ",kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n";

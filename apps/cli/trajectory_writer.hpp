@@ -7,7 +7,8 @@
 // the world positions of its points <id>.p0.x, <id>.p0.y[, <id>.p0.z], <id>.p1.x, …; then
 // kinetic_energy, potential_energy, total_energy, constraint_error (‖C‖∞), velocity_error
 // (‖Ċ‖∞) and work, the work ledger's total since the start (so total_energy − its first value −
-// work is the numerical error). Numbers are written with 17 significant digits.
+// work is the numerical error). Numbers are written with 17 significant digits; a column name
+// whose id holds a comma, a double quote or a line break is quoted as RFC 4180 says (csv.hpp).
 #pragma once
 
 #include <filesystem>
