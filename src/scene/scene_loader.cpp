@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "scene/curve_reader.hpp"
+#include "scene/duplicate_keys.hpp"
 #include "scene/json_reader.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
@@ -432,6 +433,11 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
     std::string detail = e.what();
     if (const auto bracket = detail.find("] "); bracket != std::string::npos) detail = detail.substr(bracket + 2);
     throw SceneError("", "malformed JSON: " + detail + " (numbers must fit in a double)", source);
+  }
+  if (const auto twice = scene::findDuplicateKey(json)) {
+    throw SceneError(twice->path, "appears twice in one object, at " + lineAndColumn(json, twice->first + 1) + " and at " +
+                                      lineAndColumn(json, twice->second + 1) + "; give each field once",
+                     source);
   }
   try {
     const JsonObject root(document, "");
