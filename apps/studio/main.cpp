@@ -24,8 +24,9 @@
 
 #include "glyph_ranges.hpp"
 #include "input_script.hpp"
-#include "misspelling.hpp"
 #include "layout.hpp"
+#include "misspelling.hpp"
+#include "printable_stream.hpp"
 #include "screenshot.hpp"
 #include "studio.hpp"
 
@@ -229,6 +230,13 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Messages on stderr show control characters (from a scene's names, a path) instead of
+  // obeying them, as the command line's do; stderr gets its own buffer back before exit.
+  tinkertoy::cli::PrintableStreambuf printable(std::cerr.rdbuf());
+  const struct Restore {
+    std::streambuf* original;
+    ~Restore() { std::cerr.rdbuf(original); }
+  } restore{std::cerr.rdbuf(&printable)};
   Options options;
   CLI::App app{"Tinkertoy Studio: build models by clicking and drag them with the mouse", "tinkertoy-studio"};
   app.add_option("SCENE", options.scene, "scene file to open (default: an empty canvas)");

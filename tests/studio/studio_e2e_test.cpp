@@ -304,6 +304,17 @@ TEST(Studio, AMalformedSceneOnTheCommandLineLeavesAnEmptyCanvas) {
   EXPECT_EQ(loadScene(dump).model.bodyCount(), 0u);
 }
 
+// The Studio's messages on stderr show a name's control characters, as the command line's do
+// (issue #16, class 7).
+TEST(Studio, ControlCharactersInMessagesAreShownNotObeyed) {
+  const fs::path dangling = write("dangling.json", R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0]}],
+    "constraints": [{"type": "fixed", "particle": "b\u001b[2J"}]})");
+  const StudioRun run = runStudio(dangling.string() + " --frames 2");
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_NE(run.errors.find("'b\\x1b[2J'"), std::string::npos) << run.errors;
+  EXPECT_EQ(run.errors.find('\x1b'), std::string::npos);
+}
+
 TEST(Studio, OpeningAMalformedSceneKeepsTheModel) {
   const fs::path bad = write("broken.json", R"({"particles": [)");
   const fs::path script = write("open.json", R"({"events": [{"t": 0.1, "open": ")" + bad.string() + R"("}]})");
