@@ -8,7 +8,6 @@
 
 #include "tinkertoy/constraints/prismatic_joint.hpp"
 #include "tinkertoy/constraints/revolute_joint.hpp"
-#include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::studio {
 
@@ -19,10 +18,7 @@ constexpr double kShortestLever = 0.05;           // m
 constexpr double kReachAtLimit = 0.25;            // m, from the pointer
 constexpr double kMostOfSubstepRate = 0.25;       // a stiffer spring is not resolved
 
-bool dynamic(const Model& model, BodyId body) {
-  const auto* rigid = dynamic_cast<const RigidBody*>(&model.body(body));
-  return !rigid || rigid->motion() == RigidBody::Motion::Dynamic;
-}
+bool dynamic(const Model& model, BodyId body) { return !model.body(body).isDriven(); }
 
 // Which bodies (by dense index) the grabbed one is connected to through enabled constraints,
 // passing through dynamic bodies only (a static ground joins nothing).

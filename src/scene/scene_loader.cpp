@@ -1,4 +1,5 @@
 // Scene loading: JSON → Model + SimulationSettings. The format is docs/scene-format.md.
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -368,9 +369,16 @@ void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
 
 void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c,
                                  std::string name) {
-  const std::optional<double> breakForce = c.has("break_force") ? std::optional(c.positive("break_force")) : std::nullopt;
+  const double breakForce = c.has("break_force") ? c.positive("break_force") : 0.0;  // 0: unbreakable
   // What the loader accepts, the simulator runs: Witkin's acceleration level solves equality
   // rows only (AccelerationDynamics).
+  // A constraint among static and kinematic bodies only holds nothing: nothing it can push moves.
+  const auto points = constraint->points();
+  if (std::all_of(points.begin(), points.end(), [&](const BodyPoint& p) { return scene_.model.body(p.body).isDriven(); })) {
+    throw SceneError(c.path(), std::string("this ") + std::string(constraint->type()) +
+                                   " joins only static or kinematic bodies (or fixed points), which no constraint moves, "
+                                   "so it could hold nothing; attach it to a dynamic body");
+  }
   if (scene_.settings.formulation == FormulationKind::Acceleration && !onlyEqualityRows(*constraint)) {
     throw SceneError(c.path(), std::string("a ") + std::string(constraint->type()) +
                                    " with a limit, motor, spring or rope (a maximum or minimum length) needs "
@@ -379,7 +387,7 @@ void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const J
   }
   try {
     const ConstraintId id = scene_.model.addConstraint(std::move(constraint), std::move(name));
-    if (breakForce) scene_.model.setBreakForce(id, *breakForce);
+    if (breakForce > 0.0) scene_.model.setBreakForce(id, breakForce);
   } catch (const std::invalid_argument& e) {
     throw SceneError(c.path(), e.what());
   }
