@@ -11,6 +11,7 @@
 
 #include "scene/curve_reader.hpp"
 #include "scene/duplicate_keys.hpp"
+#include "scene/finite_energy.hpp"
 #include "scene/json_reader.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
@@ -407,32 +408,6 @@ int readDimension(const JsonObject& root) {
   return static_cast<int>(dimension);
 }
 
-// Every number of a scene is finite, but energies can still overflow a double (a velocity of
-// 1e200, a mass of 1e308 under gravity): the initial state is then no state to start from, and
-// every output would hold inf or nan. Names the first body or force whose energy overflows
-// (bodies in the model's order: the particles, then "bodies"; forces: gravity, then "forces").
-void requireFiniteEnergy(const Model& model, std::size_t particles) {
-  const auto overflow = [](const std::string& path, const char* what, double energy) {
-    std::ostringstream reason;
-    reason << "its " << what << " energy at the start is " << energy
-           << " J, beyond what a double holds; scale the scene's numbers down";
-    throw SceneError(path, reason.str());
-  };
-  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
-    const BodyId id = model.bodyAt(i);
-    const double kinetic = model.body(id).kineticEnergy(model.coordinates(id), model.velocities(id));
-    if (std::isfinite(kinetic)) continue;
-    overflow(i < particles ? "particles[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - particles) + "]",
-             "kinetic", kinetic);
-  }
-  const StateView state{model.time(), model.q(), model.v()};
-  for (std::size_t k = 0; k < model.forceCount(); ++k) {
-    const double potential = model.force(model.forceAt(k)).potentialEnergy(model, state);
-    if (std::isfinite(potential)) continue;
-    overflow(k == 0 ? "gravity" : "forces[" + std::to_string(k - 1) + "]", "potential", potential);
-  }
-}
-
 // "line 3, column 14" for a byte offset into text (nlohmann reports the byte it stopped at).
 std::string lineAndColumn(std::string_view text, std::size_t byte) {
   std::size_t line = 1, column = 1;
@@ -491,7 +466,7 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
     scene.model.addForce(std::make_unique<Gravity>(root.optionalVector("gravity", d).value_or(g)));
     for (const JsonObject& f : root.objects("forces")) builder.readForce(f);
     for (const JsonObject& c : root.objects("constraints")) builder.readConstraint(c);
-    requireFiniteEnergy(scene.model, root.objects("particles").size());
+    scene::requireFiniteEnergy(scene.model, root.objects("particles").size());
     return scene;
   } catch (const SceneError& e) {
     throw SceneError(e.path(), e.reason(), source);

@@ -1,0 +1,34 @@
+// The initial state's energy must be a double (finite_energy.hpp).
+#include "scene/finite_energy.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy::scene {
+
+void requireFiniteEnergy(const Model& model, std::size_t particles) {
+  const auto overflow = [](const std::string& path, const char* what, double energy) {
+    std::ostringstream reason;
+    reason << "its " << what << " energy at the start is " << energy
+           << " J, beyond what a double holds; scale the scene's numbers down";
+    throw SceneError(path, reason.str());
+  };
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    const double kinetic = model.body(id).kineticEnergy(model.coordinates(id), model.velocities(id));
+    if (std::isfinite(kinetic)) continue;
+    overflow(i < particles ? "particles[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - particles) + "]",
+             "kinetic", kinetic);
+  }
+  const StateView state{model.time(), model.q(), model.v()};
+  for (std::size_t k = 0; k < model.forceCount(); ++k) {
+    const double potential = model.force(model.forceAt(k)).potentialEnergy(model, state);
+    if (std::isfinite(potential)) continue;
+    overflow(k == 0 ? "gravity" : "forces[" + std::to_string(k - 1) + "]", "potential", potential);
+  }
+}
+
+}  // namespace tinkertoy::scene
