@@ -1,4 +1,5 @@
-// tinkertoy-bench: chain-N, cloth-G and joint_grid-N with each solver (bench/RESULTS.md).
+// tinkertoy-bench: chain-N, cloth-G and joint_grid-N with each solver, the factorizations, and
+// loading at scale (bench/RESULTS.md).
 //
 // Each benchmark simulates the whole scenario once and reports, besides the wall time:
 //   ms_per_step      wall milliseconds per step, over the steps that ran
@@ -34,6 +35,7 @@
 
 #include "bench_models.hpp"
 #include "factorization_bench.hpp"
+#include "load_bench.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 
@@ -218,6 +220,7 @@ int main(int argc, char** argv) {
   registerScenario("cloth", {16, 32, 64});
   registerJointGrid({10, 32, 100});
   registerFactorizations();
+  registerLoading();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   const tinkertoy::SimulationSettings& s = options.settings;

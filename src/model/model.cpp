@@ -105,7 +105,8 @@ BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordin
   bodies_.push_back(std::move(body));
   bodyNames_.push_back(std::move(name));
   const auto offset = static_cast<Eigen::Index>(offsets_.back());
-  layOutState();
+  offsets_.push_back(offsets_.back() + static_cast<std::size_t>(n));
+  if (!bodyNames_.back().empty()) bodyByName_.try_emplace(bodyNames_.back(), id);
   q_.conservativeResize(offset + n);
   v_.conservativeResize(offset + n);
   q_.tail(n) = coordinates;
@@ -127,8 +128,10 @@ void Model::removeBody(BodyId id) {
   const std::vector<std::size_t> oldOffsets = offsets_;
   const std::size_t last = bodies_.size() - 1;
   const std::size_t hole = bodyIds_.erase(id);
+  const std::string name = std::move(bodyNames_[hole]);
   eraseSwapLast(bodies_, hole);
   eraseSwapLast(bodyNames_, hole);
+  if (!name.empty()) forgetName(id, name);
   layOutState();
   Eigen::VectorXd q(static_cast<Eigen::Index>(offsets_.back()));
   Eigen::VectorXd v(q.size());
@@ -147,10 +150,22 @@ void Model::removeBody(BodyId id) {
 }
 
 std::optional<BodyId> Model::findBody(std::string_view name) const {
+  const auto found = bodyByName_.find(name);
+  if (found == bodyByName_.end()) return std::nullopt;
+  return found->second;
+}
+
+void Model::forgetName(BodyId id, const std::string& name) {
+  const auto found = bodyByName_.find(name);
+  if (found == bodyByName_.end() || found->second != id) return;
+  bodyByName_.erase(found);
+  // Another body may share the name: it takes the entry (a linear scan, as removal is).
   for (std::size_t i = 0; i < bodyNames_.size(); ++i) {
-    if (bodyNames_[i] == name) return bodyIds_.idAt(i);
+    if (bodyNames_[i] == name && bodyIds_.idAt(i) != id) {
+      bodyByName_.emplace(name, bodyIds_.idAt(i));
+      return;
+    }
   }
-  return std::nullopt;
 }
 
 std::string Model::describe(BodyId id) const {

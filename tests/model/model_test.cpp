@@ -209,6 +209,29 @@ TEST(ModelEditing, RemovingTheLastParticleAndReusingItsSlot) {
   EXPECT_EQ(model.mass(a), 1.0);
 }
 
+// findBody looks names up in an index: of bodies sharing a name it finds the first added, and
+// when that one goes another of the same name takes its place; an unnamed body is never found.
+TEST(ModelEditing, FindBodyFollowsAddsAndRemovesOfSharedNames) {
+  Model model(2);
+  const BodyId first = model.addParticle(1.0, Eigen::Vector2d(0, 0), {}, "twin");
+  const BodyId other = model.addParticle(1.0, Eigen::Vector2d(1, 0), {}, "solo");
+  const BodyId second = model.addParticle(1.0, Eigen::Vector2d(2, 0), {}, "twin");
+  (void)model.addParticle(1.0, Eigen::Vector2d(3, 0));
+  EXPECT_EQ(model.findBody("twin"), first);
+  EXPECT_EQ(model.findBody(std::string_view("solo")), other);
+  EXPECT_FALSE(model.findBody("").has_value());
+  EXPECT_FALSE(model.findBody("twi").has_value());
+  model.removeBody(first);
+  EXPECT_EQ(model.findBody("twin"), second);
+  model.removeBody(other);
+  EXPECT_FALSE(model.findBody("solo").has_value());
+  EXPECT_EQ(model.findBody("twin"), second) << "removing another body leaves the entry alone";
+  model.removeBody(second);
+  EXPECT_FALSE(model.findBody("twin").has_value());
+  const BodyId again = model.addParticle(1.0, Eigen::Vector2d(4, 0), {}, "twin");
+  EXPECT_EQ(model.findBody("twin"), again);
+}
+
 // The simulator notices structural edits through structureVersion().
 TEST(ModelEditing, StructureVersionChangesOnEveryStructuralEdit) {
   Model model(2);

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tinkertoy/constraints/constraint.hpp"
@@ -63,6 +64,8 @@ class Model {
   [[nodiscard]] std::size_t indexOf(BodyId id) const { return bodyIds_.at(id); }
   // The body's slice of q and v starts here and has body(id).coordinateCount() entries.
   [[nodiscard]] std::size_t offsetOf(BodyId id) const { return offsets_[indexOf(id)]; }
+  // The body of that name, in constant time. Names need not be unique: of several bodies with one
+  // name it gives the first added, until that one is removed.
   [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const;
   [[nodiscard]] const Body& body(BodyId id) const { return *bodies_[indexOf(id)]; }
   // Mutable access to edit a body's parameters (a particle's mass, say). Counts as an edit.
@@ -188,6 +191,8 @@ class Model {
   // The particle `id`; throws naming `operation` if the body is not a particle.
   Particle& particle(BodyId id, std::string_view operation);
   void layOutState();
+  // Drops the removed body `id` from the name index; another body of that name takes its place.
+  void forgetName(BodyId id, const std::string& name);
   void touch() { ++revision_; }
 
   int dimension_;
@@ -196,6 +201,12 @@ class Model {
   HandleTable<BodyTag> bodyIds_;
   std::vector<std::unique_ptr<Body>> bodies_;
   std::vector<std::string> bodyNames_;
+  // Looked up by string_view without building a string (heterogeneous lookup).
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, BodyId, NameHash, std::equal_to<>> bodyByName_;
   std::vector<std::size_t> offsets_;  // [bodies + 1], prefix sums of n_b
   Eigen::VectorXd q_, v_;
 
