@@ -1,6 +1,8 @@
 #include "cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <exception>
+#include <new>
 
 #include "check_command.hpp"
 #include "flag_checks.hpp"
@@ -19,13 +21,8 @@ void addSizeFlag(CLI::App& app, PixelSize& size, int minimum, const std::string&
       ->check(pixelSize(minimum));
 }
 
-}  // namespace
-
-int run(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr, bool errIsTerminal) {
-  // Every message shows control characters instead of obeying them: a scene's names and a
-  // command line's paths are the user's text.
-  PrintableStreambuf printableOut(rawOut.rdbuf()), printableErr(rawErr.rdbuf());
-  std::ostream out(&printableOut), err(&printableErr);
+// The command the arguments name, run; what it writes goes to out and err.
+int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal) {
   CLI::App app{"Tinkertoy: constrained dynamics after Witkin and dyn4j. Runs and checks JSON scenes.", "tinkertoy"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tinkertoy 0.1.0");
@@ -126,6 +123,26 @@ int run(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream
     return plotSeries(plot, out, err);
   }
   return checkScene(checkPath, out, err);
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream& rawErr, bool errIsTerminal) {
+  // Every message shows control characters instead of obeying them: a scene's names and a
+  // command line's paths are the user's text.
+  PrintableStreambuf printableOut(rawOut.rdbuf()), printableErr(rawErr.rdbuf());
+  std::ostream out(&printableOut), err(&printableErr);
+  // Nothing escapes: an exhausted memory, or an exception no command expected, ends the command
+  // with a message (the outputs it was writing removed as their owners unwind), never an abort.
+  try {
+    return runCommand(args, out, err, errIsTerminal);
+  } catch (const std::bad_alloc&) {
+    err << "error: out of memory: the machine could not give the command the memory it needed"
+           " (the limits on inputs are in docs/scene-format.md and docs/rendering.md)\n";
+  } catch (const std::exception& e) {
+    err << "error: internal error, please report it: " << e.what() << "\n";
+  }
+  return kResourceFailure;
 }
 
 }  // namespace tinkertoy::cli

@@ -7,7 +7,8 @@
 //
 // Exit codes: 0 success, 1 check found a wrong derivative, 2 bad input (the message names
 // the flag or the JSON path), 3 the simulation blew up, 4 an output could not be completed
-// (ffmpeg or gnuplot failed, or a write failed).
+// (ffmpeg or gnuplot failed, or a write failed), 5 the command could not go on: the machine ran
+// out of memory, or an internal error (a bug), named in the message.
 #pragma once
 
 #include <ostream>
@@ -16,7 +17,7 @@
 
 namespace tinkertoy::cli {
 
-enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3, kOutputFailed = 4 };
+enum ExitCode : int { kSuccess = 0, kCheckFailed = 1, kBadInput = 2, kBlowUp = 3, kOutputFailed = 4, kResourceFailure = 5 };
 
 // args excludes the program name. Long commands draw a progress bar on `err` when
 // `errIsTerminal` (and --quiet is not given).

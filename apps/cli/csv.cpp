@@ -16,9 +16,34 @@ std::string csvField(std::string_view text) {
   return quoted;
 }
 
+namespace {
+
+// std::getline that gives up on a line longer than `limit` bytes, so that a file without line
+// ends (/dev/zero) is not read until memory runs out. `total` counts the record's bytes so far.
+bool readLine(std::istream& in, std::string& text, std::size_t& total, std::size_t limit, std::size_t line) {
+  text.clear();
+  char chunk[4096];
+  for (;;) {
+    in.getline(chunk, sizeof chunk);
+    const auto got = static_cast<std::size_t>(in.gcount());
+    const bool whole = !in.fail() || in.eof();  // a line end or the end of the input was reached
+    text.append(chunk, whole && got > 0 && !in.eof() ? got - 1 : got);  // gcount counts the '\n'
+    total += got;
+    if (total > limit) {
+      throw std::runtime_error("line " + std::to_string(line) + ": a record longer than the limit of " +
+                               std::to_string(limit >> 20) + " MiB");
+    }
+    if (whole) return !text.empty() || got > 0 || !in.eof();
+    in.clear();  // the chunk filled up: the line goes on
+  }
+}
+
+}  // namespace
+
 std::optional<std::vector<std::string>> readCsvRecord(std::istream& in, std::size_t& line) {
   std::string text;
-  if (!std::getline(in, text)) return std::nullopt;
+  std::size_t total = 0;
+  if (!readLine(in, text, total, kMaxCsvRecordBytes, line)) return std::nullopt;
   const std::size_t opened = line;
   ++line;
   std::vector<std::string> fields(1);
@@ -28,7 +53,7 @@ std::optional<std::vector<std::string>> readCsvRecord(std::istream& in, std::siz
       if (!quoted) break;
       // A newline inside quotes belongs to the field; the record goes on on the next line.
       std::string more;
-      if (!std::getline(in, more)) {
+      if (!readLine(in, more, total, kMaxCsvRecordBytes, opened)) {
         throw std::runtime_error("line " + std::to_string(opened) + ": a quoted field is not closed");
       }
       ++line;

@@ -18,9 +18,13 @@ namespace tinkertoy::cli {
 // The field as CSV: itself, or quoted.
 std::string csvField(std::string_view text);
 
+// A record (a line, or lines joined by a quoted field) longer than this is refused: 64 MiB, a
+// trajectory row of about 700 000 particles.
+inline constexpr std::size_t kMaxCsvRecordBytes = std::size_t{64} << 20;
+
 // The next record (its fields unquoted), or nothing at the end of the input. A quoted field may
-// span lines; `line` counts the lines read (1 before the first). A quote left open is a
-// std::runtime_error naming the line it opened on.
+// span lines; `line` counts the lines read (1 before the first). A quote left open, or a record
+// longer than kMaxCsvRecordBytes, is a std::runtime_error naming the line it opened on.
 std::optional<std::vector<std::string>> readCsvRecord(std::istream& in, std::size_t& line);
 
 }  // namespace tinkertoy::cli

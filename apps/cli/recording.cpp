@@ -2,6 +2,7 @@
 #include "recording.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace tinkertoy::cli {
 
@@ -75,13 +76,25 @@ Framing Recording::framing() const {
   return framing;
 }
 
+std::string checkFrameMemory(const Sketch& now, double frames) {
+  const std::size_t marks = std::max<std::size_t>(1, now.markCount());
+  if (frames <= static_cast<double>(kMaxFrameMarks / marks)) return {};
+  std::ostringstream reason;
+  reason << frames << " pictures of " << marks << " marks each are more than the " << kMaxFrameMarks
+         << " marks a recording holds in memory; at most " << kMaxFrameMarks / marks << " pictures of this model fit";
+  return reason.str();
+}
+
 Recording record(SceneRun& run, std::span<const double> times, double end, const RecordingOptions& options,
                  ProgressBar& progress) {
   const Model& model = run.scene.model;
   const double dt = run.scene.settings.dt;
   // Frames and trail points are taken by step number, not by comparing sums of dt, which
   // drift: frame j shows step stepsToReach(times[j], dt), where `run --duration` would stop.
-  const auto trailEvery = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::lround(options.trailInterval / dt)));
+  const std::uint64_t steps = stepsToReach(end, dt);
+  const std::uint64_t trailCount = options.trails ? trailPoints(model, options).size() : 0;
+  const std::uint64_t trailEvery = std::max({std::uint64_t{1}, static_cast<std::uint64_t>(std::lround(options.trailInterval / dt)),
+                                             (steps * trailCount + options.maxTrailPoints - 1) / options.maxTrailPoints});
   Recording recording;
   std::size_t next = 0;  // the next frame to keep
   const auto sample = [&](std::uint64_t step) {
@@ -102,7 +115,7 @@ Recording record(SceneRun& run, std::span<const double> times, double end, const
   };
   recording.start = sketch(model, nullptr, {.view = options.sketch.view}).bounds();
   sample(0);
-  recording.failure = stepScene(run, stepsToReach(end, dt), progress, sample);
+  recording.failure = stepScene(run, steps, progress, sample);
   return recording;
 }
 

@@ -55,11 +55,21 @@ struct Recording {
   static constexpr double kNeighbourhood = 4.0;
 };
 
+// What a recording holds in memory is bounded (docs/rendering.md, "Limits"): its frames at most
+// kMaxFrameMarks marks in all (frames × Sketch::markCount(), about 1 GB), its trails at most
+// kMaxTrailPoints points in all: a run too long for trailInterval keeps its trail points further
+// apart, evenly in steps.
+inline constexpr std::size_t kMaxFrameMarks = 10'000'000;
+inline constexpr std::size_t kMaxTrailPoints = 10'000'000;
+// "" when `frames` pictures of the model as it is now fit within kMaxFrameMarks, else why not.
+std::string checkFrameMemory(const Sketch& now, double frames);
+
 struct RecordingOptions {
   SketchOptions sketch;  // what the frames show (constraint forces) and from where (front for 2D)
   bool trails = false;
   std::vector<BodyPoint> traced;       // the points whose trails to keep (with `trails`); none: all
-  double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points
+  double trailInterval = 1.0 / 240.0;  // s of simulated time between trail points, at least
+  std::size_t maxTrailPoints = kMaxTrailPoints;  // in all the trails
 };
 
 // Steps `run` until `end` (s), keeping a frame at each of `times` (ascending, ≤ end). On a

@@ -79,12 +79,17 @@ std::string printable(const std::string& text) {
   return result;
 }
 
+// How many pictures: a video's frames, one for each 1/fps of `end` (s), or a still's exposures.
+double pictureCount(const RenderOptions& o, OutputFormat format, double end) {
+  return isVideo(format) ? std::max(1.0, std::round(end * o.fps)) : o.exposures;
+}
+
 // The simulated times of the pictures: a video's frames at k/fps, a still's one moment, or a
 // strobe's exposures.
 std::vector<double> frameTimes(const RenderOptions& o, OutputFormat format, double end, std::optional<double> period) {
   std::vector<double> times;
   if (isVideo(format)) {
-    const auto count = std::max<long>(1, std::lround(end * o.fps));
+    const auto count = static_cast<long>(pictureCount(o, format, end));
     for (long k = 0; k < count; ++k) times.push_back(static_cast<double>(k) / o.fps);
   } else if (o.exposures == 1) {
     times.push_back(end);
@@ -248,14 +253,20 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
       return kBadInput;
     }
   }
+  const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
+  const ViewDirection defaultView = scene.model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView)};
+  if (const std::string problem = checkFrameMemory(sketch(scene.model, &run->simulator, sketchOptions),
+                                                   pictureCount(o, *format, end));
+      !problem.empty()) {
+    err << "error: " << (isVideo(*format) ? "the video's --duration x --fps: " : "--exposures: ") << problem << "\n";
+    return kBadInput;
+  }
+  const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   const std::unique_ptr<PendingFile> file = pendingOutput(o.output, {o.scene}, "-o", err);
   if (!file) return kBadInput;
 
-  const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
-  const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   ProgressBar simulating(err, o.progress, "simulating", stepsToReach(end, scene.settings.dt));
-  const ViewDirection defaultView = scene.model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
-  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView)};
   Recording recording = record(*run, times, end,
                                {.sketch = sketchOptions, .trails = o.trails || !traced.empty(), .traced = traced}, simulating);
   if (!recording.failure.empty() && !isVideo(*format)) {

@@ -94,13 +94,39 @@ Eigen::MatrixXd difference(const Sampled& f, double e, Stencil stencil) {
 // The error of `analytic` as the derivative of f at 0, the best over the three stencils: a
 // correct derivative of a function that is smooth on at least one side passes (a spline's
 // curvature has a kink at every knot, so the central difference across one errs by O(e)); a
-// wrong one fails all three.
-double derivativeError(const Eigen::MatrixXd& analytic, const Sampled& f, double e) {
-  double best = INFINITY;
+// wrong one fails all three. With it, that stencil's spread: how far its difference moves when
+// the step is halved, an estimate of the finite difference's own error (truncation, or
+// round-off where the values are large beside the step).
+struct Judged {
+  double error = 0.0;
+  double spread = 0.0;
+};
+
+Judged derivativeError(const Eigen::MatrixXd& analytic, const Sampled& f, double e) {
+  Judged best{INFINITY, 0.0};
   for (const Stencil stencil : {Stencil::Central, Stencil::Forward, Stencil::Backward}) {
-    best = std::min(best, mixedError(analytic, difference(f, e, stencil)));
+    const Eigen::MatrixXd numeric = difference(f, e, stencil);
+    if (const double error = mixedError(analytic, numeric); error < best.error) {
+      best = {error, mixedError(numeric, difference(f, e / 2, stencil))};
+    }
   }
   return best;
+}
+
+// Keeps the worse of the judged category and the new judgement, and the larger spread.
+void keepWorse(double& category, double& spread, const Judged& judged) {
+  category = std::max(category, judged.error);
+  spread = std::max(spread, judged.spread);
+}
+
+// The step in a coordinate: 1e-6 where the coordinates are at most 1, larger as they grow (as
+// √|x|∞), so that the round-off in x + h, about 1e-16 |x|, stays small beside it while the
+// truncation error, O(h²), stays small too.
+double coordinateStep(const Eigen::VectorXd& x) { return 1e-6 * std::sqrt(std::max(1.0, x.cwiseAbs().maxCoeff())); }
+
+// The step ε along the motion, x + ε ẋ: a coordinate step in all, at most.
+double motionStep(const Eigen::VectorXd& x, const Eigen::VectorXd& xDot) {
+  return coordinateStep(x) / std::max(1.0, xDot.cwiseAbs().maxCoeff());
 }
 
 // The state moved by ε along the motion: x + ε ẋ, t + ε.
@@ -109,9 +135,9 @@ LocalState alongMotion(const LocalState& s, double epsilon) {
 }
 
 DerivativeAuditResult worseOf(const DerivativeAuditResult& a, const DerivativeAuditResult& b) {
-  return {std::max(a.jacobian, b.jacobian), std::max(a.velocity, b.velocity),
+  return {std::max(a.jacobian, b.jacobian),       std::max(a.velocity, b.velocity),
           std::max(a.jacobianDot, b.jacobianDot), std::max(a.acceleration, b.acceleration),
-          std::max(a.massTerms, b.massTerms)};
+          std::max(a.massTerms, b.massTerms),     std::max(a.spread, b.spread)};
 }
 
 // Deterministic pseudo-random values in [−1, 1] (a linear congruential generator), so that
@@ -138,7 +164,7 @@ Eigen::VectorXd probeVector(std::uint32_t seed, Eigen::Index size) {
 double massTermsError(const Body& body, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   const Eigen::Index n = q.size();
   const Eigen::Vector3d g(0.3, -9.81, 0.7), f(1.3, -0.4, 2.2);
-  const double h = 1e-6 * std::max(1.0, q.cwiseAbs().maxCoeff());
+  const double h = coordinateStep(q);
   const auto M = [&](const Eigen::VectorXd& at) {
     Eigen::MatrixXd mass(n, n);
     body.massMatrix(at, mass);
@@ -153,7 +179,7 @@ double massTermsError(const Body& body, const Eigen::VectorXd& q, const Eigen::V
   body.addWeight(g, q, weight);
   body.addInertialForce(q, v, inertial);
   // Each stencil gives its own estimate of both; the best agreement counts (see derivativeError).
-  const double k = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
+  const double k = motionStep(q, v);
   double weightError = INFINITY, inertialError = INFINITY;
   for (const Stencil stencil : {Stencil::Central, Stencil::Forward, Stencil::Backward}) {
     Eigen::VectorXd expectedWeight(n), expectedInertial(n);
@@ -193,6 +219,11 @@ double DerivativeAuditResult::worst() const {
   return std::max({jacobian, velocity, jacobianDot, acceleration, massTerms});
 }
 
+AuditVerdict DerivativeAuditResult::verdict() const {
+  if (worst() < kDerivativeAuditTolerance) return AuditVerdict::Pass;
+  return worst() > kResolvedFactor * spread ? AuditVerdict::Wrong : AuditVerdict::CannotAudit;
+}
+
 DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input) {
   const int d = input.dimension, w = d + 1;
   const auto count = static_cast<Eigen::Index>(input.positions.size());
@@ -205,8 +236,8 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
     s.xDot[k * w + d] = input.angularVelocities.empty() ? 0.0 : input.angularVelocities[i];
   }
   const Evaluation at = evaluate(constraint, s);
-  const double h = 1e-6 * std::max(1.0, s.x.cwiseAbs().maxCoeff());
-  const double k = 1e-6 / std::max(1.0, s.xDot.cwiseAbs().maxCoeff());
+  const double h = coordinateStep(s.x);
+  const double k = motionStep(s.x, s.xDot);
 
   // A motor row has no position (C ≡ 0), only a rate: its J is checked against its Ċ = J ẋ
   // instead of against differences of C.
@@ -222,23 +253,23 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
       moved.x[j] += e;
       return positionalOf(evaluate(constraint, moved).C);
     };
-    result.jacobian = std::max(result.jacobian, derivativeError(positionalOf(at.J.col(j)), C, h));
+    keepWorse(result.jacobian, result.spread, derivativeError(positionalOf(at.J.col(j)), C, h));
   }
   // Ċ = J ẋ + ∂C/∂t: the total derivative of C along the motion (with ẍ = 0).
-  result.velocity = derivativeError(positionalOf(at.Cdot), [&](double e) -> Eigen::MatrixXd {
+  keepWorse(result.velocity, result.spread, derivativeError(positionalOf(at.Cdot), [&](double e) -> Eigen::MatrixXd {
     return positionalOf(evaluate(constraint, alongMotion(s, e)).C);
-  }, k);
+  }, k));
   if (!motors.empty()) {
     const Eigen::VectorXd rate = at.J * s.xDot;
     result.jacobian = std::max(result.jacobian, mixedError(at.Cdot(motors), rate(motors)));
   }
   // J̇ and C̈ = J̇ ẋ + Ctt (with ẍ = 0) along the motion.
-  result.jacobianDot = derivativeError(at.Jdot, [&](double e) -> Eigen::MatrixXd {
+  keepWorse(result.jacobianDot, result.spread, derivativeError(at.Jdot, [&](double e) -> Eigen::MatrixXd {
     return evaluate(constraint, alongMotion(s, e)).J;
-  }, k);
-  result.acceleration = derivativeError(at.Jdot * s.xDot + at.Ctt, [&](double e) -> Eigen::MatrixXd {
+  }, k));
+  keepWorse(result.acceleration, result.spread, derivativeError(at.Jdot * s.xDot + at.Ctt, [&](double e) -> Eigen::MatrixXd {
     return evaluate(constraint, alongMotion(s, e)).Cdot;
-  }, k);
+  }, k));
   return result;
 }
 
@@ -303,8 +334,8 @@ DerivativeAuditResult auditBody(const Body& body, const Site& site, const Eigen:
     return stacked(k, q.size());
   };
   const Stacked here = at(q);
-  const double h = 1e-6 * std::max(1.0, q.cwiseAbs().maxCoeff());
-  const double k = 1e-6 / std::max(1.0, v.cwiseAbs().maxCoeff());
+  const double h = coordinateStep(q);
+  const double k = motionStep(q, v);
 
   DerivativeAuditResult result;
   for (Eigen::Index j = 0; j < q.size(); ++j) {
@@ -313,13 +344,14 @@ DerivativeAuditResult auditBody(const Body& body, const Site& site, const Eigen:
       moved[j] += e;
       return at(moved).position;
     };
-    result.jacobian = std::max(result.jacobian, derivativeError(here.jacobian.col(j), x, h));
+    keepWorse(result.jacobian, result.spread, derivativeError(here.jacobian.col(j), x, h));
   }
-  result.velocity = derivativeError(here.velocity, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).position; }, k);
-  result.jacobianDot =
-      derivativeError(here.jacobianDot, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).jacobian; }, k);
-  result.acceleration =
-      derivativeError(here.jacobianDot * v, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).velocity; }, k);
+  keepWorse(result.velocity, result.spread,
+            derivativeError(here.velocity, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).position; }, k));
+  keepWorse(result.jacobianDot, result.spread,
+            derivativeError(here.jacobianDot, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).jacobian; }, k));
+  keepWorse(result.acceleration, result.spread,
+            derivativeError(here.jacobianDot * v, [&](double e) -> Eigen::MatrixXd { return at(q + e * v).velocity; }, k));
   result.massTerms = massTermsError(body, q, v);
   return result;
 }

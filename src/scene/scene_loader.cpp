@@ -1,10 +1,7 @@
 // Scene loading: JSON → Model + SimulationSettings. The format is docs/scene-format.md.
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <variant>
@@ -12,6 +9,7 @@
 #include "scene/curve_reader.hpp"
 #include "scene/duplicate_keys.hpp"
 #include "scene/finite_energy.hpp"
+#include "scene/scene_file.hpp"
 #include "scene/json_reader.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
@@ -474,13 +472,7 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
 }
 
 Scene loadScene(const std::filesystem::path& file, const SettingsAdjustment& adjust) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    throw SceneError("", "cannot open scene file: " + std::string(std::strerror(errno)), file.string());
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseScene(text.str(), file.string(), adjust);
+  return parseScene(scene::readSceneFile(file), file.string(), adjust);
 }
 
 }  // namespace tinkertoy

@@ -265,6 +265,13 @@ class Sketcher {
 
 Bounds Sketch::bounds() const { return boundsWithin(Bounds::everything()); }
 
+std::size_t Sketch::markCount() const {
+  std::size_t count = lines.size() + springs.size() + links.size() + pins.size() + dots.size() + arrows.size();
+  for (const SketchShape& s : shapes) count += 1 + s.outline.size();
+  for (const SketchCurve& c : curves) count += 1 + c.points.size();
+  return count;
+}
+
 Bounds Sketch::boundsWithin(const Bounds& region) const {
   Bounds b;
   for (const SketchShape& s : shapes) {

@@ -210,6 +210,27 @@ TEST_F(Cli, CheckWarnsAboutAnIllegalInitialState) {
       << unprojected.err;
 }
 
+// Derivatives that finite differences cannot resolve (a rod 1e12 m from the origin) are "cannot
+// audit", with exit 0; a model of 20 000 m is audited and passes (it failed at a fixed step).
+TEST_F(Cli, CheckSaysCannotAuditWhereDifferencesCannotResolve) {
+  const std::string far = writeScene("far.json", R"({"particles": [
+      {"id": "a", "mass": 1, "position": [1e12, 0], "velocity": [0, 1]}, {"id": "b", "mass": 1, "position": [1e12, -1]}],
+      "constraints": [{"type": "distance", "a": "a", "b": "b"}]})");
+  const Result r = tinkertoy({"check", far});
+  EXPECT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("constraints[0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cannot audit\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("warning: cannot audit 1 constraint or body (the first: constraints[0])"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+
+  const std::string wide = writeScene("wide.json", R"({"particles": [
+      {"id": "a", "mass": 1, "position": [20000, 0], "velocity": [0.3, 1]}, {"id": "b", "mass": 1, "position": [20000.6, -0.8]}],
+      "constraints": [{"type": "distance", "a": "a", "b": "b"}]})");
+  const Result ok = tinkertoy({"check", wide});
+  EXPECT_EQ(ok.code, kSuccess) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("ok: all derivatives match"), std::string::npos) << ok.out;
+}
+
 TEST_F(Cli, BadSceneExitsWithTwoAndNamesTheJsonPath) {
   const std::string scene = writeScene("bad.json", R"({"particles": [{"id": "a", "mass": -3, "position": [0, 0]}]})");
   for (const char* command : {"run", "check"}) {
@@ -284,6 +305,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run"}, "scene"},
                       BadFlag{{}, "subcommand"},
                       BadFlag{{"run", "/nonexistent.json"}, "/nonexistent.json: cannot open scene file"},
+                      BadFlag{{"check", "/dev/urandom"}, "/dev/urandom: the scene file is larger than the limit of 256 MiB"},
                       BadFlag{{"run", kPendulum, "--trajectory", "/nonexistent/dir/t.csv"}, "--trajectory"},
                       BadFlag{{"run", kPendulum, "--summary", "/nonexistent/dir/s.json"}, "--summary"}));
 

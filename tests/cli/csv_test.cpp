@@ -33,6 +33,29 @@ TEST(Csv, QuotesOnlyWhatNeedsQuotingAndReadsItBack) {
   }
 }
 
+// Lines are read in pieces: one longer than a piece (4096 bytes), one ending exactly at a piece's
+// end, a last line without a line end, an empty line; and a record over the limit is refused.
+TEST(Csv, ReadsLongLinesWholeAndRefusesARecordOverTheLimit) {
+  const std::string longField(10000, 'x'), exact(4095, 'y');
+  std::istringstream in(longField + ",1\n" + exact + "\n\n" + "last");
+  std::size_t number = 1;
+  EXPECT_EQ(readCsvRecord(in, number), (std::vector<std::string>{longField, "1"}));
+  EXPECT_EQ(readCsvRecord(in, number), (std::vector<std::string>{exact}));
+  EXPECT_EQ(readCsvRecord(in, number), (std::vector<std::string>{""}));
+  EXPECT_EQ(readCsvRecord(in, number), (std::vector<std::string>{"last"}));
+  EXPECT_FALSE(readCsvRecord(in, number));
+  EXPECT_EQ(number, 5u);
+
+  std::istringstream endless(std::string(kMaxCsvRecordBytes + 1, '\0'));
+  number = 1;
+  try {
+    (void)readCsvRecord(endless, number);
+    ADD_FAILURE() << "a record over the limit was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("line 1: a record longer than the limit of 64 MiB"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(Cli, ATrajectoryWithAnOddIdIsReadBackByPlot) {
   const std::string scene = writeScene("odd.json", R"({"gravity": [0, 0], "particles": [
     {"id": "a,\"b\"\nc", "mass": 1, "position": [0, 0]}]})");

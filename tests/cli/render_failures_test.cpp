@@ -52,6 +52,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x"}, "unknown output type"},
         BadRender{{"{pendulum}", "-o", "/nonexistent-dir/x.png"}, "-o: cannot write '/nonexistent-dir/x.png'"},
         BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "0"}, "--fps"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--duration", "1e9"},
+                  "the video's --duration x --fps: 3e+10 pictures of"},
         BadRender{{"{pendulum}", "-o", "{out}/x.mp4", "--fps", "-5"}, "--fps"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "0x100"}, "--size"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--size", "-5x10"}, "--size"},

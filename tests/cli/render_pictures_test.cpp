@@ -6,6 +6,7 @@
 #include <fstream>
 #include <tuple>
 
+#include "recording.hpp"
 #include "render_command.hpp"
 #include "render_fixture.hpp"
 
@@ -183,6 +184,24 @@ TEST(TracedPoint, NamesABodysPointOrSaysWhy) {
   EXPECT_NE(reason("arm:1").find("expected BODY:X,Y"), std::string::npos);
   EXPECT_NE(reason("arm:1,x").find("expected BODY:X,Y"), std::string::npos);
   EXPECT_NE(reason("arm:nan,0").find("expected BODY:X,Y"), std::string::npos);
+}
+
+// Trails are bounded in memory: a run with more steps × trails than maxTrailPoints keeps every
+// k-th step's points, k the least that fits. Two particles, 1000 steps of 0.01 s: every step
+// would make 2002 points (the start too); a budget of 500 keeps every 4th step, 251 points each.
+TEST(Recording, TrailsKeepAtMostTheirBudgetOfPointsEvenlyInSteps) {
+  SceneRun run(parseScene(R"({"settings": {"dt": 0.01, "duration": 10},
+      "particles": [{"id": "a", "mass": 1, "position": [0, 0]}, {"id": "b", "mass": 1, "position": [1, 0]}]})"));
+  std::ostringstream quiet;
+  ProgressBar progress(quiet, false, "", 1000);
+  const std::vector<double> times = {10.0};
+  const Recording recording = record(run, times, 10.0, {.trails = true, .trailInterval = 0.01, .maxTrailPoints = 500}, progress);
+  ASSERT_EQ(recording.trails.size(), 2u);
+  for (const Trail& trail : recording.trails) {
+    ASSERT_EQ(trail.times.size(), 251u);
+    EXPECT_NEAR(trail.times[1] - trail.times[0], 0.04, 1e-12);
+    EXPECT_NEAR(trail.times.back(), 10.0, 1e-9);
+  }
 }
 
 // ---- Framing and 3D views ---------------------------------------------------------------

@@ -167,6 +167,29 @@ TEST(DerivativeAudit, CatchesAWrongJacobianDot) {
   EXPECT_LT(r.jacobian, kDerivativeAuditTolerance);
   EXPECT_GT(r.jacobianDot, 1e-2);
   EXPECT_GT(r.acceleration, 1e-2);
+  EXPECT_EQ(r.verdict(), AuditVerdict::Wrong);
+}
+
+// Far from the origin (issue #16, class 7). A rod 1 m long at x = 3e4 m: the step along the
+// motion grows with the coordinates, so a correct constraint still passes (at a fixed 1e-6 m step
+// round-off alone gave errors near 1e-6), and the wrong J̇ is still wrong. At x = 1e12 m a
+// difference of x + ε ẋ keeps about 4 digits: the differences disagree with themselves as much as
+// with the derivative, and the verdict is "cannot audit", not "wrong".
+TEST(DerivativeAudit, FarFromTheOriginJudgesOnlyWhatDifferencesResolve) {
+  const auto rod = [](double x, bool wrong) {
+    Model model(2);
+    const BodyId a = model.addParticle(1.0, Eigen::Vector2d(x, 0.0), Eigen::Vector2d(0.3, 1.0));
+    const BodyId b = model.addParticle(1.0, Eigen::Vector2d(x + 0.6, -0.8), Eigen::Vector2d(-0.5, 0.2));
+    const ConstraintId id = wrong ? model.addConstraint(std::make_unique<WrongJacobianDot>(a, b))
+                                  : model.addConstraint(std::make_unique<DistanceConstraint>(a, b, 1.0));
+    return auditConstraint(model, id);
+  };
+  EXPECT_EQ(rod(3e4, false).verdict(), AuditVerdict::Pass) << rod(3e4, false).worst();
+  EXPECT_LT(rod(3e4, false).worst(), 1e-7);
+  EXPECT_EQ(rod(3e4, true).verdict(), AuditVerdict::Wrong);
+  const DerivativeAuditResult far = rod(1e12, false);
+  EXPECT_GT(far.worst(), kDerivativeAuditTolerance) << "no longer out of reach: pick a larger x";
+  EXPECT_EQ(far.verdict(), AuditVerdict::CannotAudit) << far.worst() << " against a spread of " << far.spread;
 }
 
 }  // namespace

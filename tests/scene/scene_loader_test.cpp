@@ -308,5 +308,19 @@ TEST(SceneLoader, ReportsAMissingFile) {
   }
 }
 
+// A file without end is read up to the documented limit (256 MiB) and refused, never read until
+// memory runs out; a directory is a file that cannot be read.
+TEST(SceneLoader, RefusesAFileWithoutEndAndOneThatIsNotAFile) {
+  for (const auto& [file, says] : {std::pair{"/dev/zero", "the scene file is larger than the limit of 256 MiB"},
+                                   std::pair{"/", "cannot read scene file: Is a directory"}}) {
+    try {
+      loadScene(file);
+      ADD_FAILURE() << file << " was accepted";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(file) + ": " + says), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tinkertoy

@@ -9,12 +9,17 @@
 //   J̇        d/dε J(x + ε ẋ, t + ε)
 //   J̇ẋ + Ctt d/dε Ċ(x + ε ẋ, ẋ, t + ε)               (C̈ with ẍ = 0)
 //
-// each at ε = 0 with step ε ≈ 1e-6, by the central difference and by both second-order
+// each at ε = 0 with step ε ≈ 1e-6 (see below), by the central difference and by both second-order
 // one-sided differences, keeping the best of the three: a function that is smooth on one side
 // only (a spline's curvature at a knot) is still judged fairly, while a wrong derivative fails
 // all three. Each error is max|analytic − numeric| / max(1, max|analytic|, max|numeric|):
 // relative for large entries, absolute for small ones. The differences are accurate to about
 // 1e-9, so a correct constraint scores below 1e-6.
+//
+// Far from the origin (coordinates of 1e4 m and more) round-off in x + ε ẋ grows beside the
+// step: the steps grow as √|x|∞, and each difference is taken again with half
+// the step. Their disagreement (`spread`) estimates the differences' own error; an error above
+// the tolerance that is within 10× of it is "cannot audit", not "wrong" (verdict()).
 //
 // A motor row has no position (C ≡ 0, only a rate), so its J is held to Ċ = J ẋ instead; its
 // J̇ and C̈ are checked like every other row's.
@@ -28,18 +33,31 @@
 
 namespace tinkertoy {
 
+// The error threshold a correct constraint stays under.
+inline constexpr double kDerivativeAuditTolerance = 1e-6;
+
+enum class AuditVerdict {
+  Pass,         // every error below kDerivativeAuditTolerance
+  Wrong,        // an error above it, well beyond what the differences themselves resolve
+  CannotAudit,  // an error above it, but the differences disagree with themselves as much
+};
+
 struct DerivativeAuditResult {
   double jacobian = 0.0;
   double velocity = 0.0;
   double jacobianDot = 0.0;
   double acceleration = 0.0;
   double massTerms = 0.0;  // bodies only: M, weight, point forces and eq. 13's velocity term
+  // The differences' own error, estimated as how far they move when the step is halved (the
+  // largest over the four derivative categories).
+  double spread = 0.0;
 
   [[nodiscard]] double worst() const;
+  // Wrong only when worst() is more than kResolvedFactor × spread: an error the differences
+  // cannot tell from their own is not evidence of a wrong derivative.
+  [[nodiscard]] AuditVerdict verdict() const;
+  static constexpr double kResolvedFactor = 10.0;
 };
-
-// The error threshold a correct constraint stays under.
-inline constexpr double kDerivativeAuditTolerance = 1e-6;
 
 // Audits `constraint` at the given local state of its points.
 DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input);

@@ -147,6 +147,9 @@ struct Sketch {
   [[nodiscard]] Bounds boundsWithin(const Bounds& region) const;
   // The depths of the springs, links, pins and dots.
   [[nodiscard]] DepthRange depths() const;
+  // How many marks it holds, a shape's outline and a curve's polyline counting a mark per point:
+  // what keeping many pictures costs in memory, at most about 100 bytes a mark.
+  [[nodiscard]] std::size_t markCount() const;
   // The links, pins and dots in the order to draw them: back to front, and at the same depth
   // (as everything in a 2D model) links under pins under dots.
   [[nodiscard]] std::vector<SketchMark> backToFront() const;
