@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "model_contents.hpp"
+#include "scene_run.hpp"
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -52,6 +53,11 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
     loaded.emplace(loadScene(path));
   } catch (const SceneError& e) {
     err << "error: " << e.what() << "\n";
+    return kBadInput;
+  }
+  // The same limits as a run of the scene: what check calls valid, run runs.
+  if (const std::string problem = checkSceneSteps(path, *loaded); !problem.empty()) {
+    err << "error: " << problem << "\n";
     return kBadInput;
   }
   Model& model = loaded->model;

@@ -235,7 +235,8 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   if (!run) return kBadInput;
   const Scene& scene = run->scene;
   if (o.time) {
-    if (const std::string problem = checkStepCount(*o.time, scene.settings.dt, "--time"); !problem.empty()) {
+    if (const std::string problem = checkStepCount(*o.time, scene.settings.dt, "--time", o.simulation.dt ? "--dt" : "settings.dt");
+        !problem.empty()) {
       err << "error: " << problem << "\n";
       return kBadInput;
     }

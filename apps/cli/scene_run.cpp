@@ -141,8 +141,7 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
     err << "error: " << path << ": " << e.what() << "\n";
     return nullptr;
   }
-  if (const std::string problem = checkStepCount(run->scene.duration, run->scene.settings.dt, "duration");
-      !problem.empty()) {
+  if (const std::string problem = checkSceneSteps(path, run->scene, flags); !problem.empty()) {
     err << "error: " << problem << "\n";
     return nullptr;
   }
@@ -154,17 +153,25 @@ std::uint64_t stepsToReach(double time, double dt) {
   return static_cast<std::uint64_t>(std::ceil(std::min(time / dt, kMaxSteps) - 1e-9));
 }
 
-std::string checkStepCount(double time, double dt, const std::string& what) {
+std::string checkStepCount(double time, double dt, const std::string& what, const std::string& dtName) {
   if (time / dt <= kMaxSteps) return {};
   std::ostringstream message;
-  message << what << " / dt = " << time << " s / " << dt << " s is ";
+  message << what << " / " << dtName << " = " << time << " s / " << dt << " s is ";
   if (std::isfinite(time / dt)) {
     message << time / dt << " steps";
   } else {
     message << "more steps than a double counts";
   }
-  message << "; at most " << kMaxSteps << " are run, so dt must be at least " << time / kMaxSteps << " s";
+  message << "; at most " << kMaxSteps << " are run, so " << dtName << " must be at least " << time / kMaxSteps << " s, or "
+          << what << " at most " << dt * kMaxSteps << " s";
   return message.str();
+}
+
+std::string checkSceneSteps(const std::string& path, const Scene& scene, const SimulationFlags& flags) {
+  const std::string problem = checkStepCount(scene.duration, scene.settings.dt,
+                                             flags.duration ? "--duration" : "settings.duration",
+                                             flags.dt ? "--dt" : "settings.dt");
+  return problem.empty() ? problem : path + ": " + problem;
 }
 
 std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,

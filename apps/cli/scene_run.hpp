@@ -58,9 +58,12 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
 inline constexpr double kMaxSteps = 1e12;
 // Steps of dt needed to reach `time` (a partial last step counts as one); time/dt ≤ kMaxSteps.
 std::uint64_t stepsToReach(double time, double dt);
-// "" when reaching `time` takes at most kMaxSteps steps of dt, otherwise why not (`what` names
-// the time, as in "--time").
-std::string checkStepCount(double time, double dt, const std::string& what);
+// "" when reaching `time` takes at most kMaxSteps steps of dt, otherwise why not, naming the
+// time `what` and the step `dtName` (a flag, or the scene's field).
+std::string checkStepCount(double time, double dt, const std::string& what, const std::string& dtName = "settings.dt");
+// The same for a scene's run, in the words of `path` and of the fields or the flags that set
+// the duration and the step. Every command that runs a scene, and `check`, ask this.
+std::string checkSceneSteps(const std::string& path, const Scene& scene, const SimulationFlags& flags = {});
 
 // Steps `run` `steps` times, calling `after(i)` after step i and updating `progress`, which is
 // finished at the end. Returns the simulation's message when it blows up (the model keeps its

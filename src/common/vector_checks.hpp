@@ -32,4 +32,16 @@ inline void requirePositive(double x, std::string_view what) {
   if (!(x > 0.0)) throw std::invalid_argument(std::string(what) + " must be positive");
 }
 
+// A gear or pulley ratio couples one body's motion to r times another's. Beyond 1e6 one row's
+// gradient dwarfs the other's by more than the solve can resolve next to it (J W Jᵀ spans r²):
+// the constraint would be abandoned in all but name.
+inline constexpr double kMaxRatio = 1e6;
+inline void requireRatio(double x, std::string_view what) {
+  requireFinite(x, what);
+  if (std::abs(x) > kMaxRatio) {
+    throw std::invalid_argument(std::string(what) + " must be at most 1e6 in size; a larger one leaves the lighter " +
+                                "side's motion below what the solve resolves");
+  }
+}
+
 }  // namespace tinkertoy::detail

@@ -11,7 +11,7 @@ AngleJoint::AngleJoint(const JointConnection& connection, double ratio, double r
 
 void AngleJoint::validate(int dimension) const {
   requirePlanar(dimension);
-  detail::requireFinite(ratio_, "angle joint ratio");
+  detail::requireRatio(ratio_, "angle joint ratio");
   detail::requireFinite(referenceAngle_, "angle joint reference angle");
 }
 

@@ -15,6 +15,7 @@ void PulleyJoint::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("a pulley joint needs a 2D model");
   if (!groundA_.allFinite() || !groundB_.allFinite()) throw std::invalid_argument("pulley ground points must be finite");
   detail::requirePositive(ratio_, "pulley ratio");
+  detail::requireRatio(ratio_, "pulley ratio");
   detail::requirePositive(length_, "pulley length");
   if (points_[0] == points_[1]) throw std::invalid_argument("a pulley cannot join a point to itself");
 }

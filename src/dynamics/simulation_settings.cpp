@@ -1,6 +1,7 @@
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 
 #include <array>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -65,6 +66,21 @@ void SimulationSettings::validate() const {
   detail::requirePositive(dt, "dt");
   detail::requireNonNegative(ks, "ks");
   detail::requireNonNegative(kd, "kd");
+  // The feedback C̈ = −ks C − kd Ċ acts on the time scales 1/√ks and 1/kd. A step longer than
+  // them does not resolve it: the explicit integrators turn it unstable, and the solve's
+  // right-hand side, dominated by it, means nothing.
+  if (ks * dt * dt > 1.0) {
+    std::ostringstream message;
+    message << "ks = " << ks << " /s² is faster than the step dt = " << dt << " s resolves: ks·dt² must be at most 1, "
+            << "so ks at most " << 1.0 / (dt * dt) << " /s²";
+    throw std::invalid_argument(message.str());
+  }
+  if (kd * dt > 1.0) {
+    std::ostringstream message;
+    message << "kd = " << kd << " /s is faster than the step dt = " << dt << " s resolves: kd·dt must be at most 1, "
+            << "so kd at most " << 1.0 / dt << " /s";
+    throw std::invalid_argument(message.str());
+  }
   detail::requirePositive(solver.tolerance, "solver tolerance");
   if (solver.maxIterations < 0) throw std::invalid_argument("solver iteration cap must not be negative");
   detail::requireNonNegative(solver.regularization, "solver regularization");

@@ -240,6 +240,25 @@ TEST_F(Cli, BadSceneExitsWithTwoAndNamesTheJsonPath) {
   }
 }
 
+// One validation for every command: a scene whose dt run refuses, check refuses too, in the
+// same words, naming the file and the fields; and a feedback gain the step cannot resolve.
+TEST_F(Cli, CheckAndRunRefuseTheSameSettingsInTheSameWords) {
+  const std::string tiny = writeScene("tiny.json", R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0]}],
+      "settings": {"dt": 1e-300, "duration": 1}})");
+  const std::string stiff = writeScene("stiff.json", R"({"particles": [{"id": "a", "mass": 1, "position": [1, 0]}],
+      "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}], "settings": {"ks": 1e300, "kd": 1e300, "project": false}})");
+  for (const auto& [scene, says] :
+       {std::pair{tiny, tiny + ": settings.duration / settings.dt = 1 s / 1e-300 s is 1e+300 steps; at most 1e+12 are "
+                              "run, so settings.dt must be at least 1e-12 s"},
+        std::pair{stiff, stiff + ": settings: ks = 1e+300 /s² is faster than the step dt = 0.001 s resolves"}}) {
+    for (const char* command : {"run", "check"}) {
+      const Result r = tinkertoy({command, scene});
+      EXPECT_EQ(r.code, kBadInput) << command << " " << scene;
+      EXPECT_NE(r.err.find(says), std::string::npos) << command << ": " << r.err;
+    }
+  }
+}
+
 struct BadFlag {
   std::vector<std::string> args;
   const char* mention;  // the message must contain this
@@ -268,7 +287,11 @@ INSTANTIATE_TEST_SUITE_P(
                       BadFlag{{"run", kPendulum, "--dt", "inf"}, "--dt: expected a decimal number"},
                       BadFlag{{"run", kPendulum, "--dt", "1e-400"}, "--dt: '1e-400' is closer to 0 than a double can hold"},
                       BadFlag{{"run", kPendulum, "--duration", "1e999"}, "larger than a double can hold"},
-                      BadFlag{{"run", kPendulum, "--dt", "1e-320"}, "dt must be at least 1e-11 s"},
+                      BadFlag{{"run", kPendulum, "--dt", "1e-320"}, "pendulum.json: settings.duration / --dt = 10 s / "},
+                      BadFlag{{"run", kPendulum, "--dt", "1e-320"}, "so --dt must be at least 1e-11 s"},
+                      BadFlag{{"run", kPendulum, "--duration", "1e300"}, "or --duration at most 1e+09 s"},
+                      BadFlag{{"run", kPendulum, "--ks", "1e300"}, "ks·dt² must be at most 1, so ks at most 1e+06 /s²"},
+                      BadFlag{{"run", kPendulum, "--kd", "2000"}, "kd·dt must be at most 1, so kd at most 1000 /s"},
                       BadFlag{{"run", kPendulum, "--dt", "-0.1"}, "--dt"},
                       BadFlag{{"run", kPendulum, "--dt", "0"}, "must be positive"},
                       BadFlag{{"run", kPendulum, "--dt", "fast"}, "expected a decimal number"},

@@ -169,6 +169,11 @@ const std::vector<BadRigidScene>& badRigidScenes() {
        "constraints[0].motor_speed", "required field is missing"},
       {"angle joint ratio not a number", joint(R"({"type": "angle", "a": "rod", "b": "arm", "ratio": null})"),
        "constraints[0].ratio", "expected a number, got null"},
+      {"angle joint ratio too large", joint(R"({"type": "angle", "a": "rod", "b": "arm", "ratio": 1e300})"),
+       "constraints[0]", "angle joint ratio must be at most 1e6 in size"},
+      {"pulley ratio too large",
+       joint(R"({"type": "pulley", "a": "rod", "b": "arm", "ground_a": [0, 2], "ground_b": [1, 2], "ratio": 2e6})"),
+       "constraints[0]", "pulley ratio must be at most 1e6 in size"},
       // Distance joints.
       {"distance min above max", joint(R"({"type": "distance", "a": "rod", "b": "arm", "min_length": 2, "max_length": 1})"),
        "constraints[0].min_length", "must be below \"max_length\""},
