@@ -19,7 +19,8 @@ void releaseReserveAndFail() {
 }  // namespace
 
 MemoryReserve::MemoryReserve(std::size_t bytes) {
-  reserve = std::malloc(bytes);
+  // Short of memory from the start, a smaller reserve still helps the unwinding.
+  for (; bytes >= (std::size_t{1} << 20) && !reserve; bytes /= 2) reserve = std::malloc(bytes);
   std::set_new_handler(releaseReserveAndFail);
 }
 

@@ -22,6 +22,7 @@ class MemoryReserve {
   // 64 MiB: what unwinding a parse of the largest scene allowed (256 MiB) may need.
   static constexpr std::size_t kDefaultBytes = std::size_t{64} << 20;
 
+  // `bytes`, or half as much as long as that cannot be had, down to 1 MiB.
   explicit MemoryReserve(std::size_t bytes);
   ~MemoryReserve();
   MemoryReserve(const MemoryReserve&) = delete;
