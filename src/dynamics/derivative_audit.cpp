@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -123,6 +124,13 @@ void keepWorse(double& category, double& spread, const Judged& judged) {
 // √|x|∞), so that the round-off in x + h, about 1e-16 |x|, stays small beside it while the
 // truncation error, O(h²), stays small too.
 double coordinateStep(const Eigen::VectorXd& x) { return 1e-6 * std::sqrt(std::max(1.0, x.cwiseAbs().maxCoeff())); }
+
+// The least spread any difference has: the round-off in x + h, 2⁻⁵² |x|∞, beside the step. It is
+// what the halving cannot see where the step is below the coordinates' resolution (x + h == x
+// when |x| is 1e150): both differences are then 0, and agree.
+double roundOffFloor(const Eigen::VectorXd& x) {
+  return std::numeric_limits<double>::epsilon() * std::max(1.0, x.cwiseAbs().maxCoeff()) / coordinateStep(x);
+}
 
 // The step ε along the motion, x + ε ẋ: a coordinate step in all, at most.
 double motionStep(const Eigen::VectorXd& x, const Eigen::VectorXd& xDot) {
@@ -246,6 +254,7 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
   const auto positionalOf = [&](const Eigen::MatrixXd& m) -> Eigen::MatrixXd { return m(positional, Eigen::all); };
 
   DerivativeAuditResult result;
+  result.spread = roundOffFloor(s.x);
   // J column by column, by differences of C in each coordinate.
   for (Eigen::Index j = 0; j < s.x.size(); ++j) {
     const auto C = [&](double e) -> Eigen::MatrixXd {
@@ -338,6 +347,7 @@ DerivativeAuditResult auditBody(const Body& body, const Site& site, const Eigen:
   const double k = motionStep(q, v);
 
   DerivativeAuditResult result;
+  result.spread = roundOffFloor(q);
   for (Eigen::Index j = 0; j < q.size(); ++j) {
     const auto x = [&](double e) -> Eigen::MatrixXd {
       Eigen::VectorXd moved = q;

@@ -190,6 +190,11 @@ TEST(DerivativeAudit, FarFromTheOriginJudgesOnlyWhatDifferencesResolve) {
   const DerivativeAuditResult far = rod(1e12, false);
   EXPECT_GT(far.worst(), kDerivativeAuditTolerance) << "no longer out of reach: pick a larger x";
   EXPECT_EQ(far.verdict(), AuditVerdict::CannotAudit) << far.worst() << " against a spread of " << far.spread;
+  // At 1e150 m the step is below the coordinates' resolution (x + h == x): both differences are
+  // 0 and agree, and only the round-off floor of the spread keeps the verdict honest.
+  const DerivativeAuditResult beyond = rod(1e150, false);
+  EXPECT_GT(beyond.worst(), 0.1);
+  EXPECT_EQ(beyond.verdict(), AuditVerdict::CannotAudit) << beyond.worst() << " against a spread of " << beyond.spread;
 }
 
 }  // namespace
