@@ -2,6 +2,7 @@
 // error naming the file (exit 4), standard output included; an output may not be the scene or
 // the other output; and each output lands whole or not at all, as render's do. And no input can
 // drive the terminal (class 7): control characters in names are shown, not obeyed.
+#include <algorithm>
 #include <streambuf>
 
 #include "cli_fixture.hpp"
@@ -86,6 +87,41 @@ TEST_F(Cli, ControlCharactersInNamesAreShownNotObeyed) {
   EXPECT_EQ(r.code, kBadInput);
   EXPECT_NE(r.err.find("'b\\x1b[2J'"), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+}
+
+// No output holds nan or inf (issue #16, class 3). Finite inputs whose motion overflows within a
+// step (gravity of 1e300, drag of 1e300 on a fast particle, a spring of 1e300 N/m) blow up at
+// step 1: exit 3, the trajectory keeps step 0 only, in finite numbers, and no summary is written.
+// Coordinates of 1e150 m give check's audit nothing to resolve: finite numbers, "cannot audit".
+TEST_F(Cli, NoOutputHoldsANonFiniteNumber) {
+  const auto finite = [](const std::string& text) {
+    for (const char* word : {"nan", "inf", "NaN", "Inf"}) {
+      if (text.find(word) != std::string::npos) return false;
+    }
+    return true;
+  };
+  const std::string particle = R"("particles": [{"id": "a", "mass": 1, "position": [0, 0], "velocity": [1e100, 0]},
+                                                {"id": "b", "mass": 1, "position": [1, 0]}], "settings": {"duration": 0.01})";
+  for (const std::string& extra : {std::string(R"("gravity": [0, -1e300])"),
+                                   std::string(R"("forces": [{"type": "drag", "coefficient": 1e300}])"),
+                                   std::string(R"("forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 1e300}])")}) {
+    const std::string scene = writeScene("overflow.json", "{" + extra + ", " + particle + "}");
+    const Result r = tinkertoy({"run", scene, "--trajectory", file("t.csv"), "--summary", file("s.json")});
+    EXPECT_EQ(r.code, kBlowUp) << extra << r.err;
+    EXPECT_NE(r.err.find("blew up at step 1"), std::string::npos) << r.err;
+    const std::string trajectory = readFile(file("t.csv"));
+    EXPECT_EQ(std::count(trajectory.begin(), trajectory.end(), '\n'), 2) << "the header and step 0:\n" << trajectory;
+    EXPECT_TRUE(finite(trajectory)) << extra << "\n" << trajectory;
+    EXPECT_TRUE(finite(r.out + r.err)) << r.out << r.err;
+    EXPECT_FALSE(fs::exists(file("s.json")));
+  }
+  const std::string far = writeScene("far.json", R"({"gravity": [0, 0],
+      "particles": [{"id": "a", "mass": 1, "position": [1e150, 0]}, {"id": "b", "mass": 1, "position": [1e150, 1e149]}],
+      "constraints": [{"type": "distance", "a": "a", "b": "b"}]})");
+  const Result check = tinkertoy({"check", far});
+  EXPECT_EQ(check.code, kSuccess) << check.out << check.err;
+  EXPECT_TRUE(finite(check.out + check.err)) << check.out << check.err;
+  EXPECT_NE(check.out.find("cannot audit"), std::string::npos) << check.out;
 }
 
 }  // namespace
