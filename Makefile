@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo images bench bench-peers clean
+.PHONY: all deps configure build test demo images bench bench-peers fuzz clean
 
 all: build
 
@@ -44,6 +44,15 @@ bench-peers: deps
 	@cmake --preset $(PRESET) >/dev/null
 	@cmake --build --preset $(PRESET)
 	@OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
+
+# The libFuzzer targets (fuzz/), built with clang and the sanitizers, each run FUZZ_SECONDS
+# (default 60): `make fuzz FUZZ_SECONDS=600`. scripts/run-fuzzers.sh says where findings go.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@scripts/install-deps.sh --fuzz
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz
+	@scripts/run-fuzzers.sh build/fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf build

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tinkertoy needs to build, test and run.
 # Only missing packages are installed; a machine that has everything is left untouched.
-# Usage: scripts/install-deps.sh
+# Usage: scripts/install-deps.sh [--fuzz]
+#   --fuzz  also clang and its libFuzzer and sanitizer runtimes, for `make fuzz`
 set -euo pipefail
 
 packages=(
@@ -25,6 +26,12 @@ packages=(
   # with FreeType
   libxml2-dev libfreetype-dev
 )
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+elif [[ $# -gt 0 ]]; then
+  echo "install-deps: unknown option '$1'; the only one is --fuzz" >&2
+  exit 2
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -428,6 +428,10 @@ SceneError::SceneError(std::string path, const std::string& reason, std::string_
       path_(std::move(path)), reason_(reason) {}
 
 Scene parseScene(std::string_view json, std::string_view source, const SettingsAdjustment& adjust) {
+  // nlohmann's lexer takes a NUL byte for the end of the input: "{}\0anything" would load as {}.
+  if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos) {
+    throw SceneError("", "a NUL byte at " + lineAndColumn(json, nul + 1) + ": a scene is JSON text", source);
+  }
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(json);

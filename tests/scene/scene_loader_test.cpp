@@ -308,6 +308,20 @@ TEST(SceneLoader, ReportsAMissingFile) {
   }
 }
 
+// A NUL byte ends the input for nlohmann's lexer, so "{}\0…" loaded as an empty scene whatever
+// followed, and the duplicate-key pass then met text the parser had never checked (found by
+// the load-and-step fuzzer).
+TEST(SceneLoader, RefusesANulByteWhereverItIs) {
+  for (const std::string& text : {std::string("{}\0{\"particles\": 3}", 18), std::string("{\n \"a\0\": 1}", 12)}) {
+    try {
+      (void)parseScene(text, "nul.json");
+      ADD_FAILURE() << "a NUL byte was accepted";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find("nul.json: a NUL byte at line "), std::string::npos) << e.what();
+    }
+  }
+}
+
 // A file without end is read up to the documented limit (256 MiB) and refused, never read until
 // memory runs out; a directory is a file that cannot be read.
 TEST(SceneLoader, RefusesAFileWithoutEndAndOneThatIsNotAFile) {

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of the fuzz preset for SECONDS, starting from the corpus in the
+# repository (fuzz/corpus/) and the shipped scenes, with the scene format's dictionary. New inputs
+# go to build/fuzz/corpus/TARGET/ (the repository's corpus is left as it is); a finding is written
+# to build/fuzz/findings/ and ends the run with its reproducer's path. Add a fixed finding to
+# fuzz/corpus/ so that every `make test` replays it (tests/fuzz/corpus_replay_test.cpp).
+# Usage: scripts/run-fuzzers.sh BUILD_DIR SECONDS
+set -euo pipefail
+build=$1
+seconds=$2
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$build/findings"
+for target in scene_loader load_and_step; do
+  corpus="$build/corpus/$target"
+  mkdir -p "$corpus"
+  cp -n "$source_dir"/fuzz/corpus/* "$source_dir"/scenes/*.json "$corpus"/
+  echo "fuzz: $target for $seconds s (corpus $corpus)"
+  "$build/fuzz/${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
+    -dict="$source_dir/fuzz/scene.dict" -artifact_prefix="$build/findings/$target-" "$corpus"
+done
+echo "fuzz: no findings"
