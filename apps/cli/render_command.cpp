@@ -280,6 +280,15 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   // Force arrows have a length in pixels, up to kLongestArrow: the margin leaves room for them.
   const double margin = o.forces ? std::max(kMargin, (kLongestArrow + 10.0) * unit / viewport.minCoeff()) : kMargin;
   const Framing framing = recording.framing();
+  if (!framing.bounds.empty() && !(framing.bounds.size().allFinite() && framing.bounds.center().allFinite())) {
+    // Finite points farther apart than a double measures: no camera frames them, and the
+    // scale bar would read "inf m".
+    const Bounds& b = framing.bounds;
+    err << "error: " << o.scene << ": the picture would span from (" << b.min.x() << ", " << b.min.y() << ") to ("
+        << b.max.x() << ", " << b.max.y() << ") m, farther than a double measures; it cannot be framed "
+        << "(scale the scene's lengths down)\n";
+    return kBadInput;
+  }
   for (const BodyId body : framing.departed) {
     err << "warning: " << scene.model.describe(body) << " leaves the model's neighbourhood for good (it ends outside "
         << Recording::kNeighbourhood << "x the extent of the start): the picture frames the part that stays\n";

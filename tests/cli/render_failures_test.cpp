@@ -102,6 +102,18 @@ TEST_F(Render, TheSceneIsNotOverwritten) {
   EXPECT_EQ(leftovers(), std::vector<std::string>{"scene.png"});
 }
 
+// Finite points farther apart than a double measures (issue #16, class 7): the scale bar read
+// "inf m" over an empty picture; now the render is refused, naming the span, and leaves no file.
+TEST_F(Render, ASpanBeyondADoubleIsRefusedNotFramed) {
+  const std::string scene = writeScene("wide.json", R"({"gravity": [0, 0], "settings": {"duration": 0.01},
+      "particles": [{"id": "a", "mass": 1, "position": [-1e308, 0]}, {"id": "b", "mass": 1, "position": [1e308, 0]}]})");
+  const Result r = tinkertoy({"render", scene, "-o", output("wide.png")});
+  EXPECT_EQ(r.code, kBadInput) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "the picture would span from (-1e+308, 0) to (1e+308, 0) m, farther than a double measures"))
+      << r.err;
+  EXPECT_EQ(leftovers(), std::vector<std::string>{});
+}
+
 // An output path that is a directory: refused before simulating; the directory is untouched
 // and nothing is left beside it.
 TEST_F(Render, AnOutputThatIsADirectoryIsRejected) {
