@@ -18,6 +18,7 @@ Simulator::Simulator(Model& model, SimulationSettings settings)
 void Simulator::syncStructure() {
   if (built_ && structureVersion_ == model_.structureVersion()) return;
   formulation_->rebuild();
+  immovable_.build(model_);
   structureVersion_ = model_.structureVersion();
   built_ = true;
   modelSize_ = model_.size();
@@ -201,6 +202,12 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   }
   d.constraintError = system.maxViolation();
   d.velocityError = system.maxVelocityViolation();
+  if (!immovable_.empty()) {
+    const ImmovableConstraints::Violations v = immovable_.measure(model_, state);
+    // The larger, and NaN if either is.
+    if (!std::isnan(d.constraintError) && !(d.constraintError >= v.position)) d.constraintError = v.position;
+    if (!std::isnan(d.velocityError) && !(d.velocityError >= v.velocity)) d.velocityError = v.velocity;
+  }
   const SolveTally& tally = formulation_->tally();
   d.solves = tally.solves;
   d.solverIterations = tally.iterations;

@@ -396,6 +396,28 @@ TEST(StaticBodies, LambdaOfAJointWithoutRowsIsEmpty) {
   for (std::size_t r = 0; r < lambda2.size(); ++r) EXPECT_EQ(lambda2[r], 0.0) << "disabled joint, row " << r;
 }
 
+// A joint nothing can move still has an error, and the diagnostics measure it (issue #16,
+// class 4): a kinematic box flying at V = (1, 0.5) m/s, hinged to a static one where they touched.
+// The joint has no rows (no force can close it), so the gap is V t and ‖C‖∞ must say so, |V_x|
+// at t, with ‖Ċ‖∞ = |V_x| (the larger of the hinge's rows); it read 0 before.
+TEST(KinematicBodies, AJointNothingCanMoveIsStillMeasured) {
+  for (const auto& [name, settings] : everyFormulation(1e-3, 1e-3, true)) {
+    Model model(2);
+    const Shape box = Shape::box(1.0, 0.5);
+    const BodyId ground = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(-0.5, 0, 0),
+                                   Eigen::Vector3d::Zero(), Motion::Static);
+    const BodyId flyer = addRigid(model, 1.0, box.inertia(1.0), box, Eigen::Vector3d(0.5, 0, 0),
+                                  Eigen::Vector3d(1.0, 0.5, 0.0), Motion::Kinematic);
+    model.addConstraint(std::make_unique<RevoluteJoint>(between(model, ground, flyer, Eigen::Vector2d::Zero())));
+    Simulator sim(model, settings);
+    EXPECT_EQ(sim.diagnostics().constraintError, 0.0) << name;
+    EXPECT_NEAR(sim.diagnostics().velocityError, 1.0, 1e-15) << name;
+    for (int n = 0; n < 200; ++n) ASSERT_NO_THROW(sim.step()) << name;
+    EXPECT_NEAR(sim.diagnostics().constraintError, 1.0 * model.time(), 1e-12) << name;
+    EXPECT_NEAR(sim.diagnostics().velocityError, 1.0, 1e-15) << name;
+  }
+}
+
 // The rod hinged to a kinematic body that moves at a constant V = (1.5, 0.5) m/s, starting
 // with the same velocity: in the frame moving with V, which is inertial, it is the physical
 // pendulum of test 1, so its swing angle follows the same closed form (Galilean invariance),

@@ -5,6 +5,10 @@
 // bodies or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work, the work ledger's entries and λ.
 //
+// A constraint that nothing can move (every point on a static or kinematic body) takes no part
+// in the solve, but its error is real and counts in the diagnostics' ‖C‖∞ and ‖Ċ‖∞
+// (dynamics/immovable_constraints.hpp).
+//
 // After each step every constraint with a break force (Model::setBreakForce) whose reaction
 // force exceeds it is disabled, and the break is recorded as a BreakEvent.
 //
@@ -29,6 +33,7 @@
 #include <memory>
 
 #include "tinkertoy/dynamics/formulation.hpp"
+#include "tinkertoy/dynamics/immovable_constraints.hpp"
 #include "tinkertoy/dynamics/simulation_error.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
@@ -146,6 +151,7 @@ class Simulator {
   StepDiagnostics diagnostics_;
   Eigen::VectorXd q_, v_;  // work state of the step in progress [n]
   std::vector<BreakEvent> breaks_;
+  ImmovableConstraints immovable_;  // measured in the diagnostics, though they have no rows
 };
 
 }  // namespace tinkertoy
