@@ -11,14 +11,6 @@ namespace tinkertoy {
 
 namespace {
 
-// A constraint that no body can move (a joint between two static bodies) has nothing to do and
-// gets no rows: in J W Jᵀ they would be zero rows and columns.
-bool movesABody(const Model& model, const Constraint& constraint) {
-  const auto points = constraint.points();
-  return std::any_of(points.begin(), points.end(),
-                     [&](const BodyPoint& p) { return !model.body(p.body).isDriven(); });
-}
-
 bool touchesADrivenBody(const Model& model, const Constraint& constraint) {
   const auto points = constraint.points();
   return std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) { return model.body(p.body).isDriven(); });
@@ -38,7 +30,9 @@ void ConstraintSystem::build(const Model& model) {
     entries_[k].id = id;
     const Constraint& constraint = model.constraint(id);
     entries_[k].constraint = &constraint;
-    entries_[k].blocks.rows = model.isEnabled(id) && movesABody(model, constraint) ? constraint.rows() : 0;
+    // A constraint no body can move (a joint between two static bodies) gets no rows: in J W Jᵀ they
+    // would be zero rows and columns (its error is measured apart: ImmovableConstraints).
+    entries_[k].blocks.rows = model.isEnabled(id) && model.movesAny(constraint.points()) ? constraint.rows() : 0;
     rows += entries_[k].blocks.rows;
     widest = std::max(widest, entries_[k].blocks.rows);
   }
@@ -262,29 +256,11 @@ void ConstraintSystem::applyChainRule(const Entry& e, std::size_t p, int dimensi
 }
 
 double ConstraintSystem::violation(Eigen::Index row) const {
-  switch (kinds_[static_cast<std::size_t>(row)]) {
-    case RowKind::Equality:
-      return std::abs(C_[row]);
-    case RowKind::Inequality:
-      return std::max(0.0, -C_[row]);
-    case RowKind::Motor:
-    case RowKind::Spring:
-      break;
-  }
-  return 0.0;
+  return rowViolation(kinds_[static_cast<std::size_t>(row)], C_[row]);
 }
 
 double ConstraintSystem::velocityViolation(Eigen::Index row) const {
-  switch (kinds_[static_cast<std::size_t>(row)]) {
-    case RowKind::Equality:
-      return std::abs(Cdot_[row]);
-    case RowKind::Inequality:
-      return C_[row] <= 0.0 ? std::max(0.0, -Cdot_[row]) : 0.0;
-    case RowKind::Motor:
-    case RowKind::Spring:
-      break;
-  }
-  return 0.0;
+  return rowVelocityViolation(kinds_[static_cast<std::size_t>(row)], C_[row], Cdot_[row]);
 }
 
 // A NaN anywhere makes the maximum NaN, so the simulator's blow-up check sees it.

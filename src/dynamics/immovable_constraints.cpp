@@ -20,10 +20,7 @@ void ImmovableConstraints::build(const Model& model) {
   for (std::size_t k = 0; k < model.constraintCount(); ++k) {
     const ConstraintId id = model.constraintAt(k);
     const Constraint& constraint = model.constraint(id);
-    const auto points = constraint.points();
-    const bool immovable =
-        std::all_of(points.begin(), points.end(), [&](const BodyPoint& p) { return model.body(p.body).isDriven(); });
-    if (!model.isEnabled(id) || !immovable) continue;
+    if (!model.isEnabled(id) || model.movesAny(constraint.points())) continue;
     constraints_.push_back(id);
     widest = std::max(widest, constraint.rows());
   }
@@ -60,18 +57,8 @@ ImmovableConstraints::Violations ImmovableConstraints::measure(const Model& mode
     constraint.evaluate(input, output);
     for (int r = 0; r < rows; ++r) {
       const auto row = static_cast<std::size_t>(r);
-      switch (constraint.rowKind(r)) {
-        case RowKind::Equality:
-          keepWorse(worst.position, std::abs(C_[row]));
-          keepWorse(worst.velocity, std::abs(Cdot_[row]));
-          break;
-        case RowKind::Inequality:
-          keepWorse(worst.position, std::isnan(C_[row]) ? C_[row] : std::max(0.0, -C_[row]));
-          break;
-        case RowKind::Motor:
-        case RowKind::Spring:
-          break;
-      }
+      keepWorse(worst.position, rowViolation(constraint.rowKind(r), C_[row]));
+      keepWorse(worst.velocity, rowVelocityViolation(constraint.rowKind(r), C_[row], Cdot_[row]));
     }
   }
   return worst;

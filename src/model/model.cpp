@@ -149,6 +149,10 @@ void Model::removeBody(BodyId id) {
   touch();
 }
 
+bool Model::movesAny(std::span<const BodyPoint> points) const {
+  return std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) { return !body(p.body).isDriven(); });
+}
+
 std::optional<BodyId> Model::findBody(std::string_view name) const {
   const auto found = bodyByName_.find(name);
   if (found == bodyByName_.end()) return std::nullopt;

@@ -372,8 +372,7 @@ void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const J
   // What the loader accepts, the simulator runs: Witkin's acceleration level solves equality
   // rows only (AccelerationDynamics).
   // A constraint among static and kinematic bodies only holds nothing: nothing it can push moves.
-  const auto points = constraint->points();
-  if (std::all_of(points.begin(), points.end(), [&](const BodyPoint& p) { return scene_.model.body(p.body).isDriven(); })) {
+  if (!scene_.model.movesAny(constraint->points())) {
     throw SceneError(c.path(), std::string("this ") + std::string(constraint->type()) +
                                    " joins only static or kinematic bodies (or fixed points), which no constraint moves, "
                                    "so it could hold nothing; attach it to a dynamic body");

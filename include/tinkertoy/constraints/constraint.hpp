@@ -28,6 +28,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cmath>
 #include <array>
 #include <cstddef>
 #include <limits>
@@ -52,6 +53,34 @@ enum class RowKind {
   Spring,      // soft: pulls C toward 0 like a damped spring of a given frequency and damping
                // ratio, |λ| ≤ a maximum force (the Spring rows of one constraint share it as a norm)
 };
+
+// What the diagnostics count as a row's error: |C| for an Equality row, how far an Inequality
+// row is below 0; for its rate |Ċ|, and an Inequality row's Ċ < 0 while it is at or below 0.
+// Motor and Spring rows have no error. A NaN C or Ċ gives NaN, so a maximum can keep it.
+inline double rowViolation(RowKind kind, double C) {
+  switch (kind) {
+    case RowKind::Equality:
+      return std::abs(C);
+    case RowKind::Inequality:
+      return C > 0.0 ? 0.0 : -C;  // NaN > 0 is false: NaN stays
+    case RowKind::Motor:
+    case RowKind::Spring:
+      break;
+  }
+  return 0.0;
+}
+inline double rowVelocityViolation(RowKind kind, double C, double Cdot) {
+  switch (kind) {
+    case RowKind::Equality:
+      return std::abs(Cdot);
+    case RowKind::Inequality:
+      return C <= 0.0 && !(Cdot >= 0.0) ? -Cdot : 0.0;
+    case RowKind::Motor:
+    case RowKind::Spring:
+      break;
+  }
+  return 0.0;
+}
 
 // What a Motor or Spring row needs besides C and J, written at every evaluation.
 struct RowParameters {

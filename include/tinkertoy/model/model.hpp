@@ -55,6 +55,9 @@ class Model {
   // Any body, with its initial coordinates q_b and velocities v_b [n_b] (empty v_b: zero).
   BodyId addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordinates,
                  const Eigen::VectorXd& velocities = {}, std::string name = {});
+  // Whether any of the points is on a body something can move (not static or kinematic). A
+  // constraint whose points are all immovable gets no rows; its error is still measured.
+  [[nodiscard]] bool movesAny(std::span<const BodyPoint> points) const;
   // Removes the body and every force and constraint that names one of its points.
   void removeBody(BodyId id);
 
