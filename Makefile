@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo images bench bench-peers fuzz clean
+.PHONY: all deps configure build test demo images bench bench-peers fuzz sanitize clean
 
 all: build
 
@@ -53,6 +53,10 @@ fuzz: deps
 	@cmake --preset fuzz >/dev/null
 	@cmake --build --preset fuzz
 	@scripts/run-fuzzers.sh build/fuzz $(FUZZ_SECONDS)
+
+# The test suite under AddressSanitizer and UBSan (the debug preset; scripts/sanitizer-suite.sh).
+sanitize: deps
+	@scripts/sanitizer-suite.sh
 
 clean:
 	rm -rf build

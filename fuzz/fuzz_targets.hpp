@@ -6,6 +6,11 @@
 //                     Simulator never throws, a step either succeeds or throws SimulationError,
 //                     and a step that succeeds leaves a finite state with finite diagnostics;
 //                     otherwise the function traps (a finding).
+//   fuzzStateRestore  the first byte picks one of kFuzzStateModels (a scene and settings), the
+//                     rest are the items of a state file, sealed with a true header and
+//                     checksum so that the search reaches the items: restoreState either
+//                     succeeds, leaving finite diagnostics, or throws StateError and leaves the
+//                     simulator's state as it was; then steps as fuzzLoadAndStep does.
 //
 // The libFuzzer entry points (fuzz/*_fuzzer.cpp, built by `make fuzz` with clang) call these; so
 // does the corpus replay test of every `make test` (tests/fuzz/corpus_replay_test.cpp), built with
@@ -14,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace tinkertoy::fuzz {
 
@@ -23,5 +29,11 @@ inline constexpr std::size_t kFuzzMostBodies = 64;
 
 int fuzzSceneLoader(const std::uint8_t* data, std::size_t size);
 int fuzzLoadAndStep(const std::uint8_t* data, std::size_t size);
+int fuzzStateRestore(const std::uint8_t* data, std::size_t size);
+
+inline constexpr int kFuzzStateModels = 5;
+// A seed for fuzzStateRestore: model `which` stepped `steps` times, its state as the target
+// takes it (the model's byte, then the items).
+std::string stateSeed(int which, int steps);
 
 }  // namespace tinkertoy::fuzz

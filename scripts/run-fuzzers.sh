@@ -10,12 +10,19 @@ build=$1
 seconds=$2
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$build/findings"
-for target in scene_loader load_and_step; do
+for target in scene_loader load_and_step state_restore; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"
-  cp -n "$source_dir"/fuzz/corpus/* "$source_dir"/scenes/*.json "$corpus"/
+  if [ "$target" = state_restore ]; then
+    # Saved states (fuzz/corpus/state_*), each a model's byte and a state's items.
+    cp -n "$source_dir"/fuzz/corpus/state_* "$corpus"/
+    options=(-max_len=16384)
+  else
+    cp -n "$source_dir"/fuzz/corpus/* "$source_dir"/scenes/*.json "$corpus"/
+    options=(-max_len=4096 -dict="$source_dir/fuzz/scene.dict")
+  fi
   echo "fuzz: $target for $seconds s (corpus $corpus)"
-  "$build/fuzz/${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 \
-    -dict="$source_dir/fuzz/scene.dict" -artifact_prefix="$build/findings/$target-" "$corpus"
+  "$build/fuzz/${target}_fuzzer" -max_total_time="$seconds" -print_final_stats=1 "${options[@]}" \
+    -artifact_prefix="$build/findings/$target-" "$corpus"
 done
 echo "fuzz: no findings"

@@ -39,6 +39,16 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   runApp->add_option("--every", options.every, "Record every N-th step in the trajectory")
       ->check(integerAtLeast(1));
   runApp->add_option("--summary", options.summary, "Write a JSON summary to FILE.json");
+  CLI::Option* saveState = runApp->add_option(
+      "--save-state", options.saveState,
+      "Save the simulator's whole state to FILE (binary) after the step that reaches --at, for --resume");
+  runApp->add_option_function<double>("--at", [&options](double t) { options.saveAt = t; },
+                                      "Simulated time, s, of the step --save-state saves after (default: the end)")
+      ->check(finiteNumber(Sign::NonNegative))
+      ->needs(saveState);
+  runApp->add_option("--resume", options.resume,
+                     "Continue from a state saved by --save-state, to the end of the run: the same scene and settings "
+                     "give the same bits as a run never interrupted");
 
   RenderOptions render;
   CLI::App* renderApp = app.add_subcommand(

@@ -9,6 +9,7 @@
 #include <climits>
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace tinkertoy::cli {
@@ -109,6 +110,15 @@ std::string PendingFile::commit() {
   if (error) return cannotWrite(target_, error.message());
   committed_ = true;
   return {};
+}
+
+std::string PendingFile::land(std::string_view contents) {
+  std::ofstream file(partial_, std::ios::binary);
+  file.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+  errno = 0;
+  file.close();
+  if (!file) return cannotWrite(target_, errno != 0 ? std::strerror(errno) : "the write failed");
+  return commit();
 }
 
 std::unique_ptr<PendingFile> pendingOutput(const std::string& path, const std::vector<std::string>& others,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tinkertoy::cli {
@@ -28,6 +29,8 @@ class PendingFile {
   // Moves it to the target, replacing any file there: "" on success, otherwise why not (the
   // output is empty, so whatever wrote it failed quietly, or it cannot be moved).
   [[nodiscard]] std::string commit();
+  // Writes `contents` to path() and commits: "" on success, otherwise why not.
+  [[nodiscard]] std::string land(std::string_view contents);
 
  private:
   std::filesystem::path target_, partial_;

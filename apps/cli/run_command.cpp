@@ -1,20 +1,20 @@
 #include "run_command.hpp"
 
-#include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli.hpp"
+#include "common/fnv1a.hpp"
 #include "model_contents.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
 #include "trajectory_writer.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
@@ -136,7 +136,8 @@ void printSummary(std::ostream& out, const Report& r) {
   const bool accelerationLevel = s.formulation == FormulationKind::Acceleration;
   if (accelerationLevel && s.integrator == IntegratorKind::DormandPrince5) {
     out << "  dopri5       " << counted(st.adaptiveSteps, "step") << " of its own (mean "
-        << (st.adaptiveSteps > 0 ? model.time() / static_cast<double>(st.adaptiveSteps) : 0.0) << " s), "
+        << (st.adaptiveSteps > 0 ? static_cast<double>(st.steps) * s.dt / static_cast<double>(st.adaptiveSteps) : 0.0)
+        << " s), "
         << st.rejectedSteps << " rejected; rtol " << s.errorTolerance.relative << ", atol "
         << s.errorTolerance.absolute << "\n";
   }
@@ -158,6 +159,56 @@ void printSummary(std::ostream& out, const Report& r) {
   }
 }
 
+// What a state file saved by `run` belongs to beyond the model's sizes and names
+// (Simulator::saveState's origin): a hash of the scene as loaded, its settings left out (they
+// are compared one by one, and --duration may differ), so that a scene whose masses or lengths
+// were edited since is refused.
+std::string contentsHash(const Scene& scene) {
+  nlohmann::json contents = nlohmann::json::parse(writeScene(scene));
+  contents.erase("settings");
+  std::ostringstream hex;
+  hex << "a scene whose contents hash to " << std::hex << detail::fnv1a(contents.dump());
+  return hex.str();
+}
+
+// Restores the state saved in options.resume; false, with the reason on `err`, if it cannot.
+bool resume(const RunOptions& options, const std::string& origin, Simulator& simulator, std::ostream& err) {
+  std::string file;
+  try {
+    file = readStateFile(options.resume);
+  } catch (const StateError& e) {
+    err << "error: --resume: " << e.what() << "\n";
+    return false;
+  }
+  try {
+    simulator.restoreState(file, origin);
+  } catch (const StateError& e) {
+    err << "error: --resume: '" << options.resume << "': " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// The step after which --save-state saves: the first that reaches --at (0: before any), else
+// the last; nullopt, with the reason on `err`, when --at lies outside the steps this run takes
+// (after `done`, up to `last`). t0: the scene's start time.
+std::optional<std::uint64_t> saveStep(const RunOptions& options, const Scene& scene, double t0, std::uint64_t done,
+                                      std::uint64_t last, std::ostream& err) {
+  if (!options.saveAt) return last;
+  const double at = *options.saveAt, dt = scene.settings.dt;
+  const std::uint64_t step = at <= t0 ? 0 : stepsToReach(at - t0, dt);
+  if (step > last) {
+    err << "error: --at " << at << ": after the end of the run (t = " << t0 + scene.duration << " s)\n";
+    return std::nullopt;
+  }
+  if (step < done) {
+    err << "error: --at " << at << ": before the resumed state (step " << done << ", t = " << scene.model.time()
+        << " s)\n";
+    return std::nullopt;
+  }
+  return step;
+}
+
 }  // namespace
 
 int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
@@ -165,14 +216,29 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   if (!run) return kBadInput;
   Scene& scene = run->scene;
   Simulator& simulator = run->simulator;
+  // Step k is at t0 + k·dt, not at the model's running sum of dt; a resumed run goes on counting.
+  const double t0 = scene.model.time(), dt = scene.settings.dt;
+  const bool saves = !options.saveState.empty() || !options.resume.empty();
+  const std::string origin = saves ? contentsHash(scene) : "";  // writing the scene out costs a load's time
+  if (!options.resume.empty() && !resume(options, origin, simulator, err)) return kBadInput;
+  const std::uint64_t done = simulator.stepCount(), last = stepsToReach(scene.duration, dt);
+  if (!options.resume.empty() && done >= last) {
+    err << "error: --resume: '" << options.resume << "': the state is at step " << done << " (t = " << scene.model.time()
+        << " s), at or past the end of the run (step " << last << ", duration " << scene.duration
+        << " s): nothing is left to run; give a longer --duration\n";
+    return kBadInput;
+  }
+  std::optional<std::uint64_t> saveAt;
+  if (!options.saveState.empty() && !(saveAt = saveStep(options, scene, t0, done, last, err))) return kBadInput;
 
   // Open every output before simulating, so a bad path fails fast and costs nothing. Each is
-  // written aside and moved into place once complete (PendingFile); none may be the scene or
-  // the other output.
-  std::unique_ptr<PendingFile> trajectoryFile, summaryFile;
+  // written aside and moved into place once complete (PendingFile); none may be an input or
+  // another output (the state resumed from may be saved over: it has been read).
+  std::unique_ptr<PendingFile> trajectoryFile, summaryFile, stateFile;
   std::unique_ptr<TrajectoryWriter> trajectory;
   if (!options.trajectory.empty()) {
-    trajectoryFile = pendingOutput(options.trajectory, {options.scene, options.summary}, "--trajectory", err);
+    trajectoryFile = pendingOutput(options.trajectory, {options.scene, options.resume, options.summary, options.saveState},
+                                   "--trajectory", err);
     if (!trajectoryFile) return kBadInput;
     try {
       trajectory = std::make_unique<TrajectoryWriter>(trajectoryFile->path(), options.trajectory, scene.model);
@@ -182,8 +248,13 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     }
   }
   if (!options.summary.empty()) {
-    summaryFile = pendingOutput(options.summary, {options.scene, options.trajectory}, "--summary", err);
+    summaryFile = pendingOutput(options.summary, {options.scene, options.resume, options.trajectory, options.saveState},
+                                "--summary", err);
     if (!summaryFile) return kBadInput;
+  }
+  if (!options.saveState.empty()) {
+    stateFile = pendingOutput(options.saveState, {options.scene, options.trajectory, options.summary}, "--save-state", err);
+    if (!stateFile) return kBadInput;
   }
   // The trajectory, completed and moved into place: false (with the reason on `err`) if not.
   const auto landTrajectory = [&] {
@@ -193,27 +264,38 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
     if (!problem.empty()) err << "error: --trajectory: " << problem << "\n";
     return problem.empty();
   };
+  // The state after step `step`, saved when it is the one asked for; its problem, if any.
+  std::string stateProblem;
+  const auto saveIfDue = [&](std::uint64_t step) {
+    if (stateFile && step == *saveAt) stateProblem = stateFile->land(simulator.saveState(origin));
+  };
 
   RunStatistics stats(simulator.diagnostics());
-  // Step k is at t0 + k·dt, not at the model's running sum of dt.
-  const double t0 = scene.model.time(), dt = scene.settings.dt;
-  if (trajectory) trajectory->write(scene.model, simulator.diagnostics(), t0, 0.0);
-  const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
-  ProgressBar progress(err, options.progress, "simulating", steps);
+  const auto timeOf = [&](std::uint64_t step) { return t0 + static_cast<double>(step) * dt; };
+  if (trajectory) trajectory->write(scene.model, simulator.diagnostics(), timeOf(done), 0.0);
+  saveIfDue(done);
+  ProgressBar progress(err, options.progress, "simulating", last - done);
   const auto start = std::chrono::steady_clock::now();
-  const std::string failure = stepScene(*run, steps, progress, [&](std::uint64_t i) {
+  const std::string failure = stepScene(*run, last - done, progress, [&](std::uint64_t i) {
     stats.add(simulator.diagnostics());
-    if (trajectory && i % static_cast<std::uint64_t>(options.every) == 0) {
-      trajectory->write(scene.model, simulator.diagnostics(), t0 + static_cast<double>(i) * dt, stats.work.total());
+    const std::uint64_t step = done + i;
+    if (trajectory && step % static_cast<std::uint64_t>(options.every) == 0) {
+      trajectory->write(scene.model, simulator.diagnostics(), timeOf(step), stats.work.total());
     }
+    saveIfDue(step);
   });
+  if (!stateProblem.empty()) err << "error: --save-state: " << stateProblem << "\n";
   if (!failure.empty()) {
     err << "error: " << failure << "\n";
     if (trajectory && landTrajectory()) {
       err << "the trajectory up to t = " << scene.model.time() << " s is in " << options.trajectory << "\n";
     }
+    if (stateFile && simulator.stepCount() < *saveAt) {
+      err << "no state saved: the run ended before step " << *saveAt << " (t = " << timeOf(*saveAt) << " s)\n";
+    }
     return kBlowUp;  // and no summary: the run did not complete
   }
+  if (!stateProblem.empty()) return kOutputFailed;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const Report report{scene, options.scene, stats, wall, simulator.breaks()};
@@ -224,13 +306,7 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   }
   if (!landTrajectory()) return kOutputFailed;
   if (summaryFile) {
-    std::ofstream file(summaryFile->path());
-    file << summaryJson(report).dump(2) << "\n";
-    errno = 0;
-    file.close();
-    std::string problem;
-    if (!file) problem = "cannot write '" + options.summary + "': " + (errno != 0 ? std::strerror(errno) : "the write failed");
-    if (problem.empty()) problem = summaryFile->commit();
+    const std::string problem = summaryFile->land(summaryJson(report).dump(2) + "\n");
     if (!problem.empty()) {
       err << "error: --summary: " << problem << "\n";
       return kOutputFailed;

@@ -19,12 +19,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <regex>
 
+#include "cli.hpp"
 #include "glyph_ranges.hpp"
 #include "input_script.hpp"
 #include "layout.hpp"
+#include "memory_reserve.hpp"
 #include "misspelling.hpp"
 #include "printable_stream.hpp"
 #include "screenshot.hpp"
@@ -40,7 +43,9 @@ using tinkertoy::studio::ScriptEvent;
 using tinkertoy::studio::Studio;
 
 constexpr double kScriptFrame = 1.0 / 60.0;  // s per frame under --script and --frames
-constexpr int kBadInput = 2;
+// The command line's exit codes where they mean the same (cli.hpp).
+using tinkertoy::cli::kBadInput;
+using tinkertoy::cli::kResourceFailure;
 constexpr int kNoWindow = 1;
 
 struct Options {
@@ -230,6 +235,9 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As the command line does: memory kept for the moment it runs out, so that the Studio ends
+  // with a message (exit code 5) instead of an abort; nothing else escapes main either.
+  const tinkertoy::cli::MemoryReserve reserve(tinkertoy::cli::MemoryReserve::kDefaultBytes);
   // Messages on stderr show control characters (from a scene's names, a path) instead of
   // obeying them, as the command line's do; stderr gets its own buffer back before exit.
   tinkertoy::cli::PrintableStreambuf printable(std::cerr.rdbuf());
@@ -278,5 +286,12 @@ int main(int argc, char** argv) {
     std::cerr << "tinkertoy-studio: --script: " << e.what() << '\n';
     return kBadInput;
   }
-  return runStudio(options, std::move(replay));
+  try {
+    return runStudio(options, std::move(replay));
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tinkertoy-studio: out of memory: the machine could not give the Studio the memory it needed\n";
+  } catch (const std::exception& e) {
+    std::cerr << "tinkertoy-studio: internal error, please report it: " << e.what() << '\n';
+  }
+  return kResourceFailure;
 }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "tinkertoy/archive/state_archive.hpp"
+
 namespace tinkertoy {
 
 AccelerationDynamics::AccelerationDynamics(const Model& model, const SolverSettings& solver,
@@ -52,6 +54,11 @@ void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd&
   // 4. Derivative: q̈ = W (Q + Q̂).
   Q_ += constraintForce_;
   W.multiply(Q_, a);
+}
+
+void AccelerationDynamics::serialize(StateArchive& archive) {
+  archive.numbers(lambda_, system_.rows());
+  solver_->serialize(archive);
 }
 
 SolveStats AccelerationDynamics::solve(const Eigen::VectorXd& b, Eigen::VectorXd& x) {

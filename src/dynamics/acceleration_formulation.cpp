@@ -1,5 +1,7 @@
 #include "dynamics/acceleration_formulation.hpp"
 
+#include "tinkertoy/archive/state_archive.hpp"
+
 namespace tinkertoy {
 
 void AccelerationFormulation::StepStartRecorder::acceleration(const StateView& state, Eigen::VectorXd& a) {
@@ -63,6 +65,17 @@ void AccelerationFormulation::step(double& time, Eigen::VectorXd& q, Eigen::Vect
   endPower_ = drivenPower({time, q, v});
   endPowerKnown_ = true;
   work_ = WorkLedger::trapezoid(startPower, endPower_, h);
+}
+
+void AccelerationFormulation::serialize(StateArchive& archive) {
+  const Eigen::Index m = dynamics_.constraints().rows(), n = model_.v().size();
+  archive.numbers(lambda_, m);
+  archive.numbers(force_, n);
+  archive.flag(endPowerKnown_);
+  endPower_.serialize(archive);
+  dynamics_.serialize(archive);
+  if (dopri_) dopri_->serialize(archive, n);
+  if (rattle_) rattle_->serialize(archive, m);
 }
 
 WorkLedger AccelerationFormulation::drivenPower(const StateView& state) {

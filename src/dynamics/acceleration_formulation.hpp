@@ -32,6 +32,7 @@ class AccelerationFormulation final : public Formulation {
   void rebuild() override;
   void modelEdited() override;
   void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
+  void serialize(StateArchive& archive) override;
   [[nodiscard]] ConstraintSystem& constraints() override { return dynamics_.constraints(); }
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const override { return force_; }

@@ -1,6 +1,7 @@
 #include "dynamics/global_velocity_solve.hpp"
 
 #include "dynamics/newton_line_search.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,11 @@ void GlobalVelocitySolve::build(const ConstraintSystem& system, const BlockDiago
   for (Eigen::VectorXd* x : {&JtDelta_, &displacement_, &trial_}) x->setZero(W.size());
   for (std::size_t r = 0; r < rows; ++r) mask_[r] = kinds_[r] == RowKind::Spring;
   solver_->analyze(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_));
+}
+
+void GlobalVelocitySolve::serialize(StateArchive& archive) {
+  archive.flags(held_[0], kinds_.size());
+  solver_->serialize(archive);
 }
 
 double GlobalVelocitySolve::rowVelocity(const ConstraintSystem& system, Eigen::Index row, const Eigen::VectorXd& v) {

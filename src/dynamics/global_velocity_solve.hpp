@@ -62,6 +62,8 @@ class GlobalVelocitySolve {
   // constraints kept since the layout before keep their place in the velocity pass's active
   // set (carry).
   void build(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const RowCarry& carry);
+  // The velocity pass's active set and the solver's state (Simulator::saveState).
+  void serialize(StateArchive& archive);
   // Symbolic analyses of J W Jᵀ so far.
   [[nodiscard]] long analyses() const { return solver_->analyses(); }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tinkertoy/archive/state_archive.hpp"
+
 namespace tinkertoy {
 
 namespace {
@@ -27,6 +29,7 @@ void VelocityFormulation::rebuild() {
   carry_.record(system_);
   carriedImpulses_ = impulses_.impulses();
   system_.build(model_);
+  evaluatedAtEnd_ = false;  // the new layout holds no evaluation yet
   carry_.map(system_);
   inverseMass_.build(model_);
   applied_.build(model_);
@@ -54,6 +57,18 @@ void VelocityFormulation::rebuild() {
     start.v.setZero(model_.v().size());
     start.impulses.setZero(system_.rows());
   }
+}
+
+// J, C and Ċ at the end of the last substep are not saved: evaluating them again at the state
+// restored gives the same numbers (a restored formulation starts with evaluatedAtEnd_ false).
+void VelocityFormulation::serialize(StateArchive& archive) {
+  const Eigen::Index m = system_.rows(), n = model_.v().size();
+  archive.numbers(impulses_.impulses(), m);
+  archive.numbers(stageImpulses_, m);
+  archive.numbers(lambda_, m);
+  archive.numbers(force_, n);
+  if (global_) global_->serialize(archive);
+  if (archive.reading()) evaluatedAtEnd_ = false;
 }
 
 void VelocityFormulation::modelEdited() {

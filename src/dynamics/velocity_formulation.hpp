@@ -76,6 +76,7 @@ class VelocityFormulation final : public Formulation {
   void rebuild() override;
   void modelEdited() override;
   void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) override;
+  void serialize(StateArchive& archive) override;
   [[nodiscard]] ConstraintSystem& constraints() override { return system_; }
   [[nodiscard]] bool evaluatedAtStepEnd() const override { return evaluatedAtEnd_; }
   [[nodiscard]] const Eigen::VectorXd& lambda() const override { return lambda_; }

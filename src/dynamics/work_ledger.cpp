@@ -1,5 +1,7 @@
 #include "tinkertoy/dynamics/work_ledger.hpp"
 
+#include "tinkertoy/archive/state_archive.hpp"
+
 #include <numeric>
 
 namespace tinkertoy {
@@ -26,6 +28,10 @@ WorkLedger WorkLedger::trapezoid(const WorkLedger& start, const WorkLedger& end,
   WorkLedger result;
   for (std::size_t s = 0; s < kWorkSources; ++s) result.work[s] = 0.5 * h * (start.work[s] + end.work[s]);
   return result;
+}
+
+void WorkLedger::serialize(StateArchive& archive) {
+  for (double& w : work) archive.number(w);
 }
 
 }  // namespace tinkertoy

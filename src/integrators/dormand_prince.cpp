@@ -5,6 +5,8 @@
 #include <limits>
 #include <sstream>
 
+#include "tinkertoy/archive/state_archive.hpp"
+
 namespace tinkertoy {
 
 namespace {
@@ -109,13 +111,7 @@ AdaptiveTally DormandPrince::advance(AccelerationField& field, StateCorrector* c
   return tally;
 }
 
-// The initial step size of Hairer, Nørsett & Wanner §II.4: a step whose first-order
-// increment h f is 1 % of y, refined by a difference estimate of the second derivative.
-void DormandPrince::start(AccelerationField& field, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  t_ = t;
-  q_ = q;
-  v_ = v;
-  const Eigen::Index n = q.size();
+void DormandPrince::size(Eigen::Index n) {
   for (int i = 0; i < kStages; ++i) {
     V_[i].resize(n);
     A_[i].resize(n);
@@ -128,7 +124,30 @@ void DormandPrince::start(AccelerationField& field, double t, const Eigen::Vecto
   vNew_.resize(n);
   eq_.resize(n);
   ev_.resize(n);
+}
 
+void DormandPrince::serialize(StateArchive& archive, Eigen::Index n) {
+  archive.flag(continuing_);
+  if (!continuing_) return;
+  if (archive.reading()) size(n);
+  archive.flag(needsFirstStage_);
+  archive.flag(lastRejected_);
+  for (double* x : {&t_, &h_, &lastStep_, &previousError_, &returnedTime_, &stepStart_}) archive.number(*x);
+  for (Eigen::VectorXd* x : {&q_, &v_, &returnedQ_, &returnedV_}) archive.numbers(*x, n);
+  if (!needsFirstStage_) archive.numbers(A_[0], n);
+  for (int i = 0; i < kTerms; ++i) {
+    archive.numbers(rq_[i], n);
+    archive.numbers(rv_[i], n);
+  }
+}
+
+// The initial step size of Hairer, Nørsett & Wanner §II.4: a step whose first-order
+// increment h f is 1 % of y, refined by a difference estimate of the second derivative.
+void DormandPrince::start(AccelerationField& field, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  t_ = t;
+  q_ = q;
+  v_ = v;
+  size(q.size());
   field.stepStart({t_, q_, v_}, A_[0]);
   needsFirstStage_ = false;
   const double d0 = scaledRms(tolerance_, q_, v_, q_, q_, v_, v_);

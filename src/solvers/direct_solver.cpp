@@ -6,6 +6,7 @@
 
 #include "solvers/constraint_matrix_assembly.hpp"
 #include "solvers/fill_reducing_ordering.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/solvers/simplicial_ldlt.hpp"
 #include "tinkertoy/solvers/supernodal_cholesky.hpp"
 #include "tinkertoy/solvers/tree_factorization.hpp"
@@ -84,6 +85,19 @@ SolveStats DirectSolver::solveSystem(const ConstraintMatrix& M, const Eigen::Vec
   const double residual = relativeResidual(M, b, x, residual_);
   reuseTolerance_ = std::max(kReuseTolerance, 10.0 * residual);
   return {1, residual, true};
+}
+
+void DirectSolver::serializeSolver(StateArchive& archive) {
+  archive.integer(skipReuse_);
+  archive.integer(reuseBackoff_);
+  archive.number(reuseTolerance_);
+  archive.flag(factored_);
+  if (archive.reading() && !(skipReuse_ >= 0 && skipReuse_ <= kMostReuseBackoff && reuseBackoff_ >= 1 &&
+                             reuseBackoff_ <= kMostReuseBackoff && reuseTolerance_ >= kReuseTolerance &&
+                             std::isfinite(reuseTolerance_))) {
+    throw StateError("the state file holds a factorization reuse state no solve leaves");
+  }
+  if (factored_) factorization_->serialize(archive);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "tinkertoy/solvers/linear_solver.hpp"
 
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/solvers/conjugate_gradient.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
 
@@ -32,6 +33,11 @@ void LinearSolver::analyze(const ConstraintMatrix& A) {
   analyzeLayout(A);
   for (Eigen::VectorXd* v : {&shift_, &residual_, &correction_, &product_, &start_}) v->setZero(A.size());
   redundantLayout_ = false;
+}
+
+void LinearSolver::serialize(StateArchive& archive) {
+  archive.flag(redundantLayout_);
+  serializeSolver(archive);
 }
 
 bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x) {

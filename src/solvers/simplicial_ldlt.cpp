@@ -4,10 +4,12 @@ extern "C" {
 #include <suitesparse/ldl.h>
 }
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "solvers/constraint_matrix_assembly.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 #include "solvers/fill_reducing_ordering.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
@@ -83,6 +85,19 @@ void SimplicialLdlt::solveInPlace(Eigen::VectorXd& x) {
   ldl_dsolve(m_, permuted_.data(), D_.data());
   ldl_ltsolve(m_, permuted_.data(), Lp_.data(), Li_.data(), Lx_.data());
   for (int k = 0; k < m_; ++k) x[pivotRow_[static_cast<std::size_t>(k)]] = permuted_[k];
+}
+
+void SimplicialLdlt::factorIdentity() {
+  std::fill(values_.begin(), values_.end(), 0.0);
+  for (int row = 0; row < m_; ++row) values_[assembly_->diagonal(row)] = 1.0;
+  ldl_numeric(m_, columnStarts_.data(), rowIndices_.data(), values_.data(), Lp_.data(), parent_.data(), Lnz_.data(),
+              Li_.data(), Lx_.data(), D_.data(), Y_.data(), pattern_.data(), flag_.data(), nullptr, nullptr);
+}
+
+void SimplicialLdlt::serialize(StateArchive& archive) {
+  if (archive.reading()) factorIdentity();
+  archive.numbers(Lx_, Lx_.size());
+  archive.numbers(D_, D_.size());
 }
 
 }  // namespace tinkertoy

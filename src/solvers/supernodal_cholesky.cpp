@@ -10,6 +10,7 @@
 #include "solvers/fill_reducing_ordering.hpp"
 #include "solvers/recycling_pool.hpp"
 #include "solvers/single_thread_scope.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
@@ -52,6 +53,13 @@ struct SupernodalCholesky::Cholmod {
     cholmod_free_sparse(&A, &common);
     cholmod_free_factor(&L, &common);
     for (cholmod_dense** d : {&B, &X, &Y, &E}) cholmod_free_dense(d, &common);
+  }
+
+  // L = the factor of A as its values stand.
+  void factorize() {
+    const SingleThreadScope oneThread;
+    RecyclingPool::Scope scope(pool);  // CHOLMOD's update workspace, the same every time
+    cholmod_factorize(A, L, &common);
   }
 
   // Allocation failures inside CHOLMOD come back as a null result and a negative status.
@@ -104,11 +112,7 @@ void SupernodalCholesky::factorize(const ConstraintMatrix& A) {
   if (m_ == 0) return;
   Cholmod& c = *cholmod_;
   c.assembly.assemble(A, static_cast<double*>(c.A->x));
-  {
-    const SingleThreadScope oneThread;
-    RecyclingPool::Scope scope(c.pool);  // CHOLMOD's update workspace, the same every time
-    cholmod_factorize(c.A, c.L, &c.common);
-  }
+  c.factorize();
   if (c.common.status == CHOLMOD_NOT_POSDEF) throwSingular(pivotRow_[c.L->minor]);
   if (c.common.status < CHOLMOD_OK) throw std::runtime_error("CHOLMOD could not factor J W Jᵀ");
   checkPivots();
@@ -147,6 +151,25 @@ void SupernodalCholesky::solveInPlace(Eigen::VectorXd& x) {
   }
   const auto* solution = static_cast<const double*>(c.X->x);
   for (int k = 0; k < m_; ++k) x[pivotRow_[static_cast<std::size_t>(k)]] = solution[k];
+}
+
+void SupernodalCholesky::factorIdentity() {
+  Cholmod& c = *cholmod_;
+  auto* values = static_cast<double*>(c.A->x);
+  std::fill_n(values, c.assembly.nonZeros(), 0.0);
+  for (int row = 0; row < m_; ++row) values[c.assembly.diagonal(row)] = 1.0;
+  c.factorize();
+  if (c.common.status < CHOLMOD_OK) throw std::runtime_error("CHOLMOD could not allocate the factor of J W Jᵀ");
+}
+
+void SupernodalCholesky::serialize(StateArchive& archive) {
+  if (m_ == 0) return;
+  Cholmod& c = *cholmod_;
+  if (archive.reading()) factorIdentity();
+  auto* factor = static_cast<double*>(c.L->x);
+  std::vector<double> values(factor, factor + c.L->xsize);
+  archive.numbers(values, c.L->xsize);
+  std::copy(values.begin(), values.end(), factor);
 }
 
 }  // namespace tinkertoy

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "solvers/constraint_forest.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
 
 namespace tinkertoy {
@@ -374,6 +375,14 @@ void TreeFactorization::solveInPlace(Eigen::VectorXd& x) {
     const Eigen::Index first = constraints[node.index].row;
     for (int r = 0; r < node.size; ++r) x[first + r] = tree_[node.offset + r];
   }
+}
+
+void TreeFactorization::serialize(StateArchive& archive) {
+  archive.numbers(inverse_, inverse_.size());
+  archive.numbers(lower_, lower_.size());
+  archive.numbers(auxiliaryValue_, auxiliaryValue_.size());
+  archive.numbers(Z_, Z_.rows(), Z_.cols());
+  archive.numbers(schur_, schur_.rows(), schur_.cols());
 }
 
 }  // namespace tinkertoy

@@ -27,6 +27,7 @@
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/solvers/direct_solver.hpp"
+#include "support/configurations.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -103,69 +104,6 @@ TEST(AllocationCounter, CountsAnAllocation) {
   EXPECT_EQ(allocations.load() - before, 1);
 }
 
-struct Configuration {
-  FormulationKind formulation;
-  SolverKind solver;
-  PositionCorrection correction = PositionCorrection::Baumgarte;
-  FactorizationKind factorization = FactorizationKind::Automatic;
-  bool project = false;  // acceleration level
-  int threads = 1;
-  IntegratorKind integrator = IntegratorKind::RungeKutta4;  // acceleration level
-  VelocityScheme scheme = VelocityScheme::SymplecticEuler;  // velocity level
-};
-
-// Built by appending: GCC 12 warns falsely (-Wrestrict) on chains of string +.
-std::string label(const Configuration& c) {
-  std::string name(formulationName(c.formulation));
-  name.append("_").append(solverName(c.solver));
-  if (c.formulation == FormulationKind::Velocity) name.append("_").append(positionCorrectionName(c.correction));
-  if (c.solver == SolverKind::SparseLdlt) name.append("_").append(factorizationName(c.factorization));
-  if (c.project) name.append("_projected");
-  if (c.integrator != IntegratorKind::RungeKutta4) name.append("_").append(integratorName(c.integrator));
-  if (c.scheme != VelocityScheme::SymplecticEuler) name.append("_").append(velocitySchemeName(c.scheme));
-  if (c.threads > 1) name.append("_").append(std::to_string(c.threads)).append("_threads");
-  return name;
-}
-
-std::vector<Configuration> configurations() {
-  std::vector<Configuration> all;
-  for (const SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
-    for (const bool project : {false, true}) {
-      all.push_back({FormulationKind::Acceleration, solver, PositionCorrection::None, FactorizationKind::Automatic, project});
-    }
-  }
-  for (const SolverKind solver : {SolverKind::SequentialImpulses, SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
-    for (const PositionCorrection correction : {PositionCorrection::Baumgarte, PositionCorrection::Projection}) {
-      all.push_back({FormulationKind::Velocity, solver, correction});
-    }
-  }
-  all.push_back({FormulationKind::Velocity, SolverKind::SequentialImpulses, PositionCorrection::SoftStep});
-  for (const SolverKind solver : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
-    all.push_back({FormulationKind::Acceleration, solver, PositionCorrection::None, FactorizationKind::Automatic, false, 1,
-                   IntegratorKind::Rattle});
-  }
-  for (const bool project : {false, true}) {
-    all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None,
-                   FactorizationKind::Automatic, project, 1, IntegratorKind::DormandPrince5});
-  }
-  for (const SolverKind solver : {SolverKind::SequentialImpulses, SolverKind::SparseLdlt}) {
-    for (const PositionCorrection correction : {PositionCorrection::Baumgarte, PositionCorrection::Projection}) {
-      all.push_back({FormulationKind::Velocity, solver, correction, FactorizationKind::Automatic, false, 1,
-                     IntegratorKind::RungeKutta4, VelocityScheme::Verlet});
-    }
-  }
-  for (const FactorizationKind kind : {FactorizationKind::Simplicial}) {
-    all.push_back({FormulationKind::Acceleration, SolverKind::SparseLdlt, PositionCorrection::None, kind, true});
-    all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection, kind});
-  }
-  // The step's threads wait between loops and take their shares without allocating.
-  all.push_back({FormulationKind::Acceleration, SolverKind::ConjugateGradient, PositionCorrection::None,
-                 FactorizationKind::Automatic, true, 2});
-  all.push_back({FormulationKind::Velocity, SolverKind::SparseLdlt, PositionCorrection::Projection,
-                 FactorizationKind::Automatic, false, 2});
-  return all;
-}
-
 class StepsWithoutAllocating : public ::testing::TestWithParam<Configuration> {};
 
 TEST_P(StepsWithoutAllocating, EveryShippedScene) {
@@ -176,16 +114,7 @@ TEST_P(StepsWithoutAllocating, EveryShippedScene) {
     if (entry.path().extension() != ".json") continue;
     Scene scene = loadScene(entry.path());
     SimulationSettings& s = scene.settings;
-    s.formulation = c.formulation;
-    s.solver.kind = c.solver;
-    s.solver.factorization = c.factorization;
-    s.solver.regularization = 1e-10;  // cloth-like scenes may be redundant for the direct solve
-    s.velocity.positionCorrection = c.correction;
-    s.projection.enabled = c.project;
-    s.threads = c.threads;
-    s.integrator = c.integrator;
-    s.velocity.scheme = c.scheme;
-    if (c.integrator == IntegratorKind::Rattle) s.ks = s.kd = 0.0;  // RATTLE refuses feedback
+    c.applyTo(s);
     std::unique_ptr<Simulator> sim;
     try {
       sim = std::make_unique<Simulator>(scene.model, s);

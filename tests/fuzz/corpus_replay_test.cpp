@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -41,6 +42,23 @@ TEST(FuzzCorpus, EveryInputPassesBothTargets) {
     std::fprintf(stderr, "replaying %s\n", file.c_str());
     EXPECT_EQ(fuzzSceneLoader(data, bytes.size()), 0);
     EXPECT_EQ(fuzzLoadAndStep(data, bytes.size()), 0);
+    EXPECT_EQ(fuzzStateRestore(data, bytes.size()), 0);
+  }
+}
+
+// The state-restore target's seeds (fuzz/corpus/state_*) are states saved by this build: a
+// change of the state format makes them stale, and this test says so. With
+// TINKERTOY_WRITE_STATE_SEEDS=1 it writes them afresh instead.
+TEST(FuzzCorpus, TheStateSeedsAreThisBuildsStates) {
+  const bool write = std::getenv("TINKERTOY_WRITE_STATE_SEEDS") != nullptr;
+  for (int which = 0; which < kFuzzStateModels; ++which) {
+    const std::string seed = stateSeed(which, 30);
+    const fs::path file = fs::path(TINKERTOY_SOURCE_DIR) / "fuzz" / "corpus" / ("state_" + std::to_string(which));
+    if (write) std::ofstream(file, std::ios::binary) << seed;
+    std::ifstream in(file, std::ios::binary);
+    const std::string saved{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_TRUE(saved == seed) << file << " is stale: run TINKERTOY_WRITE_STATE_SEEDS=1 " << "test_fuzz_corpus";
+    EXPECT_EQ(fuzzStateRestore(reinterpret_cast<const std::uint8_t*>(seed.data()), seed.size()), 0);
   }
 }
 

@@ -68,6 +68,8 @@ class AccelerationDynamics final : public AccelerationField {
 
   [[nodiscard]] SolveTally& tally() { return tally_; }
   [[nodiscard]] const SolveTally& tally() const { return tally_; }
+  // λ, every solve's warm start, and the solver's own state (Simulator::saveState).
+  void serialize(StateArchive& archive);
   // Symbolic analyses of J W Jᵀ so far (one per rebuild()).
   [[nodiscard]] long analyses() const { return solver_->analyses(); }
 

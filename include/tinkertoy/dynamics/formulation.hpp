@@ -24,6 +24,8 @@
 
 namespace tinkertoy {
 
+class StateArchive;
+
 class Formulation {
  public:
   virtual ~Formulation() = default;
@@ -38,6 +40,11 @@ class Formulation {
   // caller keeps the state it passed a copy of. Between two steps the caller passes the state
   // the first returned, unless it called modelEdited().
   virtual void step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) = 0;
+
+  // What it carries from one step to the next (warm starts, active sets, a factorization it
+  // reuses, an adaptive step in progress, λ), saved or restored (Simulator::saveState) after
+  // rebuild() of the same layout.
+  virtual void serialize(StateArchive& archive) = 0;
 
   // The constraint system.
   [[nodiscard]] virtual ConstraintSystem& constraints() = 0;

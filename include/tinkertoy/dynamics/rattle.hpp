@@ -30,6 +30,7 @@
 
 #include <Eigen/Core>
 
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/acceleration_dynamics.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
 
@@ -42,6 +43,8 @@ class Rattle {
 
   // Forgets the last step's multipliers (after the constraints' layout changed). m rows.
   void reset(Eigen::Index m);
+  // The last step's Λ, the next one's warm start (Simulator::saveState). m rows.
+  void serialize(StateArchive& archive, Eigen::Index m) { archive.numbers(multipliers_, m); }
   // Advances time, q and v by h. Leaves the dynamics' constraint system evaluated at the
   // result (C, Ċ; J at the new q). Returns what the position stage did.
   ProjectionResult step(AccelerationDynamics& dynamics, const Model& model, double& time, Eigen::VectorXd& q,

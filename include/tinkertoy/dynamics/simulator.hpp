@@ -28,10 +28,13 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <memory>
 
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/immovable_constraints.hpp"
 #include "tinkertoy/dynamics/simulation_error.hpp"
@@ -116,12 +119,34 @@ class Simulator {
   // Every constraint that broke so far, in order.
   [[nodiscard]] std::span<const BreakEvent> breaks() const { return breaks_; }
 
+  // Exact save and restore. saveState() returns the bytes of a state file
+  // (archive/state_archive.hpp) holding everything the steps after it depend on: the model's
+  // time, q, v and which constraints are enabled; the step count, the diagnostics and the
+  // breaks so far; and what the formulation carries between steps (warm starts, active sets,
+  // the factorization it reuses, dopri5's step in progress, the ledger's power at the last
+  // state). restoreState() puts such a state into a simulator of the same model (the same
+  // scene, loaded afresh, or the model it was saved from) with the same settings, in this
+  // process or another: every step after it is then the same bits as the steps after the save.
+  // It throws StateError for bytes that are not a state file, a corrupt, truncated or
+  // wrong-version one, or one saved from another model or with other settings (threads aside);
+  // the model and the simulator are then as they were. The model is recognised by its sizes and
+  // the names and types of its bodies, constraints and forces, not by their parameters: a caller
+  // that can tell more passes `origin` (the command line passes a hash of the scene's contents),
+  // which a restore requires to be what the save was given.
+  [[nodiscard]] std::string saveState(std::string_view origin = {});
+  void restoreState(std::string_view file, std::string_view origin = {});
+
   [[nodiscard]] const SimulationSettings& settings() const { return settings_; }
   [[nodiscard]] std::uint64_t stepCount() const { return stepCount_; }
   [[nodiscard]] const Model& model() const { return model_; }
 
  private:
   void syncStructure();
+  // The state saveState() records, in either direction (simulator_state.cpp).
+  void serialize(StateArchive& archive, std::string_view origin);
+  // Records what the state belongs to; a reader throws StateError unless it is this model
+  // (and origin) with these settings.
+  void expectSameModelAndSettings(StateArchive& archive, std::string_view origin) const;
   // Disables every constraint whose reaction force exceeds its break force, recording why.
   void breakOverloadedConstraints();
   // Diagnostics of `state` (energy, ‖C‖∞, ‖Ċ‖∞) plus the current step's solver tally;

@@ -30,6 +30,8 @@
 
 namespace tinkertoy {
 
+class StateArchive;
+
 enum class WorkSource { Damping, Drag, Mouse, Motors, Springs, Driven, Impulses };
 inline constexpr std::size_t kWorkSources = 7;
 
@@ -47,6 +49,8 @@ struct WorkLedger {
   // The work over a step of h whose power, entry by entry, went from `start` to `end` (W), by
   // the trapezoid rule.
   [[nodiscard]] static WorkLedger trapezoid(const WorkLedger& start, const WorkLedger& end, double h);
+  // Saved or restored with a simulator's state (Simulator::saveState).
+  void serialize(StateArchive& archive);
 };
 
 }  // namespace tinkertoy

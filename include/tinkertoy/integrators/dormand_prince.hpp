@@ -31,6 +31,8 @@
 
 namespace tinkertoy {
 
+class StateArchive;
+
 // The error dopri5 allows per step, per coordinate: atol + rtol |y|.
 struct ErrorTolerance {
   double relative = 1e-6;  // rtol
@@ -79,8 +81,13 @@ class DormandPrince {
                         Eigen::VectorXd& v, double tEnd);
   // Forgets the integration in progress: the next advance() starts afresh.
   void reset() { continuing_ = false; }
+  // The integration in progress, if any (its state, step size, first stage and continuous
+  // extension), saved or restored (Simulator::saveState). n coordinates.
+  void serialize(StateArchive& archive, Eigen::Index n);
 
  private:
+  // Sizes every vector of an integration of n coordinates.
+  void size(Eigen::Index n);
   // Starts at (t, q, v): the first stage and an initial step size.
   void start(AccelerationField& field, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // One attempt of size h_ (at most longestStep_) from (t_, q_, v_); true if accepted (the state

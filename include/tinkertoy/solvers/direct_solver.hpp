@@ -51,6 +51,8 @@ class DirectSolver final : public LinearSolver {
   // (an inexact Newton step); a fresh factorization solves exactly either way.
   SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                          double tolerance) override;
+  // Whether a factorization is there to reuse, the factorization and the reuse's backoff.
+  void serializeSolver(StateArchive& archive) override;
 
   // z = A_f⁻¹ r with the last factorization.
   class FactorPreconditioner final : public Preconditioner {

@@ -33,6 +33,8 @@
 
 namespace tinkertoy {
 
+class StateArchive;
+
 // Which factorization a direct solve uses; Automatic picks by the model's structure and size
 // (makeFactorization).
 enum class FactorizationKind { Automatic, Simplicial, Supernodal, Tree };
@@ -55,6 +57,9 @@ class Factorization {
   // x ← A_f⁻¹ x.  x: [m]
   virtual void solveInPlace(Eigen::VectorXd& x) = 0;
   [[nodiscard]] virtual FactorizationCost cost() const = 0;
+  // The numeric factor of the last factorize(), saved or restored (Simulator::saveState); a
+  // restore needs the same layout analyzed, and leaves solveInPlace() as it was when saved.
+  virtual void serialize(StateArchive& archive) = 0;
 };
 
 // "auto" / "simplicial" / "supernodal" / "tree", as scenes and the command line spell them.

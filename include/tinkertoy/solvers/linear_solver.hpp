@@ -107,8 +107,13 @@ class LinearSolver {
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
   // The same to the solver's own tolerance.
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) { return solve(A, b, x, 0.0); }
+  // What the solver carries from one solve to the next (whether the layout has redundant rows,
+  // a factorization it may reuse), saved or restored (Simulator::saveState) for the same layout.
+  void serialize(StateArchive& archive);
 
  private:
+  // A solver's own part of serialize(): none unless it keeps something between solves.
+  virtual void serializeSolver(StateArchive& /*archive*/) {}
   virtual void analyzeLayout(const ConstraintMatrix& A) = 0;
   // The relative residual a solve with tolerance 0 reaches.
   [[nodiscard]] virtual double ownTolerance() const = 0;

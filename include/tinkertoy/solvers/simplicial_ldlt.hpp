@@ -37,8 +37,13 @@ class SimplicialLdlt final : public Factorization {
   void factorize(const ConstraintMatrix& A) override;
   void solveInPlace(Eigen::VectorXd& x) override;
   [[nodiscard]] FactorizationCost cost() const override { return cost_; }
+  void serialize(StateArchive& archive) override;
 
  private:
+  // Factors the identity in A's pattern, which fills in the pattern of L (Li_) as any
+  // factorization of the layout does: a restore then needs only the numbers.
+  void factorIdentity();
+
   std::unique_ptr<ConstraintMatrixAssembly> assembly_;
   int m_ = 0;
   std::vector<int> pivotRow_;  // [m] P: the row of A eliminated k-th

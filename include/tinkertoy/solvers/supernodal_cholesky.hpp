@@ -41,9 +41,13 @@ class SupernodalCholesky final : public Factorization {
   void factorize(const ConstraintMatrix& A) override;
   void solveInPlace(Eigen::VectorXd& x) override;
   [[nodiscard]] FactorizationCost cost() const override { return cost_; }
+  void serialize(StateArchive& archive) override;
 
  private:
   struct Cholmod;  // CHOLMOD's common block and matrices, kept out of this header
+  // Factors the identity in A's pattern, which allocates the numeric factor as any factorization
+  // of the layout does: a restore then needs only the numbers.
+  void factorIdentity();
   // Throws if a pivot of the last factorization is not positive enough.
   void checkPivots() const;
 

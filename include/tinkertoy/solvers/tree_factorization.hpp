@@ -57,6 +57,7 @@ class TreeFactorization final : public Factorization {
   void factorize(const ConstraintMatrix& A) override;
   void solveInPlace(Eigen::VectorXd& x) override;
   [[nodiscard]] FactorizationCost cost() const override { return cost_; }
+  void serialize(StateArchive& archive) override;
 
   // The rows that close loops (solved through the dense Schur complement), after analyze().
   [[nodiscard]] int auxiliaryRows() const;
