@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test suite under AddressSanitizer and UndefinedBehaviorSanitizer: the debug preset
 # (assertions on, -O1), built and run by ctest without the few tests that take many minutes
-# there (the debug test preset's filter in CMakePresets.json). `make sanitize` runs it; CI runs
-# it after `make test` with the time it has left.
+# there, and without the load-scaling ratio, which times AddressSanitizer's allocator rather
+# than ours (the debug test preset's filter in CMakePresets.json). `make sanitize` runs it; CI
+# runs it after `make test` with the time it has left.
 # Usage: scripts/sanitizer-suite.sh [MINUTES]
 #   MINUTES  the time it may take; when the build or the tests have not finished by then it
 #            stops and says so. Running out of time is not a failure, unless a test had already

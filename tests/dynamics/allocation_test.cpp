@@ -35,15 +35,31 @@ std::atomic<long> allocations{0};
 
 #if defined(__SANITIZE_ADDRESS__)
 // A deliberate replacement of the global allocation functions; GCC cannot see that new and
-// delete are replaced as a pair and warns that free() meets operator new's pointers.
+// delete are replaced as a pair and warns that free() meets operator new's pointers. Every
+// form that libstdc++ may pair with another is replaced (the nothrow one too: std::stable_sort's
+// buffer comes from it and goes back through plain delete); AddressSanitizer keeps the aligned
+// forms, which it pairs among themselves.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
+namespace {
+void* countedAllocation(std::size_t size) noexcept {
   ++allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* countedAllocationOrThrow(std::size_t size) {
+  if (void* p = countedAllocation(size)) return p;
   throw std::bad_alloc();
 }
+}  // namespace
+void* operator new(std::size_t size) { return countedAllocationOrThrow(size); }
+void* operator new[](std::size_t size) { return countedAllocationOrThrow(size); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return countedAllocation(size); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return countedAllocation(size); }
 void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 constexpr bool kCountsMalloc = false;
 #else
 // glibc's own allocator, under the names it exports for exactly this purpose.

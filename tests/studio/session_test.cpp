@@ -144,7 +144,7 @@ TEST(Session, ThePathsRecordedCoverTheMotionSoFar) {
   session.setPlaying(true);
   for (int frame = 0; frame < 60; ++frame) session.advance(1.0 / 60.0, true);
   const Model& model = document.scene().model;
-  const Eigen::Vector3d now = model.position(*model.findBody("stone"));
+  const Eigen::Vector2d now = model.position(*model.findBody("stone")).head<2>();  // a 2D scene
   ASSERT_GT(now.x(), 2.9);
   const Bounds bounds = session.pathBounds(ViewDirection::front());
   const Eigen::Vector2d low = bounds.min, high = bounds.max;
