@@ -21,7 +21,9 @@ test: build
 	@ctest --preset $(PRESET)
 
 # The showcase: its summary, a video, a strobe picture of its first 1.2 s and its energy plot.
-demo: build
+# Only the command line is built for it; `make test` (or `make build`) builds the rest.
+demo: configure
+	@cmake --build --preset $(PRESET) --target tinkertoy_app
 	@mkdir -p out
 	@$(BUILD_DIR)/tinkertoy run scenes/showcase.json
 	@$(BUILD_DIR)/tinkertoy render scenes/showcase.json -o out/showcase.mp4
