@@ -1,5 +1,6 @@
 # ctest `package`: install Tinkertoy into a scratch prefix, build examples/ against it with
-# find_package(tinkertoy), and run the result; check the programs were installed. Arguments:
+# find_package(tinkertoy), and again by hand with pkg-config's flags, and run both; check the
+# programs were installed. Arguments:
 # BUILD_DIR, SOURCE_DIR, WORK_DIR, STUDIO (whether the Studio was built), and
 # the library's BUILD_TYPE and SANITIZE, which the example must match (Eigen's types differ
 # between debug and release builds, and the sanitizers need their runtime in the link).
@@ -36,4 +37,35 @@ endif()
 execute_process(COMMAND "${WORK_DIR}/build/hello_pendulum" RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the example ran but failed")
+endif()
+# pkg-config: the same example compiled by hand with what `pkg-config --cflags --libs tinkertoy`
+# says, as a project without CMake would.
+file(GLOB_RECURSE pc_file "${WORK_DIR}/prefix/*/tinkertoy.pc")
+if(NOT pc_file)
+  message(FATAL_ERROR "cmake --install did not install tinkertoy.pc")
+endif()
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+execute_process(COMMAND pkg-config --cflags --libs tinkertoy RESULT_VARIABLE status OUTPUT_VARIABLE pc_flags
+                ERROR_VARIABLE pc_error OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "pkg-config --cflags --libs tinkertoy failed: ${pc_error}")
+endif()
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+set(ndebug "")
+if(NOT BUILD_TYPE STREQUAL "Debug")
+  set(ndebug "-DNDEBUG")  # as the library was built: Eigen's inline code must agree
+endif()
+execute_process(COMMAND c++ ${sanitizers} ${ndebug} "${SOURCE_DIR}/examples/hello_pendulum.cpp" ${pc_flags}
+                        -o "${WORK_DIR}/hello_pendulum_pkg_config"
+                RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "building the example with pkg-config's flags failed: ${pc_flags}")
+endif()
+# A shared libtinkertoy outside the loader's paths is found as a user would find it.
+execute_process(COMMAND pkg-config --variable=libdir tinkertoy OUTPUT_VARIABLE pc_libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
+set(ENV{LD_LIBRARY_PATH} "${pc_libdir}")
+execute_process(COMMAND "${WORK_DIR}/hello_pendulum_pkg_config" RESULT_VARIABLE status OUTPUT_QUIET)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the example built with pkg-config's flags ran but failed")
 endif()
