@@ -149,10 +149,6 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
   return run;
 }
 
-std::uint64_t stepsToReach(double time, double dt) {
-  return static_cast<std::uint64_t>(std::ceil(std::min(time / dt, kMaxSteps) - 1e-9));
-}
-
 std::string checkStepCount(double time, double dt, const std::string& what, const std::string& dtName) {
   if (time / dt <= kMaxSteps) return {};
   std::ostringstream message;

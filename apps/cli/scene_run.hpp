@@ -54,10 +54,6 @@ struct SceneRun {
 // initial state violates its constraints and nothing will pull it back.
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err);
 
-// The most steps a command takes: a run to `time` needs at most this many steps of dt.
-inline constexpr double kMaxSteps = 1e12;
-// Steps of dt needed to reach `time` (a partial last step counts as one); time/dt ≤ kMaxSteps.
-std::uint64_t stepsToReach(double time, double dt);
 // "" when reaching `time` takes at most kMaxSteps steps of dt, otherwise why not, naming the
 // time `what` and the step `dtName` (a flag, or the scene's field).
 std::string checkStepCount(double time, double dt, const std::string& what, const std::string& dtName = "settings.dt");

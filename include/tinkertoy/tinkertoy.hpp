@@ -14,6 +14,7 @@
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/constraints/joint.hpp"
+#include "tinkertoy/constraints/joint_anchor.hpp"
 #include "tinkertoy/constraints/joint_settings.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/constraints/path.hpp"

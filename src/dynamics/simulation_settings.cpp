@@ -1,6 +1,8 @@
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -114,6 +116,10 @@ void SimulationSettings::validate() const {
     throw std::invalid_argument("the sequential solver works at the velocity level; use formulation velocity, or "
                                 "solver cg or ldlt");
   }
+}
+
+std::uint64_t stepsToReach(double time, double dt) {
+  return static_cast<std::uint64_t>(std::ceil(std::min(time / dt, kMaxSteps) - 1e-9));
 }
 
 }  // namespace tinkertoy

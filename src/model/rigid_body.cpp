@@ -11,11 +11,14 @@ namespace tinkertoy {
 RigidBody::RigidBody(double mass, double inertia, Shape shape, Motion motion)
     : mass_(mass), inertia_(inertia), shape_(std::move(shape)), motion_(motion) {}
 
+RigidBody::RigidBody(double mass, Shape shape, Motion motion)
+    : RigidBody(mass, shape.inertia(mass), shape, motion) {}
+
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");
+  shape_.validate();  // first: an inertia from a bad shape is meaningless
   detail::requirePositive(mass_, "rigid body mass");
   detail::requirePositive(inertia_, "rigid body inertia");
-  shape_.validate();
 }
 
 void RigidBody::validateVelocities(BodyCoordinates v) const {

@@ -9,6 +9,7 @@
 
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/angle_joint.hpp"
+#include "tinkertoy/constraints/joint_anchor.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/constraints/prismatic_joint.hpp"
 #include "tinkertoy/constraints/pulley_joint.hpp"
@@ -27,21 +28,12 @@ bool isWorld(const JsonObject& c, std::string_view key) { return !c.has(key) || 
 
 BodyPoint SceneBuilder::anchoredPoint(const JsonObject& object, std::string_view key,
                                       const Eigen::Vector2d& anchor) const {
-  const Model& model = scene_.model;
-  BodyPoint p = pointOf(object.at(key), object.pathOf(key));
-  if (model.body(p.body).hasFrame()) {
-    const Eigen::VectorXd q = model.coordinates(p.body);  // x, y, θ
-    p.site = Site(Eigen::Rotation2Dd(-q[2]) * (anchor - Eigen::Vector2d(q[0], q[1])));
-    return p;
+  const BodyPoint p = pointOf(object.at(key), object.pathOf(key));
+  try {
+    return pointAtAnchor(scene_.model, p, anchor);
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(object.pathOf(key), e.what());
   }
-  const Eigen::VectorXd at = model.position(p);
-  if ((toVector2(at) - anchor).norm() > 1e-9 * std::max(1.0, anchor.norm())) {
-    throw SceneError(object.pathOf(key), model.describe(p) + " has no frame, so it can be held only at its own position (" +
-                                             std::to_string(at[0]) + ", " + std::to_string(at[1]) +
-                                             "), not at the anchor (" + std::to_string(anchor.x()) + ", " +
-                                             std::to_string(anchor.y()) + ")");
-  }
-  return p;
 }
 
 JointConnection SceneBuilder::connection(const JsonObject& c) const {
@@ -56,8 +48,7 @@ JointConnection SceneBuilder::connection(const JsonObject& c) const {
 }
 
 double SceneBuilder::frameAngle(const std::optional<BodyPoint>& point) const {
-  if (!point || !scene_.model.body(point->body).hasFrame()) return 0.0;
-  return scene_.model.coordinates(point->body)[2];
+  return tinkertoy::frameAngle(scene_.model, point);
 }
 
 JointLimits SceneBuilder::limits(const JsonObject& c) const {

@@ -40,6 +40,7 @@
 #include "tinkertoy/model/bead.hpp"
 #include "tinkertoy/model/chain.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
+#include "tinkertoy/constraints/joint_anchor.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -336,9 +337,7 @@ class Writer {
     }
   }
 
-  [[nodiscard]] double frameAngle(const std::optional<BodyPoint>& p) const {
-    return p && model_.body(p->body).hasFrame() ? model_.coordinates(p->body)[2] : 0.0;
-  }
+  [[nodiscard]] double frameAngle(const std::optional<BodyPoint>& p) const { return tinkertoy::frameAngle(model_, p); }
 
   Json constraint(ConstraintId id) const {
     const Constraint& c = model_.constraint(id);

@@ -13,6 +13,7 @@
 //   s.velocity.substeps = 4;
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -81,6 +82,12 @@ struct SimulationSettings {
   // level. Without it Witkin's method keeps the error a state starts with.
   [[nodiscard]] bool correctsDrift() const;
 };
+
+// The most steps a run takes: a run to `time` needs at most this many steps of dt.
+inline constexpr double kMaxSteps = 1e12;
+// Steps of dt needed to reach `time` from 0 (a partial last step counts as one), for time/dt up
+// to kMaxSteps; the command line's runs and the Python module's Simulator.run count this way.
+std::uint64_t stepsToReach(double time, double dt);
 
 // "acceleration" / "velocity", and "none" / "baumgarte" / "projection" / "soft", as scenes and
 // the command line spell them.

@@ -43,6 +43,12 @@ class Model {
  public:
   // dimension: 2 or 3.
   explicit Model(int dimension);
+  // A model owns its bodies, forces and constraints: it moves, it is not copied.
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+  Model(Model&&) = default;
+  Model& operator=(Model&&) = default;
+  ~Model() = default;
 
   [[nodiscard]] int dimension() const { return dimension_; }
   // The model's size: the diagonal of the bounding box of all its points now, at least 1 m.

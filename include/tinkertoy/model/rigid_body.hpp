@@ -15,6 +15,8 @@
 //   auto rod = model.addBody(std::make_unique<tinkertoy::RigidBody>(1.0, plank.inertia(1.0), plank),
 //                            Eigen::Vector3d(0.5, 0, 0));            // x, y, θ
 //   tinkertoy::BodyPoint tip{rod, Eigen::Vector2d(0.5, 0)};         // the right end of the plank
+//   auto disc = model.addBody(std::make_unique<tinkertoy::RigidBody>(2.0, tinkertoy::Shape::circle(0.1)),
+//                             Eigen::Vector3d(0, 1, 0));            // I = ½ m r², from the shape
 #pragma once
 
 #include "tinkertoy/model/body.hpp"
@@ -28,6 +30,8 @@ class RigidBody final : public Body {
 
   // mass > 0 in kg; inertia > 0 in kg·m² about the center of mass.
   RigidBody(double mass, double inertia, Shape shape, Motion motion = Motion::Dynamic);
+  // A uniform body: its inertia is the shape's for this mass (Shape::inertia).
+  RigidBody(double mass, Shape shape, Motion motion = Motion::Dynamic);
 
   [[nodiscard]] std::string_view type() const override { return "rigid"; }
   [[nodiscard]] int coordinateCount() const override { return 3; }

@@ -1,0 +1,32 @@
+// The Python module tinkertoy._tinkertoy: one function per part of the library, each in its own
+// file, called in order by module.cpp. The pure-Python package around it (python/tinkertoy/)
+// adds the state arrays' guard and the sweeps.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <initializer_list>
+#include <utility>
+
+#include <tinkertoy/dynamics/simulation_error.hpp>
+
+namespace tinkertoy::python {
+
+namespace py = pybind11;
+
+// SceneError, SimulationError, StateError and StaleViewError, and the translation of the
+// library's exceptions into them (errors.cpp).
+void bindErrors(py::module_& module);
+// Raises tinkertoy.SimulationError for `error`, with these attributes besides its own.
+[[noreturn]] void raiseSimulationError(const SimulationError& error,
+                                       std::initializer_list<std::pair<const char*, py::object>> extra);
+// SimulationSettings and the structs inside it; enumerations as the scene files spell them.
+void bindSettings(py::module_& module);
+// Ids, points, shapes and curves, and Scene with its Model: bodies and forces.
+void bindModel(py::module_& module);
+// Model.add_* for every constraint and joint, their settings and runtime setters.
+void bindConstraints(py::module_& module);
+// Simulator: step, run, state views, diagnostics, λ and reactions, save and restore.
+void bindSimulator(py::module_& module);
+
+}  // namespace tinkertoy::python

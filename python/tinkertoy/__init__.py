@@ -1,0 +1,74 @@
+"""Tinkertoy: constrained dynamics after Witkin, and dyn4j-style rigid bodies.
+
+    import tinkertoy
+    scene = tinkertoy.load_scene("scenes/pendulum.json")
+    sim = tinkertoy.Simulator(scene)
+    trajectory = sim.run(2.0, every=10)      # dict of NumPy arrays
+    sim.q[0] += 0.1                           # a writable view of the engine's state
+
+docs/python.md documents the whole API; help(tinkertoy.Simulator) documents each method.
+"""
+
+from ._tinkertoy import (
+    BodyId,
+    BodyPoint,
+    BreakEvent,
+    CircleCurve,
+    ConstraintId,
+    Curve,
+    EllipseCurve,
+    ErrorTolerance,
+    ForceId,
+    HelixCurve,
+    LineCurve,
+    Model,
+    ProjectionSettings,
+    Scene,
+    SceneError,
+    Settings,
+    Shape,
+    SimulationError,
+    Simulator,
+    SolverSettings,
+    SplineCurve,
+    StaleViewError,
+    StateError,
+    StepDiagnostics,
+    TinkertoyError,
+    VelocitySettings,
+    load_scene,
+    parse_scene,
+)
+from ._state_array import StateArray
+
+__all__ = [
+    "BodyId",
+    "BodyPoint",
+    "BreakEvent",
+    "CircleCurve",
+    "ConstraintId",
+    "Curve",
+    "EllipseCurve",
+    "ErrorTolerance",
+    "ForceId",
+    "HelixCurve",
+    "LineCurve",
+    "Model",
+    "ProjectionSettings",
+    "Scene",
+    "SceneError",
+    "Settings",
+    "Shape",
+    "SimulationError",
+    "Simulator",
+    "SolverSettings",
+    "SplineCurve",
+    "StaleViewError",
+    "StateArray",
+    "StateError",
+    "StepDiagnostics",
+    "TinkertoyError",
+    "VelocitySettings",
+    "load_scene",
+    "parse_scene",
+]
