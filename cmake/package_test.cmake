@@ -1,7 +1,8 @@
 # ctest `package`: install Tinkertoy into a scratch prefix, build examples/ against it with
 # find_package(tinkertoy), and again by hand with pkg-config's flags, and run both; check the
-# programs were installed. Arguments:
-# BUILD_DIR, SOURCE_DIR, WORK_DIR, STUDIO (whether the Studio was built), and
+# programs and the Python package were installed. Arguments:
+# BUILD_DIR, SOURCE_DIR, WORK_DIR, STUDIO (whether the Studio was built), PYTHON (the
+# interpreter, when the Python module was built), and
 # the library's BUILD_TYPE and SANITIZE, which the example must match (Eigen's types differ
 # between debug and release builds, and the sanitizers need their runtime in the link).
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -68,4 +69,22 @@ set(ENV{LD_LIBRARY_PATH} "${pc_libdir}")
 execute_process(COMMAND "${WORK_DIR}/hello_pendulum_pkg_config" RESULT_VARIABLE status OUTPUT_QUIET)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the example built with pkg-config's flags ran but failed")
+endif()
+# The Python module, when it was built: installed beside the library and imported from outside
+# the tree, with only the installed package on the path.
+if(PYTHON)
+  file(GLOB_RECURSE installed_init "${WORK_DIR}/prefix/lib/python*/dist-packages/tinkertoy/__init__.py")
+  if(NOT installed_init)
+    message(FATAL_ERROR "cmake --install did not install the Python package")
+  endif()
+  get_filename_component(package_dir "${installed_init}" DIRECTORY)
+  get_filename_component(site_dir "${package_dir}" DIRECTORY)
+  set(ENV{PYTHONPATH} "${site_dir}")
+  execute_process(COMMAND "${PYTHON}" -c
+                          "import tinkertoy, sys; s = tinkertoy.Scene(); s.model.add_particle(1.0, [1, 0]); \
+sim = tinkertoy.Simulator(s); sim.run(0.01); print(tinkertoy.__file__)"
+                  WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE status OUTPUT_VARIABLE imported ERROR_VARIABLE error)
+  if(NOT status EQUAL 0 OR NOT imported MATCHES "^${site_dir}")
+    message(FATAL_ERROR "the installed Python package does not import from ${site_dir}: ${imported}${error}")
+  endif()
 endif()

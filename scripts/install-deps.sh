@@ -25,6 +25,9 @@ packages=(
   # the rendering tests parse SVG output with libxml2; the Studio's glyph test reads its font
   # with FreeType
   libxml2-dev libfreetype-dev
+  # the Python module, built against Debian's python3 (python/), its tests (pytest), its sweeps
+  # (Dask's distributed scheduler) and its examples' plots (matplotlib)
+  python3-dev python3-pybind11 python3-numpy python3-pytest python3-dask python3-distributed python3-matplotlib
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)

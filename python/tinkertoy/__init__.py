@@ -5,6 +5,7 @@
     sim = tinkertoy.Simulator(scene)
     trajectory = sim.run(2.0, every=10)      # dict of NumPy arrays
     sim.q[0] += 0.1                           # a writable view of the engine's state
+    table = tinkertoy.sweep(scene, {"particles[0].mass": [1, 2, 3]})   # on Dask
 
 docs/python.md documents the whole API; help(tinkertoy.Simulator) documents each method.
 """
@@ -40,6 +41,7 @@ from ._tinkertoy import (
     parse_scene,
 )
 from ._state_array import StateArray
+from .sweep import grid, sweep
 
 __all__ = [
     "BodyId",
@@ -69,6 +71,8 @@ __all__ = [
     "StepDiagnostics",
     "TinkertoyError",
     "VelocitySettings",
+    "grid",
     "load_scene",
     "parse_scene",
+    "sweep",
 ]

@@ -63,8 +63,10 @@ void Simulator::step() {
   candidate.work -= end.energy;
   candidate.work += formulation_->constraintWork();
 
-  model_.q().swap(q_);
-  model_.v().swap(v_);
+  // Copied, not swapped: the model's q and v keep their storage from step to step, so views of
+  // them (the Python module's, say) stay valid; only a layout edit moves them.
+  model_.q() = q_;
+  model_.v() = v_;
   model_.setTime(time);
   ++stepCount_;
   diagnostics_ = candidate;

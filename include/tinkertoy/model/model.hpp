@@ -168,7 +168,9 @@ class Model {
   }
   [[nodiscard]] const Eigen::VectorXd& q() const { return q_; }
   [[nodiscard]] const Eigen::VectorXd& v() const { return v_; }
-  // Mutable access (counts as an edit); the size must not change.
+  // Mutable access (counts as an edit); the size must not change. The storage of q and v stays
+  // where it is while the layout does: stepping and restoring write into it, and only adding or
+  // removing a body lays the state out anew.
   [[nodiscard]] Eigen::VectorXd& q() {
     touch();
     return q_;
