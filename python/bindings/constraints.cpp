@@ -50,7 +50,11 @@ void bindPointConstraints(py::class_<Model>& model) {
             if (b.has_value() == anchor.has_value()) throw py::value_error("add_distance: give exactly one of b and anchor");
             const bool rod = minLength == 0.0 && std::isinf(maxLength);
             DistanceSettings settings{.minLength = minLength, .maxLength = maxLength};
-            if (rod || frequency) settings.length = length.value_or((positionOf(m, a) - (b ? positionOf(m, *b) : *anchor)).norm());
+            if (length) {
+              settings.length = length;
+            } else if (rod || frequency) {
+              settings.length = (positionOf(m, a) - (b ? positionOf(m, *b) : *anchor)).norm();
+            }
             if (frequency) settings.spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
             return b ? add(m, std::make_unique<DistanceConstraint>(a, *b, settings), std::move(name))
                      : add(m, std::make_unique<DistanceConstraint>(a, *anchor, settings), std::move(name));
