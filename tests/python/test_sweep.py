@@ -10,8 +10,8 @@ from tinkertoy.sweep import set_path
 
 
 def pendulum_cases():
-    # Four lengths of the rod (through the bob's start) and a case with a bad mass.
-    return {"particles[0].position": [[0.5, 0], [1.0, 0], [1.5, 0], [2.0, 0], [1.0, 0]],
+    # Four initial speeds of the bob and a case with a bad mass.
+    return {"particles[0].velocity": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 0]],
             "particles[0].mass": [1.0, 1.0, 1.0, 1.0, -2.0]}
 
 
@@ -35,15 +35,20 @@ def test_a_failing_case_is_reported_in_its_row_and_the_others_complete(scenes):
     assert "SceneError" in errors[4] and "particles[0].mass" in errors[4]
     assert np.isnan(table["energy_drift"][4])
     assert np.all(table["steps"][:4] == 500)
-    # The longer the rod, the lower the bob hangs after the same time from the same height.
+    # Each case keeps its rod (projection) and its energy (RK4).
     assert np.all(table["constraint_error"][:4] < 1e-9)
+    assert np.all(table["energy_drift"][:4] < 1e-6)
+    # The faster the start, the farther the bob has gone.
+    assert len({q[-1].tobytes() for q in table["q"][:4]}) == 4
 
 
 def test_a_blow_up_is_a_row_with_its_trajectory_so_far(scenes):
-    cases = {"settings.dt": [1e-3, 1e300]}
-    table = tinkertoy.sweep(scenes / "pendulum.json", cases, duration=0.01, scheduler="serial")
+    cases = {"settings.dt": [1e-3, 10.0]}  # steps of 10 s tear the rod apart
+    table = tinkertoy.sweep(scenes / "pendulum.json", cases, duration=20.0, every=1000, scheduler="serial")
     assert table["error"][0] == ""
-    assert table["error"][1] != ""
+    assert table["error"][1].startswith("SimulationError: simulation blew up at step 2")
+    assert table["q"][1].shape == (1, 2)  # the start: the good step 1 fell between recorded rows
+    assert np.all(np.isfinite(table["q"][1]))
 
 
 def test_a_path_that_is_not_in_the_scene_is_a_failing_case(scenes):
