@@ -30,8 +30,6 @@ std::optional<JointMotor> motorOf(const std::optional<double>& speed, const std:
   return JointMotor{.speed = *speed, .maxForce = *maxForce};
 }
 
-Eigen::VectorXd positionOf(const Model& m, const BodyPoint& p) { return m.position(p); }
-
 // The typed constraint behind an id, or ValueError naming what was expected.
 template <class Type>
 Type& constraintAs(Model& m, ConstraintId id, const char* what) {
@@ -53,7 +51,7 @@ void bindPointConstraints(py::class_<Model>& model) {
             if (length) {
               settings.length = length;
             } else if (rod || frequency) {
-              settings.length = (positionOf(m, a) - (b ? positionOf(m, *b) : *anchor)).norm();
+              settings.length = (m.position(a) - (b ? m.position(*b) : *anchor)).norm();
             }
             if (frequency) settings.spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
             return b ? add(m, std::make_unique<DistanceConstraint>(a, *b, settings), std::move(name))
@@ -68,7 +66,7 @@ void bindPointConstraints(py::class_<Model>& model) {
       .def(
           "add_fixed_point",
           [](Model& m, const BodyPoint& p, const std::optional<Eigen::VectorXd>& at, std::string name) {
-            return add(m, std::make_unique<FixedPointConstraint>(p, at.value_or(positionOf(m, p))), std::move(name));
+            return add(m, std::make_unique<FixedPointConstraint>(p, at.value_or(m.position(p))), std::move(name));
           },
           py::arg("point"), py::kw_only(), py::arg("at") = py::none(), py::arg("name") = "",
           "Nails a point to a world location (default: where it is).")
@@ -83,7 +81,7 @@ void bindPointConstraints(py::class_<Model>& model) {
           "add_point_on_circle",
           [](Model& m, const BodyPoint& p, const Eigen::VectorXd& center, std::optional<double> radius,
              std::string name) {
-            const double r = radius.value_or((positionOf(m, p) - center).norm());
+            const double r = radius.value_or((m.position(p) - center).norm());
             return add(m, std::make_unique<PointOnCircleConstraint>(p, center, r), std::move(name));
           },
           py::arg("point"), py::kw_only(), py::arg("center"), py::arg("radius") = py::none(), py::arg("name") = "")
@@ -161,8 +159,8 @@ void bindJoints(py::class_<Model>& model) {
           "add_pulley",
           [](Model& m, const BodyPoint& a, const BodyPoint& b, const Eigen::Vector2d& groundA,
              const Eigen::Vector2d& groundB, double ratio, std::optional<double> length, std::string name) {
-            const double rope = length.value_or((positionOf(m, a).head<2>() - groundA).norm() +
-                                                ratio * (positionOf(m, b).head<2>() - groundB).norm());
+            const double rope = length.value_or((m.position(a).head<2>() - groundA).norm() +
+                                                ratio * (m.position(b).head<2>() - groundB).norm());
             return add(m, std::make_unique<PulleyJoint>(a, b, groundA, groundB, ratio, rope), std::move(name));
           },
           py::arg("a"), py::arg("b"), py::kw_only(), py::arg("ground_a"), py::arg("ground_b"), py::arg("ratio") = 1.0,

@@ -41,11 +41,6 @@ py::object stateView(Model& model, StateVector which, std::size_t offset, std::s
   return py::module_::import("tinkertoy._state_array").attr("guard")(array, base, owner);
 }
 
-bool hasLiveViews(const Model& model) {
-  const auto found = registry().find(&model);
-  return found != registry().end() && (inUse(found->second.q) || inUse(found->second.v));
-}
-
 LayoutEdit::LayoutEdit(Model& model) : model_(model) {
   const auto found = registry().find(&model);
   if (found == registry().end()) return;

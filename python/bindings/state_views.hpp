@@ -32,9 +32,6 @@ enum class StateVector { Coordinates, Velocities };
 // tinkertoy.StateArray. `owner` (the simulator) is kept alive by the view.
 py::object stateView(Model& model, StateVector which, std::size_t offset, std::size_t length, py::handle owner);
 
-// Whether views of the model's q or v were made and are not stale.
-bool hasLiveViews(const Model& model);
-
 // Wraps an edit that may lay out the model's state again (a body added or removed). If the edit
 // throws, the model and its views are as they were.
 class LayoutEdit {

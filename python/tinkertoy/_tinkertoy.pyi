@@ -1,6 +1,6 @@
 # Type stubs of the compiled module (python/bindings/). docs/python.md documents the API.
 from os import PathLike
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +87,10 @@ class BodyPoint:
     body: BodyId
     index: int
     local: np.ndarray
+    @overload
     def __init__(self, body: BodyId, index: int = 0) -> None: ...
-    def __init__(self, body: BodyId, local: Vector) -> None: ...  # type: ignore[misc]
+    @overload
+    def __init__(self, body: BodyId, local: Vector) -> None: ...
 
 class Shape:
     type: str
