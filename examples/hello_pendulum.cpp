@@ -2,6 +2,7 @@
 // one second, then a reduced two-link chain with a weight on a rod added between steps (a
 // hybrid model) and one more second, then a rigid rod on a hinge at the velocity level. It is
 // built against the installed CMake package by the `package` test.
+#include <cmath>
 #include <cstdio>
 #include <tinkertoy/tinkertoy.hpp>
 
@@ -48,5 +49,14 @@ int main() {
   const double rigidError = rigid.diagnostics().constraintError;
   std::printf("t = %.3f s: bar angle %.4f rad, hinge force (%.3f, %.3f) N, |C| = %.2e\n", machine.time(),
               machine.coordinates(bar)[2], pull[0], pull[1], rigidError);
-  return error < 1e-8 && hybridError < 1e-8 && rigidError < 1e-10 ? 0 : 1;
+
+  // Then a motor lifts the bar until an upper limit of 0.5 rad stops it (rows 2 → 4).
+  machine.editConstraint<tinkertoy::RevoluteJointSettings>(hinge, [](auto& s) {
+    s.motor = tinkertoy::JointMotor{.speed = 2.0, .maxForce = 10.0};  // rad/s, N·m
+    s.limits = {.lower = -3.5, .upper = 0.5};                         // rad from the reference angle
+  });
+  for (int i = 0; i < 240; ++i) rigid.step();
+  const double lifted = machine.coordinates(bar)[2];
+  std::printf("t = %.3f s: motor on, bar angle %.6f rad (upper limit 0.5)\n", machine.time(), lifted);
+  return error < 1e-8 && hybridError < 1e-8 && rigidError < 1e-10 && std::abs(lifted - 0.5) < 1e-6 ? 0 : 1;
 }

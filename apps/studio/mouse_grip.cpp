@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <variant>
 #include <vector>
 
-#include "tinkertoy/constraints/prismatic_joint.hpp"
-#include "tinkertoy/constraints/revolute_joint.hpp"
+#include "tinkertoy/constraints/constraint_settings.hpp"
 
 namespace tinkertoy::studio {
 
@@ -65,14 +65,15 @@ MouseGrip mouseGrip(const Model& model, const SimulationSettings& settings, cons
     const Constraint& c = model.constraint(id);
     const auto points = c.points();
     if (!model.isEnabled(id) || !in[model.indexOf(points[0].body)]) continue;
-    if (const auto* hinge = dynamic_cast<const RevoluteJoint*>(&c); hinge && hinge->motor()) {
-      const double torque = hinge->motor()->maxForce;
+    const ConstraintSettings joint = c.settings();
+    if (const auto* hinge = std::get_if<RevoluteJointSettings>(&joint); hinge && hinge->motor) {
+      const double torque = hinge->motor->maxForce;
       const double rate = std::abs(spin(model, &points[0]) - spin(model, points.size() > 1 ? &points[1] : nullptr));
       const double lever = std::max((model.position(points[0]) - p).norm(), kShortestLever);
       const double force = rate > 0.0 && speed > 0.0 ? torque * rate / speed : torque / lever;
       motorForce += std::min(force, torque / kShortestLever);
-    } else if (const auto* slider = dynamic_cast<const PrismaticJoint*>(&c); slider && slider->motor()) {
-      motorForce += slider->motor()->maxForce;
+    } else if (const auto* slider = std::get_if<PrismaticJointSettings>(&joint); slider && slider->motor) {
+      motorForce += slider->motor->maxForce;
     }
   }
 

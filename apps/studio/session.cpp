@@ -209,7 +209,7 @@ void Session::moveDrag(const Eigen::VectorXd& target) {
   if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
     dynamic_cast<MouseSpring&>(model.force(*force)).setTarget(target);
   } else if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
-    dynamic_cast<MouseJoint&>(model.constraint(*constraint)).setTarget(target.head<2>());
+    model.editConstraint<MouseJointSettings>(*constraint, [&](MouseJointSettings& s) { s.target = target.head<2>(); });
   }
 }
 

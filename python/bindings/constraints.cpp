@@ -1,4 +1,5 @@
-// Model.add_* for every constraint and joint, with keywords, and what can change while running.
+// Model.add_* for every constraint and joint, with keywords, and what can change while running
+// (through Model::editConstraint, so an edit that adds or drops rows is a change of structure).
 // Joints attach at a world point (`anchor`) in the current pose, as scene files attach them
 // (constraints/joint_anchor.hpp); b=None joins a to the world. A length left out is the
 // current one. Each returns the constraint's ConstraintId.
@@ -12,6 +13,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "bindings.hpp"
 
@@ -30,12 +33,15 @@ std::optional<JointMotor> motorOf(const std::optional<double>& speed, const std:
   return JointMotor{.speed = *speed, .maxForce = *maxForce};
 }
 
-// The typed constraint behind an id, or ValueError naming what was expected.
-template <class Type>
-Type& constraintAs(Model& m, ConstraintId id, const char* what) {
-  auto* typed = dynamic_cast<Type*>(&m.constraint(id));
-  if (!typed) throw py::value_error(m.describe(id) + " is not " + what);
-  return *typed;
+// Sets the limits of a revolute or prismatic joint, or its motor: whichever of the two it is.
+template <class Edit>
+void editCoordinate(Model& m, ConstraintId id, const Edit& change) {
+  const std::string_view type = std::as_const(m).constraint(id).type();
+  if (type == PrismaticJointSettings::type) {
+    m.editConstraint<PrismaticJointSettings>(id, change);
+  } else {
+    m.editConstraint<RevoluteJointSettings>(id, change);
+  }
 }
 
 void bindPointConstraints(py::class_<Model>& model) {
@@ -47,15 +53,15 @@ void bindPointConstraints(py::class_<Model>& model) {
              double dampingRatio, std::string name) {
             if (b.has_value() == anchor.has_value()) throw py::value_error("add_distance: give exactly one of b and anchor");
             const bool rod = minLength == 0.0 && std::isinf(maxLength);
-            DistanceSettings settings{.minLength = minLength, .maxLength = maxLength};
+            DistanceConstraintSettings settings{
+                .a = a, .b = b, .anchor = anchor.value_or(Eigen::VectorXd()), .minLength = minLength, .maxLength = maxLength};
             if (length) {
               settings.length = length;
             } else if (rod || frequency) {
               settings.length = (m.position(a) - (b ? m.position(*b) : *anchor)).norm();
             }
             if (frequency) settings.spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
-            return b ? add(m, std::make_unique<DistanceConstraint>(a, *b, settings), std::move(name))
-                     : add(m, std::make_unique<DistanceConstraint>(a, *anchor, settings), std::move(name));
+            return add(m, makeConstraint(settings), std::move(name));
           },
           py::arg("a"), py::kw_only(), py::arg("b") = py::none(), py::arg("anchor") = py::none(),
           py::arg("length") = py::none(), py::arg("min_length") = 0.0, py::arg("max_length") = kInfinity,
@@ -204,19 +210,64 @@ void bindConstraintEdits(py::class_<Model>& model) {
       .def(
           "set_length",
           [](Model& m, ConstraintId id, double length) {
-            constraintAs<DistanceConstraint>(m, id, "a distance constraint").setLength(length);
+            m.editConstraint<DistanceConstraintSettings>(id, [&](auto& s) { s.length = length; });
           },
-          py::arg("constraint"), py::arg("length"), "A rod's length, or a distance spring's rest length, m.")
+          py::arg("constraint"), py::arg("length"),
+          "A rod's length, or a distance spring's rest length, m (a rope given a length becomes a spring's or "
+          "rod's: give it a frequency with set_spring).")
+      .def(
+          "set_length_range",
+          [](Model& m, ConstraintId id, double minLength, double maxLength) {
+            m.editConstraint<DistanceConstraintSettings>(id, [&](auto& s) {
+              s.minLength = minLength;
+              s.maxLength = maxLength;
+            });
+          },
+          py::arg("constraint"), py::kw_only(), py::arg("min_length") = 0.0, py::arg("max_length") = kInfinity,
+          "A distance joint's minimum and maximum length, m (0 and inf: none).")
+      .def(
+          "set_spring",
+          [](Model& m, ConstraintId id, std::optional<double> frequency, double dampingRatio) {
+            std::optional<JointSpring> spring;
+            if (frequency) spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
+            if (std::as_const(m).constraint(id).type() == MouseJointSettings::type) {
+              if (!spring) throw py::value_error("a mouse joint is always a spring: give a frequency");
+              m.editConstraint<MouseJointSettings>(id, [&](auto& s) { s.spring = *spring; });
+            } else {
+              m.editConstraint<DistanceConstraintSettings>(id, [&](auto& s) { s.spring = spring; });
+            }
+          },
+          py::arg("constraint"), py::arg("frequency"), py::arg("damping_ratio") = 0.0,
+          "Makes a distance joint's length soft: frequency (Hz) and damping ratio (1 is critical); "
+          "frequency=None makes it rigid again. For a mouse joint, its pull.")
+      .def(
+          "set_limits",
+          [](Model& m, ConstraintId id, double lower, double upper) {
+            editCoordinate(m, id, [&](auto& s) { s.limits = JointLimits{.lower = lower, .upper = upper}; });
+          },
+          py::arg("constraint"), py::kw_only(), py::arg("lower") = -kInfinity, py::arg("upper") = kInfinity,
+          "A revolute's angle limits (rad) or a prismatic's translation limits (m), measured as add_revolute and "
+          "add_prismatic measure them; inf: no limit.")
+      .def(
+          "set_motor",
+          [](Model& m, ConstraintId id, std::optional<double> speed, std::optional<double> maxForce) {
+            const std::optional<JointMotor> motor = motorOf(speed, maxForce);
+            editCoordinate(m, id, [&](auto& s) { s.motor = motor; });
+          },
+          py::arg("constraint"), py::kw_only(), py::arg("motor_speed") = py::none(),
+          py::arg("max_motor_force") = py::none(),
+          "A revolute's or prismatic's motor: target speed (rad/s or m/s) and maximum torque or force; both None "
+          "removes it.")
       .def(
           "set_radius",
           [](Model& m, ConstraintId id, double radius) {
-            constraintAs<PointOnCircleConstraint>(m, id, "a point-on-circle constraint").setRadius(radius);
+            m.editConstraint<PointOnCircleConstraintSettings>(id, [&](auto& s) { s.radius = radius; });
           },
           py::arg("constraint"), py::arg("radius"))
       .def(
           "set_mouse_target",
           [](Model& m, ConstraintId id, const Eigen::Vector2d& target) {
-            constraintAs<MouseJoint>(m, id, "a mouse joint").setTarget(target);
+            m.editConstraint<MouseJointSettings>(id, [&](auto& s) { s.target = target; });
           },
           py::arg("constraint"), py::arg("target"));
 }

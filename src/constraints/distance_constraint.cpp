@@ -9,19 +9,18 @@
 namespace tinkertoy {
 
 DistanceConstraint::DistanceConstraint(BodyPoint a, BodyPoint b, double length)
-    : DistanceConstraint(a, b, DistanceSettings{.length = length}) {}
+    : DistanceConstraint(DistanceConstraintSettings{.a = a, .b = b, .length = length}) {}
 
 DistanceConstraint::DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, double length)
-    : DistanceConstraint(a, std::move(anchor), DistanceSettings{.length = length}) {}
+    : DistanceConstraint(DistanceConstraintSettings{.a = a, .anchor = std::move(anchor), .length = length}) {}
 
-DistanceConstraint::DistanceConstraint(BodyPoint a, BodyPoint b, const DistanceSettings& settings)
-    : points_{a, b}, settings_(settings) {}
-
-DistanceConstraint::DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, const DistanceSettings& settings)
-    : points_{a, BodyPoint{}}, anchor_(std::move(anchor)), anchor3d_(padTo3d(*anchor_)), settings_(settings) {}
+DistanceConstraint::DistanceConstraint(DistanceConstraintSettings settings)
+    : settings_(std::move(settings)), points_{settings_.a, settings_.b.value_or(BodyPoint{})} {
+  if (!settings_.b) anchor3d_ = padTo3d(settings_.anchor);
+}
 
 std::span<const BodyPoint> DistanceConstraint::points() const {
-  return {points_.data(), anchor_ ? 1u : 2u};
+  return {points_.data(), settings_.b ? 2u : 1u};
 }
 
 // Rows in order: the rod or spring (if a length is set), the minimum, the maximum.
@@ -35,8 +34,8 @@ RowKind DistanceConstraint::rowKind(int row) const {
 }
 
 void DistanceConstraint::validate(int dimension) const {
-  if (anchor_) detail::requireDimension(*anchor_, dimension, "rod anchor");
-  if (!anchor_ && points_[0] == points_[1]) throw std::invalid_argument("a rod cannot join a point to itself");
+  if (!settings_.b) detail::requireDimension(settings_.anchor, dimension, "rod anchor");
+  if (settings_.b && points_[0] == points_[1]) throw std::invalid_argument("a rod cannot join a point to itself");
   if (rows() == 0) throw std::invalid_argument("a distance joint needs a length, a minimum or a maximum");
   if (settings_.length) detail::requirePositive(*settings_.length, "rod length");
   detail::requireNonNegative(settings_.minLength, "minimum length");
@@ -54,19 +53,9 @@ void DistanceConstraint::validate(int dimension) const {
   }
 }
 
-double DistanceConstraint::length() const {
-  if (!settings_.length) throw std::logic_error("this distance joint has no length, only limits");
-  return *settings_.length;
-}
-
-void DistanceConstraint::setLength(double length) {
-  detail::requirePositive(length, "rod length");
-  settings_.length = length;
-}
-
 // One distance ℓ = |x_a − x_b| (distance_part.hpp) serves every row; each is C = ±ℓ − offset.
 void DistanceConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
-  const bool twoPoints = !anchor_;
+  const bool twoPoints = settings_.b.has_value();
   const Eigen::Vector3d& xb = twoPoints ? input.positions[1] : anchor3d_;
   const Eigen::Vector3d vb = twoPoints ? input.velocities[1] : Eigen::Vector3d::Zero();
   const detail::DistanceRow l = detail::evaluateDistance(input.positions[0], input.velocities[0], xb, vb, 0.0);

@@ -18,11 +18,6 @@ void MouseJoint::validate(int dimension) const {
   detail::requirePositive(maxForce_, "mouse joint maximum force");
 }
 
-void MouseJoint::setTarget(const Eigen::Vector2d& target) {
-  if (!target.allFinite()) throw std::invalid_argument("mouse joint target must be finite");
-  target_ = target;
-}
-
 void MouseJoint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
   const detail::JointEnd a = detail::pointEnd(input, 0);
   const detail::JointEnd target = detail::worldEnd(Eigen::Vector3d(target_.x(), target_.y(), 0.0));

@@ -16,11 +16,6 @@ void PointOnCircleConstraint::validate(int dimension) const {
   detail::requirePositive(radius_, "circle radius");
 }
 
-void PointOnCircleConstraint::setRadius(double radius) {
-  detail::requirePositive(radius, "circle radius");
-  radius_ = radius;
-}
-
 // The distance part with b = the fixed center: J = nᵀ with n the outward normal.
 void PointOnCircleConstraint::evaluate(const ConstraintInput& input,
                                        ConstraintOutput& output) const {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "tinkertoy/constraints/make_constraint.hpp"
 #include "tinkertoy/model/point.hpp"
 
 namespace tinkertoy {
@@ -297,16 +298,20 @@ void Model::removeForce(ForceId id) {
   eraseSwapLast(forces_, forceIds_.erase(id));
 }
 
-ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::string name) {
-  if (!constraint) throw std::invalid_argument("addConstraint: null constraint");
-  constraint->validate(dimension_);
-  const std::string owner = std::string(constraint->type()) + " constraint";
-  if (constraint->points().empty() || constraint->points().size() > kMaxConstraintPoints) {
+void Model::requireFits(const Constraint& constraint) const {
+  constraint.validate(dimension_);
+  const std::string owner = std::string(constraint.type()) + " constraint";
+  if (constraint.points().empty() || constraint.points().size() > kMaxConstraintPoints) {
     throw std::invalid_argument(owner + " must touch between 1 and " +
                                 std::to_string(kMaxConstraintPoints) + " points");
   }
-  requirePoints(constraint->points(), owner);
-  requireFrames(constraint->points(), [&](std::size_t k) { return constraint->usesAngle(k); }, owner);
+  requirePoints(constraint.points(), owner);
+  requireFrames(constraint.points(), [&](std::size_t k) { return constraint.usesAngle(k); }, owner);
+}
+
+ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::string name) {
+  if (!constraint) throw std::invalid_argument("addConstraint: null constraint");
+  requireFits(*constraint);
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));
@@ -329,6 +334,15 @@ void Model::setBreakForce(ConstraintId id, double force) {
   touch();
   if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
   breakForces_[indexOf(id)] = force;
+}
+
+void Model::setConstraintSettings(ConstraintId id, const ConstraintSettings& settings) {
+  const std::size_t index = indexOf(id);
+  std::unique_ptr<Constraint> replacement = makeConstraint(settings);
+  requireFits(*replacement);
+  constraints_[index] = std::move(replacement);
+  ++structureVersion_;
+  touch();
 }
 
 void Model::removeConstraint(ConstraintId id) {

@@ -330,7 +330,12 @@ void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
     throw SceneError(c.path(), "zero-length rod: " + describe(a) + " and " + describe(b) +
                                    " start at the same position, where the direction between them is undefined");
   }
-  DistanceSettings settings;
+  DistanceConstraintSettings settings{.a = a};
+  if (const auto* pb = std::get_if<BodyPoint>(&b)) {
+    settings.b = *pb;
+  } else {
+    settings.anchor = std::get<Eigen::VectorXd>(b);
+  }
   settings.minLength = c.nonNegative("min_length", 0.0);
   if (c.has("max_length")) settings.maxLength = c.positive("max_length");
   if (settings.minLength >= settings.maxLength) {
@@ -347,11 +352,7 @@ void SceneBuilder::addDistance(const JsonObject& c, const std::string& name) {
     throw SceneError(c.path(), "a rigid rod cannot also have \"min_length\" or \"max_length\"; give it a \"frequency\" "
                                "to make it a spring, or leave out \"length\" for a rope");
   }
-  if (const auto* pb = std::get_if<BodyPoint>(&b)) {
-    addConstraint(std::make_unique<DistanceConstraint>(a, *pb, settings), c, name);
-  } else {
-    addConstraint(std::make_unique<DistanceConstraint>(a, std::get<Eigen::VectorXd>(b), settings), c, name);
-  }
+  addConstraint(std::make_unique<DistanceConstraint>(std::move(settings)), c, name);
 }
 
 // A driven point follows a curve at a constant parameter rate: the path object is a curve

@@ -15,19 +15,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <variant>
 
-#include "tinkertoy/constraints/angle_joint.hpp"
-#include "tinkertoy/constraints/distance_constraint.hpp"
-#include "tinkertoy/constraints/driven_point_constraint.hpp"
-#include "tinkertoy/constraints/fixed_point_constraint.hpp"
-#include "tinkertoy/constraints/mouse_joint.hpp"
-#include "tinkertoy/constraints/point_on_circle_constraint.hpp"
-#include "tinkertoy/constraints/point_on_line_constraint.hpp"
-#include "tinkertoy/constraints/point_on_plane_constraint.hpp"
-#include "tinkertoy/constraints/prismatic_joint.hpp"
-#include "tinkertoy/constraints/pulley_joint.hpp"
-#include "tinkertoy/constraints/revolute_joint.hpp"
-#include "tinkertoy/constraints/weld_joint.hpp"
+#include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/constraints/path.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
@@ -345,91 +336,100 @@ class Writer {
     out["type"] = c.type();
     const std::string& name = model_.name(id);
     if (!name.empty() && name.rfind("constraints[", 0) != 0) out["id"] = name;
-    if (const auto* rod = dynamic_cast<const DistanceConstraint*>(&c)) {
-      const auto ends = rod->points();
-      putEnd(out, "a", "anchor_a", ends[0]);
-      if (rod->anchor()) {
-        out["b"] = numbers(*rod->anchor());
-      } else {
-        putEnd(out, "b", "anchor_b", ends[1]);
-      }
-      const DistanceSettings& s = rod->settings();
-      if (s.length) out["length"] = *s.length;
-      if (s.minLength > 0.0) out["min_length"] = s.minLength;
-      putLimit(out, "max_length", s.maxLength);
-      if (s.spring) {
-        out["frequency"] = s.spring->frequency;
-        out["damping_ratio"] = s.spring->dampingRatio;
-      }
-    } else if (const auto* circle = dynamic_cast<const PointOnCircleConstraint*>(&c)) {
-      out["particle"] = onlyPoint(c.points()[0], c.type());
-      out["center"] = numbers(circle->center());
-      out["radius"] = circle->radius();
-    } else if (const auto* nail = dynamic_cast<const FixedPointConstraint*>(&c)) {
-      out["particle"] = onlyPoint(c.points()[0], c.type());
-      out["point"] = numbers(nail->location());
-    } else if (const auto* line = dynamic_cast<const PointOnLineConstraint*>(&c)) {
-      out["particle"] = onlyPoint(c.points()[0], c.type());
-      out["point"] = numbers(line->origin());
-      out["direction"] = numbers(line->direction());
-    } else if (const auto* plane = dynamic_cast<const PointOnPlaneConstraint*>(&c)) {
-      out["particle"] = onlyPoint(c.points()[0], c.type());
-      out["point"] = numbers(plane->origin());
-      out["normal"] = numbers(plane->normal());
-    } else if (const auto* driven = dynamic_cast<const DrivenPointConstraint*>(&c)) {
-      const auto* path = dynamic_cast<const CurvePath*>(&driven->path());
-      if (!path) throw std::invalid_argument(model_.describe(id) + ": only a curve path can be written to a scene");
-      out["particle"] = onlyPoint(c.points()[0], c.type());
-      Json p = curve(path->curve());
-      p["speed"] = path->speed();
-      p["phase"] = path->phase() + path->speed() * model_.time();
-      out["path"] = p;
-    } else if (const auto* revolute = dynamic_cast<const RevoluteJoint*>(&c)) {
-      putJointEnds(out, revolute->connection());
-      const JointConnection& link = revolute->connection();
-      putCoordinate(out, revolute->limits(), revolute->motor(),
-                    frameAngle(link.a) - frameAngle(link.b) - revolute->referenceAngle());
-    } else if (const auto* weld = dynamic_cast<const WeldJoint*>(&c)) {
-      putJointEnds(out, weld->connection());
-    } else if (const auto* prismatic = dynamic_cast<const PrismaticJoint*>(&c)) {
-      const JointConnection& link = prismatic->connection();
-      putJointEnds(out, link);
-      const Eigen::Vector2d axis = Eigen::Rotation2Dd(frameAngle(link.b)) * prismatic->axis().normalized();
-      out["axis"] = {axis.x(), axis.y()};
-      const Eigen::VectorXd b = link.b ? model_.position(*link.b) : Eigen::VectorXd(link.ground);
-      const Eigen::VectorXd d = model_.position(link.a) - b;
-      putCoordinate(out, prismatic->limits(), prismatic->motor(), axis.dot(Eigen::Vector2d(d[0], d[1])));
-    } else if (const auto* angle = dynamic_cast<const AngleJoint*>(&c)) {
-      const JointConnection& link = angle->connection();
-      out["a"] = point(link.a);
-      if (link.b) {
-        out["b"] = point(*link.b);
-      } else {
-        out["b"] = nullptr;
-      }
-      out["ratio"] = angle->ratio();
-    } else if (const auto* pulley = dynamic_cast<const PulleyJoint*>(&c)) {
-      const auto ends = pulley->points();
-      putEnd(out, "a", "anchor_a", ends[0]);
-      putEnd(out, "b", "anchor_b", ends[1]);
-      out["ground_a"] = {pulley->groundA().x(), pulley->groundA().y()};
-      out["ground_b"] = {pulley->groundB().x(), pulley->groundB().y()};
-      out["ratio"] = pulley->ratio();
-      out["length"] = pulley->length();
-    } else if (const auto* mouse = dynamic_cast<const MouseJoint*>(&c)) {
-      out["a"] = point(mouse->points()[0]);
-      out["anchor"] = at(mouse->points()[0]);
-      out["target"] = {mouse->target().x(), mouse->target().y()};
-      out["frequency"] = mouse->spring().frequency;
-      out["damping_ratio"] = mouse->spring().dampingRatio;
-      out["max_force"] = mouse->maxForce();
-      return out;  // a mouse joint has no break force
-    } else {
-      throw std::invalid_argument(model_.describe(id) + ": a " + std::string(c.type()) +
-                                  " constraint cannot be written to a scene");
-    }
-    if (std::isfinite(model_.breakForce(id))) out["break_force"] = model_.breakForce(id);
+    const ConstraintSettings settings = c.settings();
+    std::visit([&](const auto& s) { put(out, id, s); }, settings);
+    const bool breakable = !std::holds_alternative<MouseJointSettings>(settings);  // a drag has no break force
+    if (breakable && std::isfinite(model_.breakForce(id))) out["break_force"] = model_.breakForce(id);
     return out;
+  }
+
+  // One put() per kind of constraint: its keys besides "type", "id" and "break_force".
+  void put(Json& /*out*/, ConstraintId id, std::monostate /*none*/) const {
+    throw std::invalid_argument(model_.describe(id) + ": a " + std::string(model_.constraint(id).type()) +
+                                " constraint cannot be written to a scene");
+  }
+  void put(Json& out, ConstraintId /*id*/, const DistanceConstraintSettings& s) const {
+    putEnd(out, "a", "anchor_a", s.a);
+    if (s.b) {
+      putEnd(out, "b", "anchor_b", *s.b);
+    } else {
+      out["b"] = numbers(s.anchor);
+    }
+    if (s.length) out["length"] = *s.length;
+    if (s.minLength > 0.0) out["min_length"] = s.minLength;
+    putLimit(out, "max_length", s.maxLength);
+    if (s.spring) {
+      out["frequency"] = s.spring->frequency;
+      out["damping_ratio"] = s.spring->dampingRatio;
+    }
+  }
+  void put(Json& out, ConstraintId /*id*/, const PointOnCircleConstraintSettings& s) const {
+    out["particle"] = onlyPoint(s.point, s.type);
+    out["center"] = numbers(s.center);
+    out["radius"] = s.radius;
+  }
+  void put(Json& out, ConstraintId /*id*/, const FixedPointConstraintSettings& s) const {
+    out["particle"] = onlyPoint(s.point, s.type);
+    out["point"] = numbers(s.location);
+  }
+  void put(Json& out, ConstraintId /*id*/, const PointOnLineConstraintSettings& s) const {
+    out["particle"] = onlyPoint(s.point, s.type);
+    out["point"] = numbers(s.origin);
+    out["direction"] = numbers(s.direction);
+  }
+  void put(Json& out, ConstraintId /*id*/, const PointOnPlaneConstraintSettings& s) const {
+    out["particle"] = onlyPoint(s.point, s.type);
+    out["point"] = numbers(s.origin);
+    out["normal"] = numbers(s.normal);
+  }
+  void put(Json& out, ConstraintId id, const DrivenPointConstraintSettings& s) const {
+    const auto* path = dynamic_cast<const CurvePath*>(s.path.get());
+    if (!path) throw std::invalid_argument(model_.describe(id) + ": only a curve path can be written to a scene");
+    out["particle"] = onlyPoint(s.point, s.type);
+    Json p = curve(path->curve());
+    p["speed"] = path->speed();
+    p["phase"] = path->phase() + path->speed() * model_.time();
+    out["path"] = p;
+  }
+  void put(Json& out, ConstraintId /*id*/, const RevoluteJointSettings& s) const {
+    putJointEnds(out, s.connection);
+    putCoordinate(out, s.limits, s.motor,
+                  frameAngle(s.connection.a) - frameAngle(s.connection.b) - s.referenceAngle);
+  }
+  void put(Json& out, ConstraintId /*id*/, const WeldJointSettings& s) const { putJointEnds(out, s.connection); }
+  void put(Json& out, ConstraintId /*id*/, const PrismaticJointSettings& s) const {
+    const JointConnection& link = s.connection;
+    putJointEnds(out, link);
+    const Eigen::Vector2d axis = Eigen::Rotation2Dd(frameAngle(link.b)) * s.axis.normalized();
+    out["axis"] = {axis.x(), axis.y()};
+    const Eigen::VectorXd b = link.b ? model_.position(*link.b) : Eigen::VectorXd(link.ground);
+    const Eigen::VectorXd d = model_.position(link.a) - b;
+    putCoordinate(out, s.limits, s.motor, axis.dot(Eigen::Vector2d(d[0], d[1])));
+  }
+  void put(Json& out, ConstraintId /*id*/, const AngleJointSettings& s) const {
+    out["a"] = point(s.connection.a);
+    if (s.connection.b) {
+      out["b"] = point(*s.connection.b);
+    } else {
+      out["b"] = nullptr;
+    }
+    out["ratio"] = s.ratio;
+  }
+  void put(Json& out, ConstraintId /*id*/, const PulleyJointSettings& s) const {
+    putEnd(out, "a", "anchor_a", s.a);
+    putEnd(out, "b", "anchor_b", s.b);
+    out["ground_a"] = {s.groundA.x(), s.groundA.y()};
+    out["ground_b"] = {s.groundB.x(), s.groundB.y()};
+    out["ratio"] = s.ratio;
+    out["length"] = s.length;
+  }
+  void put(Json& out, ConstraintId /*id*/, const MouseJointSettings& s) const {
+    out["a"] = point(s.point);
+    out["anchor"] = at(s.point);
+    out["target"] = {s.target.x(), s.target.y()};
+    out["frequency"] = s.spring.frequency;
+    out["damping_ratio"] = s.spring.dampingRatio;
+    out["max_force"] = s.maxForce;
   }
 
   const Scene& scene_;

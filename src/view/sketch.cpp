@@ -4,17 +4,10 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <numbers>
+#include <variant>
 
-#include "tinkertoy/constraints/distance_constraint.hpp"
-#include "tinkertoy/constraints/driven_point_constraint.hpp"
-#include "tinkertoy/constraints/fixed_point_constraint.hpp"
-#include "tinkertoy/constraints/mouse_joint.hpp"
-#include "tinkertoy/constraints/point_on_circle_constraint.hpp"
-#include "tinkertoy/constraints/point_on_line_constraint.hpp"
-#include "tinkertoy/constraints/prismatic_joint.hpp"
-#include "tinkertoy/constraints/pulley_joint.hpp"
-#include "tinkertoy/constraints/revolute_joint.hpp"
-#include "tinkertoy/constraints/weld_joint.hpp"
+#include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/constraints/path.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
@@ -147,81 +140,79 @@ class Sketcher {
   }
 
   void constraint(ConstraintId id) {
-    const Constraint& c = model_.constraint(id);
-    if (const auto* rod = dynamic_cast<const DistanceConstraint*>(&c)) {
-      const auto ends = rod->points();
-      const DistanceSettings& s = rod->settings();
-      SketchLink link{.a = at(ends[0]), .kind = SketchLink::Kind::Rod, .value = lambda(id), .item = id};
-      if (s.spring) {
-        link.kind = SketchLink::Kind::Soft;
-      } else if (!s.length) {
-        link.kind = SketchLink::Kind::Rope;
-      }
-      if (rod->anchor()) {
-        link.b = flat(*rod->anchor());
-        link.depth = 0.5 * (depth(ends[0]) + depth(*rod->anchor()));
-        pin(*rod->anchor(), SketchPin::Kind::Nail, id);
-      } else {
-        link.b = at(ends[1]);
-        link.depth = depth(ends[0], ends[1]);
-      }
-      out_.links.push_back(link);
-    } else if (const auto* nail = dynamic_cast<const FixedPointConstraint*>(&c)) {
-      pin(nail->location(), SketchPin::Kind::Nail, id);
-    } else if (const auto* wire = dynamic_cast<const PointOnCircleConstraint*>(&c)) {
-      // In 3D the wire is a sphere, whose outline seen from any side is a circle.
-      const Eigen::Vector2d center = flat(wire->center());
-      SketchCurve circle{.closed = true, .item = id};
-      for (int k = 0; k < options_.curveSegments; ++k) {
-        const double u = kTwoPi * k / options_.curveSegments;
-        circle.points.push_back(center + wire->radius() * Eigen::Vector2d(std::cos(u), std::sin(u)));
-      }
-      out_.curves.push_back(std::move(circle));
-    } else if (const auto* line = dynamic_cast<const PointOnLineConstraint*>(&c)) {
-      this->line(line->origin(), line->direction(), id);
-    } else if (const auto* driven = dynamic_cast<const DrivenPointConstraint*>(&c)) {
-      if (const auto* path = dynamic_cast<const CurvePath*>(&driven->path())) {
-        curve(path->curve(), path->phase() + path->speed() * model_.time(), id);
-      }
-      pin(model_.position(c.points()[0]), SketchPin::Kind::Driver, id);
-    } else if (const auto* joint = dynamic_cast<const Joint*>(&c)) {
-      this->joint(id, *joint);
-    } else if (const auto* pulley = dynamic_cast<const PulleyJoint*>(&c)) {
-      const auto ends = pulley->points();
-      for (const auto& [end, ground] : {std::pair{ends[0], pulley->groundA()}, std::pair{ends[1], pulley->groundB()}}) {
-        out_.links.push_back({.a = at(end), .b = ground, .kind = SketchLink::Kind::Pulley, .item = id});
-        out_.pins.push_back({.at = ground, .kind = SketchPin::Kind::Pulley, .item = id});
-      }
-    } else if (const auto* mouse = dynamic_cast<const MouseJoint*>(&c)) {
-      const double force = simulator_ ? simulator_->reaction(id).force.norm() : std::numeric_limits<double>::quiet_NaN();
-      out_.links.push_back({.a = at(c.points()[0]),
-                            .b = mouse->target(),
-                            .kind = SketchLink::Kind::Mouse,
-                            .value = force,
-                            .item = id,
-                            .depth = depth(c.points()[0])});
-    }
+    std::visit([&](const auto& settings) { draw(id, settings); }, model_.constraint(id).settings());
   }
 
+  // One draw() per kind of constraint. An angle joint has no place of its own, and a constraint
+  // defined outside the library no known shape: neither is drawn.
+  void draw(ConstraintId /*id*/, std::monostate /*none*/) {}
+  void draw(ConstraintId /*id*/, const AngleJointSettings& /*gear*/) {}
+  void draw(ConstraintId id, const DistanceConstraintSettings& s) {
+    SketchLink link{.a = at(s.a), .kind = SketchLink::Kind::Rod, .value = lambda(id), .item = id};
+    if (s.spring) {
+      link.kind = SketchLink::Kind::Soft;
+    } else if (!s.length) {
+      link.kind = SketchLink::Kind::Rope;
+    }
+    if (s.b) {
+      link.b = at(*s.b);
+      link.depth = depth(s.a, *s.b);
+    } else {
+      link.b = flat(s.anchor);
+      link.depth = 0.5 * (depth(s.a) + depth(s.anchor));
+      pin(s.anchor, SketchPin::Kind::Nail, id);
+    }
+    out_.links.push_back(link);
+  }
+  void draw(ConstraintId id, const FixedPointConstraintSettings& s) { pin(s.location, SketchPin::Kind::Nail, id); }
+  void draw(ConstraintId id, const PointOnCircleConstraintSettings& s) {
+    // In 3D the wire is a sphere, whose outline seen from any side is a circle.
+    const Eigen::Vector2d center = flat(s.center);
+    SketchCurve circle{.closed = true, .item = id};
+    for (int k = 0; k < options_.curveSegments; ++k) {
+      const double u = kTwoPi * k / options_.curveSegments;
+      circle.points.push_back(center + s.radius * Eigen::Vector2d(std::cos(u), std::sin(u)));
+    }
+    out_.curves.push_back(std::move(circle));
+  }
+  void draw(ConstraintId id, const PointOnLineConstraintSettings& s) { line(s.origin, s.direction, id); }
+  void draw(ConstraintId /*id*/, const PointOnPlaneConstraintSettings& /*plane*/) {}
+  void draw(ConstraintId id, const DrivenPointConstraintSettings& s) {
+    if (const auto* path = dynamic_cast<const CurvePath*>(s.path.get())) {
+      curve(path->curve(), path->phase() + path->speed() * model_.time(), id);
+    }
+    pin(model_.position(s.point), SketchPin::Kind::Driver, id);
+  }
   // Revolute, weld and prismatic joints are pins at body a's anchor; a revolute joint to the
-  // world is a ground pivot, drawn as a nail is. An angle joint has no place of its own and is
-  // not drawn.
-  void joint(ConstraintId id, const Joint& joint) {
-    const Eigen::Vector2d anchor = at(joint.connection().a);
-    if (dynamic_cast<const RevoluteJoint*>(&joint)) {
-      const bool ground = !joint.connection().b.has_value();
-      out_.pins.push_back({.at = anchor, .kind = ground ? SketchPin::Kind::Nail : SketchPin::Kind::Hinge, .item = id});
-    } else if (dynamic_cast<const WeldJoint*>(&joint)) {
-      out_.pins.push_back({.at = anchor, .kind = SketchPin::Kind::Weld, .item = id});
-    } else if (const auto* prismatic = dynamic_cast<const PrismaticJoint*>(&joint)) {
-      const std::optional<BodyPoint>& b = joint.connection().b;
-      const double angle = b && model_.body(b->body).hasFrame() ? model_.coordinates(b->body)[2] : 0.0;
-      out_.pins.push_back({.at = anchor,
-                           .kind = SketchPin::Kind::Slider,
-                           .item = id,
-                           .direction = Eigen::Rotation2Dd(angle) * prismatic->axis().normalized()});
+  // world is a ground pivot, drawn as a nail is.
+  void draw(ConstraintId id, const RevoluteJointSettings& s) {
+    const bool ground = !s.connection.b.has_value();
+    out_.pins.push_back(
+        {.at = at(s.connection.a), .kind = ground ? SketchPin::Kind::Nail : SketchPin::Kind::Hinge, .item = id});
+  }
+  void draw(ConstraintId id, const WeldJointSettings& s) {
+    out_.pins.push_back({.at = at(s.connection.a), .kind = SketchPin::Kind::Weld, .item = id});
+  }
+  void draw(ConstraintId id, const PrismaticJointSettings& s) {
+    const std::optional<BodyPoint>& b = s.connection.b;
+    const double angle = b && model_.body(b->body).hasFrame() ? model_.coordinates(b->body)[2] : 0.0;
+    out_.pins.push_back({.at = at(s.connection.a),
+                         .kind = SketchPin::Kind::Slider,
+                         .item = id,
+                         .direction = Eigen::Rotation2Dd(angle) * s.axis.normalized()});
+  }
+  void draw(ConstraintId id, const PulleyJointSettings& s) {
+    for (const auto& [end, ground] : {std::pair{s.a, s.groundA}, std::pair{s.b, s.groundB}}) {
+      out_.links.push_back({.a = at(end), .b = ground, .kind = SketchLink::Kind::Pulley, .item = id});
+      out_.pins.push_back({.at = ground, .kind = SketchPin::Kind::Pulley, .item = id});
     }
   }
+  void draw(ConstraintId id, const MouseJointSettings& s) {
+    const double force = simulator_ ? simulator_->reaction(id).force.norm() : std::numeric_limits<double>::quiet_NaN();
+    out_.links.push_back(
+        {.a = at(s.point), .b = s.target, .kind = SketchLink::Kind::Mouse, .value = force, .item = id, .depth = depth(s.point)});
+  }
+
 
   void force(ForceId id) {
     const Force& f = model_.force(id);

@@ -208,51 +208,57 @@ const std::vector<JointCase>& jointCases() {
        },
        {S, S}},
       {"distance_rigid",
-       [](const RigidPair& s) { return std::make_unique<DistanceConstraint>(s.siteA, s.siteB, DistanceSettings{.length = 1.2}); },
+       [](const RigidPair& s) { return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .length = 1.2}); },
        {E}},
       {"distance_spring",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, s.siteB, DistanceSettings{.length = 1.0, .spring = kSpring});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .length = 1.0, .spring = kSpring});
        },
        {S}},
       {"distance_min_only",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, s.siteB, DistanceSettings{.minLength = 0.5});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .minLength = 0.5});
        },
        {I}},
       {"distance_max_only_rope",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, s.siteB, DistanceSettings{.maxLength = 2.0});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .maxLength = 2.0});
        },
        {I}},
       {"distance_min_and_max",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, s.siteB, DistanceSettings{.minLength = 0.3, .maxLength = 2.5});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .minLength = 0.3, .maxLength = 2.5});
        },
        {I, I}},
       {"distance_spring_min_and_max",
        [](const RigidPair& s) {
          return std::make_unique<DistanceConstraint>(
-             s.siteA, s.siteB, DistanceSettings{.length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5});
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5});
        },
        {S, I, I}},
       {"distance_rope_to_world",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, Eigen::VectorXd(Eigen::Vector2d(0.2, 0.1)),
-                                                     DistanceSettings{.maxLength = 2.0});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .anchor = Eigen::VectorXd(Eigen::Vector2d(0.2, 0.1)), .maxLength = 2.0});
        },
        {I}},
       {"distance_spring_to_world",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteB, Eigen::VectorXd(Eigen::Vector2d(-0.4, 0.6)),
-                                                     DistanceSettings{.length = 0.5, .spring = kSpring});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteB, .anchor = Eigen::VectorXd(Eigen::Vector2d(-0.4, 0.6)), .length = 0.5, .spring = kSpring});
        },
        {S}},
       {"distance_particle_and_rigid",
        [](const RigidPair& s) { return std::make_unique<DistanceConstraint>(s.particle, s.siteB, 1.1); }, {E}},
       {"distance_rope_particle_and_rigid",
        [](const RigidPair& s) {
-         return std::make_unique<DistanceConstraint>(s.siteA, s.particle, DistanceSettings{.maxLength = 1.5});
+         return std::make_unique<DistanceConstraint>(
+             DistanceConstraintSettings{.a = s.siteA, .b = s.particle, .maxLength = 1.5});
        },
        {I}},
   };
@@ -413,9 +419,9 @@ TEST(JointRows, PulleyMouseAndDistanceRows) {
   s.model.addConstraint(std::make_unique<PulleyJoint>(s.siteA, s.siteB, gA, gB, 1.7, 5.0));
   s.model.addConstraint(std::make_unique<MouseJoint>(s.siteA, target, JointSpring{4.0, 0.6}, 100.0));
   s.model.addConstraint(std::make_unique<DistanceConstraint>(
-      s.siteA, s.siteB, DistanceSettings{.length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5}));
-  s.model.addConstraint(std::make_unique<DistanceConstraint>(s.siteA, Eigen::VectorXd(anchor),
-                                                             DistanceSettings{.maxLength = 2.0}));
+             DistanceConstraintSettings{.a = s.siteA, .b = s.siteB, .length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5}));
+  s.model.addConstraint(std::make_unique<DistanceConstraint>(
+      DistanceConstraintSettings{.a = s.siteA, .anchor = Eigen::VectorXd(anchor), .maxLength = 2.0}));
   const Rows rows = evaluateRows(s.model);
   ASSERT_EQ(rows.C.size(), 1 + 2 + 3 + 1);
   const Eigen::Vector2d xa = s.position(s.siteA), xb = s.position(s.siteB);
@@ -474,7 +480,7 @@ TEST(JointChainRule, AssembledJacobianMatchesDifferencesInBodyCoordinates) {
                                                       1.7, 5.0));
     model.addConstraint(std::make_unique<MouseJoint>(s.siteB, Eigen::Vector2d(0.5, 1.0), JointSpring{4.0, 0.6}, 100.0));
     model.addConstraint(std::make_unique<DistanceConstraint>(
-        s.siteA, siteC, DistanceSettings{.length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5}));
+             DistanceConstraintSettings{.a = s.siteA, .b = siteC, .length = 1.0, .spring = kSpring, .minLength = 0.3, .maxLength = 2.5}));
     model.addConstraint(std::make_unique<DistanceConstraint>(s.particle, s.siteB, 1.1));
     model.addConstraint(std::make_unique<RevoluteJoint>(JointConnection{.a = s.particle, .b = siteC}));
     // Two sites of one body in one constraint: its block sums both points' terms, and a rod

@@ -49,8 +49,8 @@ TEST(EnergySafeguard, IgnoresASpring) {
     const BodyId bob = addRigid(model, 1.0, disk.inertia(1.0), disk, Eigen::Vector3d(1.5, 0.0, 0.0));
     addGravity(model);
     model.addConstraint(std::make_unique<DistanceConstraint>(
-        BodyPoint{bob}, Eigen::Vector2d(0.0, 0.0),
-        DistanceSettings{.length = 1.0, .spring = JointSpring{.frequency = 2.0, .dampingRatio = 0.0}}));
+        DistanceConstraintSettings{.a = bob, .anchor = Eigen::Vector2d(0.0, 0.0), .length = 1.0,
+                                   .spring = JointSpring{.frequency = 2.0, .dampingRatio = 0.0}}));
     Simulator sim(model, velocityLevel(1e-3, variant));
     EXPECT_EQ(redoneSolves(sim, 1000), 0) << variant.name;
     EXPECT_GT(sim.diagnostics().kineticEnergy, 0.1) << variant.name << ": the spring should have moved the disk";

@@ -41,12 +41,11 @@ struct Rope {
       beads.push_back(
           addRigid(model, mass, shape.inertia(mass), shape, Eigen::Vector3d(0.0, -i * segment, 0.0), velocity));
     }
-    const DistanceSettings rope{.maxLength = segment};
-    segments.push_back(
-        model.addConstraint(std::make_unique<DistanceConstraint>(BodyPoint{beads[0]}, Eigen::Vector2d(0, 0), rope)));
+    segments.push_back(model.addConstraint(std::make_unique<DistanceConstraint>(
+        DistanceConstraintSettings{.a = beads[0], .anchor = Eigen::Vector2d(0, 0), .maxLength = segment})));
     for (int i = 1; i < count; ++i) {
-      segments.push_back(model.addConstraint(
-          std::make_unique<DistanceConstraint>(BodyPoint{beads[i - 1]}, BodyPoint{beads[i]}, rope)));
+      segments.push_back(model.addConstraint(std::make_unique<DistanceConstraint>(
+          DistanceConstraintSettings{.a = beads[i - 1], .b = beads[i], .maxLength = segment})));
     }
     addGravity(model);
   }

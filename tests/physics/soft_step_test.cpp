@@ -44,16 +44,18 @@ struct HangingRope {
   explicit HangingRope(bool slack) {
     for (int i = 0; i < kParticles; ++i) {
       particles.push_back(model.addParticle(kMass, Eigen::Vector2d(0.0, -kSpacing * (i + 1))));
-      DistanceSettings settings;
+      DistanceConstraintSettings settings{.a = particles.back()};
+      if (i == 0) {
+        settings.anchor = Eigen::Vector2d::Zero();
+      } else {
+        settings.b = particles[static_cast<std::size_t>(i - 1)];
+      }
       if (slack) {
         settings.maxLength = kSpacing;
       } else {
         settings.length = kSpacing;
       }
-      segments.push_back(i == 0 ? model.addConstraint(std::make_unique<DistanceConstraint>(
-                                      particles[0], Eigen::VectorXd(Eigen::Vector2d::Zero()), settings))
-                                : model.addConstraint(std::make_unique<DistanceConstraint>(
-                                      particles[static_cast<std::size_t>(i - 1)], particles.back(), settings)));
+      segments.push_back(model.addConstraint(std::make_unique<DistanceConstraint>(settings)));
     }
     addGravity(model);
   }

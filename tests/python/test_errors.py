@@ -64,7 +64,11 @@ def test_run_reports_the_trajectory_up_to_a_blow_up(pendulum):
         (lambda m: m.add_revolute(m.bodies[0], anchor=[5, 5]), "has no frame"),
         (lambda m: m.add_revolute(m.bodies[0], anchor=[1, 0], motor_speed=1.0), "max_motor_force"),
         (lambda m: m.set_break_force(m.constraints[0], -1.0), "break force"),
-        (lambda m: m.set_radius(m.constraints[0], 1.0), "not a point-on-circle"),
+        (lambda m: m.set_radius(m.constraints[0], 1.0), "is a distance constraint, not a circle one"),
+        (lambda m: m.set_length(m.constraints[0], -1.0), "rod length must be positive"),
+        (lambda m: m.set_length_range(m.constraints[0], max_length=2.0), "cannot also have a minimum or maximum"),
+        (lambda m: m.set_motor(m.constraints[0], motor_speed=1.0, max_motor_force=1.0), "not a revolute one"),
+        (lambda m: m.set_spring(m.constraints[0], 0.0), "spring frequency must be positive"),
     ],
 )
 def test_a_bad_argument_is_a_value_error_that_says_why(pendulum, call, message):

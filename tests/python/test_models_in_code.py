@@ -115,3 +115,49 @@ def test_point_on_circle_and_plane_in_3d():
     sim.run(1.0)
     assert sim.diagnostics.constraint_error < 1e-8
     assert np.linalg.norm(m.q) == pytest.approx(1.0, abs=1e-8)
+
+
+def test_joint_settings_change_while_running():
+    """A motor's new speed is reached at its torque bound; limits added to a hinge that had none
+    (its rows go from 3 to 4) stop it; a rope let out lets its bob fall further."""
+    settings = tinkertoy.Settings(dt=1e-3, formulation="velocity")
+    settings.solver.kind = "ldlt"
+    settings.velocity.position_correction = "projection"
+    scene = tinkertoy.Scene(settings=settings)
+    m = scene.model
+    wheel = m.add_rigid_body(2.0, tinkertoy.Shape.circle(0.5), [0, 0])  # I = 0.25 kg m²
+    hinge = m.add_revolute(wheel, anchor=[0, 0], motor_speed=3.0, max_motor_force=0.5)
+    sim = tinkertoy.Simulator(scene)
+
+    def steps(n):
+        for _ in range(n):
+            sim.step()
+
+    steps(2000)  # spun up at T / I = 2 rad/s² for 1.5 s, then held
+    assert m.velocities(wheel)[2] == pytest.approx(3.0, abs=1e-10)
+    m.set_motor(hinge, motor_speed=-1.0, max_motor_force=0.5)  # brakes at 2 rad/s²
+    steps(1000)
+    assert m.velocities(wheel)[2] == pytest.approx(1.0, abs=1e-10)
+    steps(1500)
+    assert m.velocities(wheel)[2] == pytest.approx(-1.0, abs=1e-10)
+    angle = m.coordinates(wheel)[2]
+    assert m.constraint_rows(hinge) == 3
+    m.set_limits(hinge, lower=angle - 0.2)
+    assert m.constraint_rows(hinge) == 4
+    steps(1000)
+    assert m.coordinates(wheel)[2] == pytest.approx(angle - 0.2, abs=1e-10)
+    assert m.velocities(wheel)[2] == pytest.approx(0.0, abs=1e-10)
+    m.set_motor(hinge)  # no motor any more
+    assert m.constraint_rows(hinge) == 3
+
+    bob = m.add_particle(1.0, [3.0, -1.0])
+    m.add_gravity([0, -9.81])
+    rope = m.add_distance(bob, anchor=[3.0, 0.0], max_length=1.0)
+    steps(500)
+    assert m.position(bob)[1] == pytest.approx(-1.0, abs=1e-8)
+    m.set_length_range(rope, max_length=1.5)
+    steps(1000)
+    assert m.position(bob)[1] == pytest.approx(-1.5, abs=1e-8)  # fell 0.5 m in 0.32 s, then held
+    with pytest.raises(ValueError, match="needs a length, a minimum or a maximum"):
+        m.set_length_range(rope)
+    assert m.constraint_rows(rope) == 1

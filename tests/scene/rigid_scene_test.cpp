@@ -37,6 +37,12 @@ const T& constraintAs(const Scene& scene, std::size_t index) {
   return dynamic_cast<const T&>(scene.model.constraint(scene.model.constraintAt(index)));
 }
 
+// The settings of constraint `index`, which must be of type S.
+template <class S>
+S settingsOf(const Scene& scene, std::size_t index) {
+  return std::get<S>(scene.model.constraint(scene.model.constraintAt(index)).settings());
+}
+
 const RigidBody& rigidBody(const Scene& scene, const std::string& id) {
   return dynamic_cast<const RigidBody&>(scene.model.body(*scene.model.findBody(id)));
 }
@@ -188,10 +194,10 @@ TEST(RigidScene, AnchorsBecomeBodySitesOfRotatedBodies) {
   const auto& gear = constraintAs<AngleJoint>(scene, 5);
   EXPECT_EQ(gear.ratio(), -2.0);
   EXPECT_NEAR(gear.referenceAngle(), 0.6 + 2 * 2.3, 1e-15);
-  const auto& rod = constraintAs<DistanceConstraint>(scene, 6);
-  expectAt(rod.points()[0], {0.6, 0.0}, "distance a");
-  expectAt(rod.points()[1], {-0.8, 1.1}, "distance b");
-  EXPECT_NEAR(rod.length(), (Eigen::Vector2d(0.6, 0.0) - Eigen::Vector2d(-0.8, 1.1)).norm(), 1e-15);
+  const auto rod = settingsOf<DistanceConstraintSettings>(scene, 6);
+  expectAt(rod.a, {0.6, 0.0}, "distance a");
+  expectAt(*rod.b, {-0.8, 1.1}, "distance b");
+  EXPECT_NEAR(*rod.length, (Eigen::Vector2d(0.6, 0.0) - Eigen::Vector2d(-0.8, 1.1)).norm(), 1e-15);
   const auto& pulley = constraintAs<PulleyJoint>(scene, 7);
   expectAt(pulley.points()[0], {0.1, -0.3}, "pulley a");
   expectAt(pulley.points()[1], {1.3, 0.2}, "pulley b");
@@ -222,9 +228,9 @@ TEST(RigidScene, AnchorsBecomeBodySitesOfRotatedBodies) {
 // "anchor" field require it: RejectsBadRigidScene/revolute_without_anchor).
 TEST(RigidScene, DistanceJointsWithoutAnchorsActOnTheCenters) {
   const Scene scene = parseScene(joint(R"({"type": "distance", "a": "p", "b": "arm"})"));
-  const auto& rod = constraintAs<DistanceConstraint>(scene, 0);
-  EXPECT_EQ(rod.points()[1].site.local, Eigen::Vector2d::Zero());
-  EXPECT_NEAR(rod.length(), std::sqrt(0.5), 1e-15);
+  const auto rod = settingsOf<DistanceConstraintSettings>(scene, 0);
+  EXPECT_EQ(rod.b->site.local, Eigen::Vector2d::Zero());
+  EXPECT_NEAR(rod.length.value(), std::sqrt(0.5), 1e-15);
 }
 
 // Limits, motors and the mouse joint load at any formulation (the command line may switch it),
@@ -276,13 +282,13 @@ TEST(RigidScene, DistanceJointModes) {
   EXPECT_TRUE(std::isinf(model.breakForce(model.constraintAt(1))));
   EXPECT_EQ(kinds(3), (std::vector<RowKind>{K::Spring}));
   // A spring's rest length defaults to the initial distance.
-  const auto& spring = constraintAs<DistanceConstraint>(scene, 3);
-  EXPECT_NEAR(spring.length(), (Eigen::Vector2d(1.5, 0.5) - Eigen::Vector2d(0, 3)).norm(), 1e-15);
-  ASSERT_TRUE(spring.settings().spring.has_value());
-  EXPECT_EQ(spring.settings().spring->frequency, 2.0);
-  EXPECT_EQ(spring.settings().spring->dampingRatio, 0.3);
+  const auto spring = settingsOf<DistanceConstraintSettings>(scene, 3);
+  EXPECT_NEAR(spring.length.value(), (Eigen::Vector2d(1.5, 0.5) - Eigen::Vector2d(0, 3)).norm(), 1e-15);
+  ASSERT_TRUE(spring.spring.has_value());
+  EXPECT_EQ(spring.spring->frequency, 2.0);
+  EXPECT_EQ(spring.spring->dampingRatio, 0.3);
   EXPECT_EQ(kinds(4), (std::vector<RowKind>{K::Spring, K::Inequality, K::Inequality}));
-  EXPECT_EQ(constraintAs<DistanceConstraint>(scene, 4).length(), 0.9);
+  EXPECT_EQ(settingsOf<DistanceConstraintSettings>(scene, 4).length, 0.9);
 }
 
 TEST(RigidScene, ReadsJointLimitsMotorsAndBreakForces) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <variant>
 
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
@@ -64,8 +65,8 @@ TEST(SceneLoader, AppliesDefaults) {
   const auto& gravity = dynamic_cast<const Gravity&>(m.force(m.forceAt(0)));
   EXPECT_EQ(gravity.acceleration(), Eigen::Vector3d(0, -9.81, 0));
   // A missing length is the initial distance, a missing point the initial position.
-  const auto& rod = dynamic_cast<const DistanceConstraint&>(m.constraint(m.constraintAt(0)));
-  EXPECT_DOUBLE_EQ(rod.length(), 5.0);
+  const auto rod = std::get<DistanceConstraintSettings>(m.constraint(m.constraintAt(0)).settings());
+  EXPECT_DOUBLE_EQ(rod.length.value(), 5.0);
   const auto& nail = dynamic_cast<const FixedPointConstraint&>(m.constraint(m.constraintAt(1)));
   EXPECT_EQ(nail.location(), Eigen::Vector3d::Zero());
   EXPECT_EQ(m.velocity(*m.findBody("a")), Eigen::Vector3d::Zero());

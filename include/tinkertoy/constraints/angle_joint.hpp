@@ -15,12 +15,16 @@ namespace tinkertoy {
 class AngleJoint final : public Joint {
  public:
   explicit AngleJoint(const JointConnection& connection, double ratio = 1.0, double referenceAngle = 0.0);
+  explicit AngleJoint(const AngleJointSettings& s) : AngleJoint(s.connection, s.ratio, s.referenceAngle) {}
 
-  [[nodiscard]] std::string_view type() const override { return "angle"; }
+  [[nodiscard]] std::string_view type() const override { return AngleJointSettings::type; }
   [[nodiscard]] int rows() const override { return 1; }
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return true; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return AngleJointSettings{.connection = connection(), .ratio = ratio_, .referenceAngle = referenceAngle_};
+  }
 
   [[nodiscard]] double ratio() const { return ratio_; }
   [[nodiscard]] double referenceAngle() const { return referenceAngle_; }

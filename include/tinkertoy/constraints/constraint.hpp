@@ -35,6 +35,7 @@
 #include <span>
 #include <string_view>
 
+#include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/dynamics/work_ledger.hpp"
 #include "tinkertoy/model/body.hpp"
 
@@ -213,6 +214,12 @@ class Constraint {
   // Writes C, Ċ, the gradients and their derivatives, Ctt, and the parameters of Motor and
   // Spring rows at `input`. Outputs arrive zeroed.
   virtual void evaluate(const ConstraintInput& input, ConstraintOutput& output) const = 0;
+
+  // Everything it joins and every parameter, as plain data (constraints/constraint_settings.hpp):
+  // makeConstraint(settings()) builds an equal constraint. A constraint defined outside the
+  // library has none (std::monostate). A constraint never changes once built: a model changes one
+  // by replacing it from edited settings (Model::editConstraint).
+  [[nodiscard]] virtual ConstraintSettings settings() const { return std::monostate{}; }
 };
 
 // Whether every row of `c` is an equality: what Witkin's acceleration level can solve (limits,

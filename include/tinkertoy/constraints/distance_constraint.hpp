@@ -1,5 +1,5 @@
 // DistanceConstraint: a rod between two points, or between a point and a fixed world point,
-// and, with DistanceSettings, the distance joint of the velocity level: a rigid rod, a spring,
+// and, with DistanceConstraintSettings, the distance joint of the velocity level: a rigid rod, a spring,
 // a minimum and/or a maximum length. A maximum length alone is a rope.
 //
 //   ℓ = |x_a − x_b|   (derivation in src/constraints/parts/distance_part.hpp)
@@ -13,25 +13,15 @@
 // to a, so λ < 0 means tension (the rod pulls a toward b) and λ > 0 compression.
 //
 //   model.addConstraint(std::make_unique<DistanceConstraint>(a, b, 1.0));
-//   model.addConstraint(std::make_unique<DistanceConstraint>(a, Eigen::Vector2d(0, 0),
-//                                                            DistanceSettings{.maxLength = 2.0}));   // a rope
+//   model.addConstraint(std::make_unique<DistanceConstraint>(DistanceConstraintSettings{
+//       .a = a, .anchor = Eigen::Vector2d(0, 0), .maxLength = 2.0}));                     // a rope
 #pragma once
 
 #include <array>
-#include <limits>
-#include <optional>
 
 #include "tinkertoy/constraints/constraint.hpp"
-#include "tinkertoy/constraints/joint_settings.hpp"
 
 namespace tinkertoy {
-
-struct DistanceSettings {
-  std::optional<double> length;  // L: a rigid rod, or with a spring its rest length, m
-  std::optional<JointSpring> spring;
-  double minLength = 0.0;                                       // 0: no minimum
-  double maxLength = std::numeric_limits<double>::infinity();  // ∞: no maximum
-};
 
 class DistanceConstraint final : public Constraint {
  public:
@@ -39,27 +29,21 @@ class DistanceConstraint final : public Constraint {
   DistanceConstraint(BodyPoint a, BodyPoint b, double length);
   // anchor: a fixed world point [dimension].
   DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, double length);
-  DistanceConstraint(BodyPoint a, BodyPoint b, const DistanceSettings& settings);
-  DistanceConstraint(BodyPoint a, Eigen::VectorXd anchor, const DistanceSettings& settings);
+  // A rod, spring, rope or strut (constraints/constraint_settings.hpp).
+  explicit DistanceConstraint(DistanceConstraintSettings settings);
 
-  [[nodiscard]] std::string_view type() const override { return "distance"; }
+  [[nodiscard]] std::string_view type() const override { return DistanceConstraintSettings::type; }
   [[nodiscard]] int rows() const override;
   [[nodiscard]] RowKind rowKind(int row) const override;
   [[nodiscard]] std::span<const BodyPoint> points() const override;
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
-
-  // The rod's length (or the spring's rest length); throws if there is none.
-  [[nodiscard]] double length() const;
-  void setLength(double length);
-  [[nodiscard]] const DistanceSettings& settings() const { return settings_; }
-  [[nodiscard]] const std::optional<Eigen::VectorXd>& anchor() const { return anchor_; }
+  [[nodiscard]] ConstraintSettings settings() const override { return settings_; }
 
  private:
+  DistanceConstraintSettings settings_;
   std::array<BodyPoint, 2> points_;
-  std::optional<Eigen::VectorXd> anchor_;
   Eigen::Vector3d anchor3d_ = Eigen::Vector3d::Zero();
-  DistanceSettings settings_;
 };
 
 }  // namespace tinkertoy

@@ -20,13 +20,17 @@ namespace tinkertoy {
 class DrivenPointConstraint final : public Constraint {
  public:
   DrivenPointConstraint(BodyPoint point, std::shared_ptr<const Path> path);
+  explicit DrivenPointConstraint(const DrivenPointConstraintSettings& s) : DrivenPointConstraint(s.point, s.path) {}
 
-  [[nodiscard]] std::string_view type() const override { return "driven"; }
+  [[nodiscard]] std::string_view type() const override { return DrivenPointConstraintSettings::type; }
   [[nodiscard]] int rows() const override { return path_->dimension(); }
   [[nodiscard]] bool dependsOnTime() const override { return true; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return DrivenPointConstraintSettings{.point = point_, .path = path_};
+  }
 
   [[nodiscard]] const Path& path() const { return *path_; }
 

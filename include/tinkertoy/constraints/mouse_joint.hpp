@@ -20,8 +20,9 @@ class MouseJoint final : public Constraint {
  public:
   // spring.frequency > 0; maxForce > 0, N.
   MouseJoint(BodyPoint point, const Eigen::Vector2d& target, const JointSpring& spring, double maxForce);
+  explicit MouseJoint(const MouseJointSettings& s) : MouseJoint(s.point, s.target, s.spring, s.maxForce) {}
 
-  [[nodiscard]] std::string_view type() const override { return "mouse"; }
+  [[nodiscard]] std::string_view type() const override { return MouseJointSettings::type; }
   [[nodiscard]] int rows() const override { return 2; }
   [[nodiscard]] RowKind rowKind(int /*row*/) const override { return RowKind::Spring; }
   // The user's hand does the work, not a spring of the model.
@@ -29,9 +30,11 @@ class MouseJoint final : public Constraint {
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return MouseJointSettings{.point = point_, .target = target_, .spring = spring_, .maxForce = maxForce_};
+  }
 
   [[nodiscard]] const Eigen::Vector2d& target() const { return target_; }
-  void setTarget(const Eigen::Vector2d& target);
   [[nodiscard]] const JointSpring& spring() const { return spring_; }
   [[nodiscard]] double maxForce() const { return maxForce_; }
 

@@ -14,16 +14,20 @@ class PointOnCircleConstraint final : public Constraint {
  public:
   // center [dimension]; radius > 0 in metres.
   PointOnCircleConstraint(BodyPoint point, Eigen::VectorXd center, double radius);
+  explicit PointOnCircleConstraint(const PointOnCircleConstraintSettings& s)
+      : PointOnCircleConstraint(s.point, s.center, s.radius) {}
 
-  [[nodiscard]] std::string_view type() const override { return "circle"; }
+  [[nodiscard]] std::string_view type() const override { return PointOnCircleConstraintSettings::type; }
   [[nodiscard]] int rows() const override { return 1; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return PointOnCircleConstraintSettings{.point = point_, .center = center_, .radius = radius_};
+  }
 
   [[nodiscard]] const Eigen::VectorXd& center() const { return center_; }
   [[nodiscard]] double radius() const { return radius_; }
-  void setRadius(double radius);
 
  private:
   BodyPoint point_;

@@ -23,13 +23,19 @@ class PrismaticJoint final : public Joint {
  public:
   PrismaticJoint(const JointConnection& connection, const Eigen::Vector2d& axis, double referenceAngle = 0.0,
                  const JointLimits& limits = {}, const std::optional<JointMotor>& motor = std::nullopt);
+  explicit PrismaticJoint(const PrismaticJointSettings& s)
+      : PrismaticJoint(s.connection, s.axis, s.referenceAngle, s.limits, s.motor) {}
 
-  [[nodiscard]] std::string_view type() const override { return "prismatic"; }
+  [[nodiscard]] std::string_view type() const override { return PrismaticJointSettings::type; }
   [[nodiscard]] int rows() const override;
   [[nodiscard]] RowKind rowKind(int row) const override;
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return true; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return PrismaticJointSettings{.connection = connection(), .axis = axis_, .referenceAngle = referenceAngle_,
+                                  .limits = limits_, .motor = motor_};
+  }
 
   [[nodiscard]] const Eigen::Vector2d& axis() const { return axis_; }
   [[nodiscard]] double referenceAngle() const { return referenceAngle_; }

@@ -20,12 +20,18 @@ class PulleyJoint final : public Constraint {
   // ratio > 0; length > 0, m.
   PulleyJoint(BodyPoint a, BodyPoint b, const Eigen::Vector2d& groundA, const Eigen::Vector2d& groundB,
               double ratio, double length);
+  explicit PulleyJoint(const PulleyJointSettings& s)
+      : PulleyJoint(s.a, s.b, s.groundA, s.groundB, s.ratio, s.length) {}
 
-  [[nodiscard]] std::string_view type() const override { return "pulley"; }
+  [[nodiscard]] std::string_view type() const override { return PulleyJointSettings::type; }
   [[nodiscard]] int rows() const override { return 1; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return points_; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return PulleyJointSettings{.a = points_[0], .b = points_[1], .groundA = groundA_, .groundB = groundB_,
+                               .ratio = ratio_, .length = length_};
+  }
 
   [[nodiscard]] const Eigen::Vector2d& groundA() const { return groundA_; }
   [[nodiscard]] const Eigen::Vector2d& groundB() const { return groundB_; }

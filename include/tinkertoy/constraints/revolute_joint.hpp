@@ -22,13 +22,19 @@ class RevoluteJoint final : public Joint {
  public:
   RevoluteJoint(const JointConnection& connection, double referenceAngle = 0.0, const JointLimits& limits = {},
                 const std::optional<JointMotor>& motor = std::nullopt);
+  explicit RevoluteJoint(const RevoluteJointSettings& s)
+      : RevoluteJoint(s.connection, s.referenceAngle, s.limits, s.motor) {}
 
-  [[nodiscard]] std::string_view type() const override { return "revolute"; }
+  [[nodiscard]] std::string_view type() const override { return RevoluteJointSettings::type; }
   [[nodiscard]] int rows() const override;
   [[nodiscard]] RowKind rowKind(int row) const override;
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return rows() > 2; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return RevoluteJointSettings{
+        .connection = connection(), .referenceAngle = referenceAngle_, .limits = limits_, .motor = motor_};
+  }
 
   [[nodiscard]] double referenceAngle() const { return referenceAngle_; }
   [[nodiscard]] const JointLimits& limits() const { return limits_; }

@@ -15,12 +15,16 @@ namespace tinkertoy {
 class WeldJoint final : public Joint {
  public:
   explicit WeldJoint(const JointConnection& connection, double referenceAngle = 0.0);
+  explicit WeldJoint(const WeldJointSettings& s) : WeldJoint(s.connection, s.referenceAngle) {}
 
-  [[nodiscard]] std::string_view type() const override { return "weld"; }
+  [[nodiscard]] std::string_view type() const override { return WeldJointSettings::type; }
   [[nodiscard]] int rows() const override { return 3; }
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return true; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
+  [[nodiscard]] ConstraintSettings settings() const override {
+    return WeldJointSettings{.connection = connection(), .referenceAngle = referenceAngle_};
+  }
 
   [[nodiscard]] double referenceAngle() const { return referenceAngle_; }
 

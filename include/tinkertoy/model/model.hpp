@@ -25,9 +25,12 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "tinkertoy/constraints/constraint.hpp"
@@ -159,6 +162,27 @@ class Model {
   // never breaks.
   [[nodiscard]] double breakForce(ConstraintId id) const { return breakForces_[indexOf(id)]; }
   void setBreakForce(ConstraintId id, double force);
+  // Replaces constraint `id` by the one `settings` describe (constraints/constraint_settings.hpp),
+  // keeping its id, name, enabled flag and break force: how a running model changes a motor's
+  // speed or force, limits, a spring, a length or a mouse target. It counts as a change of
+  // structure (the simulator lays its rows out again at the next step, carrying the warm-start
+  // impulses of rows that stay). Throws std::invalid_argument, changing nothing, if the settings
+  // are invalid or of a constraint defined outside the library.
+  void setConstraintSettings(ConstraintId id, const ConstraintSettings& settings);
+  // Edits the settings of constraint `id`, which must be of type Settings, in place:
+  //   model.editConstraint<RevoluteJointSettings>(hinge, [](auto& s) { s.motor->speed = 3.0; });
+  // Throws std::invalid_argument if the constraint is of another type.
+  template <class Settings, class Edit>
+  void editConstraint(ConstraintId id, Edit&& edit) {
+    ConstraintSettings settings = std::as_const(*this).constraint(id).settings();
+    auto* typed = std::get_if<Settings>(&settings);
+    if (!typed) {
+      throw std::invalid_argument(describe(id) + " is a " + std::string(std::as_const(*this).constraint(id).type()) +
+                                  " constraint, not a " + std::string(Settings::type) + " one");
+    }
+    std::forward<Edit>(edit)(*typed);
+    setConstraintSettings(id, settings);
+  }
 
   // ---- state -----------------------------------------------------------------------
   [[nodiscard]] double time() const { return time_; }
@@ -194,6 +218,8 @@ class Model {
  private:
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
+  // Throws unless `constraint` is valid in this model: its parameters, its points and frames.
+  void requireFits(const Constraint& constraint) const;
   // Throws unless every point k for which usesAngle(k) is on a body with a frame.
   void requireFrames(std::span<const BodyPoint> points, const std::function<bool(std::size_t)>& usesAngle,
                      std::string_view owner) const;
