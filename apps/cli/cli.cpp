@@ -11,6 +11,7 @@
 #include "printable_stream.hpp"
 #include "render_command.hpp"
 #include "run_command.hpp"
+#include "sweep_command.hpp"
 
 namespace tinkertoy::cli {
 
@@ -103,6 +104,37 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   addQuietFlag(*plotApp);
   addSimulationFlags(*plotApp, plot.simulation);
 
+  SweepOptions sweep;
+  CLI::App* sweepApp = app.add_subcommand(
+      "sweep", "Run a scene once per combination of parameter values and write one CSV row per case");
+  sweepApp->add_option("scene", sweep.scene, "Scene file (JSON)")->required();
+  sweepApp->add_option("--set", sweep.sets,
+                       "PATH=V1,V2,...: values (JSON; otherwise strings) for the JSON path PATH of the scene, such as "
+                       "bodies[1].mass=0.5,1,2; repeat for more axes, every combination is a case")
+      ->required()
+      ->allow_extra_args(false);  // one axis per --set
+  sweepApp->add_option("-o,--output", sweep.output, "Output CSV: one row per case")->required();
+  sweepApp->add_option_function<std::string>(
+      "--shard",
+      [&sweep](const std::string& text) {
+        const auto [index, count] = parseShard(text);
+        sweep.shardIndex = index;
+        sweep.shardCount = count;
+      },
+      "I/N: run only the cases whose number is I modulo N (split a sweep over N machines)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            try {
+              (void)parseShard(text);
+              return {};
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what()).append(", got '").append(text).append("'");
+            }
+          },
+          "I/N"));
+  addQuietFlag(*sweepApp);
+  addSimulationFlags(*sweepApp, sweep.simulation);
+
   std::string checkPath;
   CLI::App* checkApp = app.add_subcommand(
       "check", "Validate a scene and audit every constraint's J and J̇q̇ against finite differences");
@@ -131,6 +163,10 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (*plotApp) {
     plot.progress = progress;
     return plotSeries(plot, out, err);
+  }
+  if (*sweepApp) {
+    sweep.progress = progress;
+    return sweepScene(sweep, out, err);
   }
   return checkScene(checkPath, out, err);
 }

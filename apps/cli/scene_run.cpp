@@ -32,7 +32,19 @@ CLI::Validator relativeToleranceFlag() {
       "");
 }
 
-// The flags' settings, over the scene's.
+// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless the
+// settings correct drift, so say so up front.
+void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
+  constexpr double kTolerance = 1e-6;
+  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
+  if (s.correctsDrift()) return;
+  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
+      << ", |dC/dt| = " << initial.velocityError
+      << "); with these settings (no projection, feedback or position correction) the error stays\n";
+}
+
+}  // namespace
+
 void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.dt) s.dt = *f.dt;
   if (f.integrator) s.integrator = *f.integrator;
@@ -56,19 +68,6 @@ void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.jointHertz) s.velocity.jointHertz = *f.jointHertz;
   if (f.jointDampingRatio) s.velocity.jointDampingRatio = *f.jointDampingRatio;
 }
-
-// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless the
-// settings correct drift, so say so up front.
-void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
-  constexpr double kTolerance = 1e-6;
-  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
-  if (s.correctsDrift()) return;
-  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
-      << ", |dC/dt| = " << initial.velocityError
-      << "); with these settings (no projection, feedback or position correction) the error stays\n";
-}
-
-}  // namespace
 
 void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   addOptional(app, "--duration", f.duration, "Simulated time in seconds")->check(finiteNumber(Sign::NonNegative));

@@ -36,6 +36,9 @@ struct SimulationFlags {
   }
 };
 
+// Writes the flags given over the settings (all but --duration, which is the scene's).
+void applyFlags(const SimulationFlags& flags, SimulationSettings& settings);
+
 // Adds --duration, --dt, --integrator, --solver, --ks, --kd and the other settings flags.
 void addSimulationFlags(CLI::App& command, SimulationFlags& flags);
 
