@@ -1,0 +1,100 @@
+// Formula: an expression such as "(xa - xb)^2 + (ya - yb)^2 - L^2", parsed once into a compact
+// program and evaluated, with doubles for its value or with Jets (formula/jet.hpp) for its
+// gradient, rate and the rate's gradient, by automatic differentiation (docs/formula.md).
+//
+//   const std::vector<std::string> variables = {"xa", "ya", "xb", "yb"};
+//   Formula rod("(xa - xb)^2 + (ya - yb)^2 - L^2", variables, {{"L", 1.0}});
+//   double c = rod.value(std::vector<double>{1, 0, 0, 0});     // 0
+//   Jet j = rod.jet(values, rates);      // j.gradient[rod.slotOf(0)] = ∂C/∂xa, j.rate = Ċ, …
+//
+// Grammar (docs/formula.md, "Grammar"):
+//
+//   sum      := product (("+" | "-") product)*
+//   product  := unary (("*" | "/") unary)*
+//   unary    := ("-" | "+") unary | power
+//   power    := primary ("^" unary)?            right-associative: a^b^c = a^(b^c), -a^2 = -(a^2)
+//   primary  := number | name | name "(" sum ("," sum)* ")" | "(" sum ")"
+//   number   := digits ("." digits)? (("e" | "E") ("+" | "-")? digits)?
+//
+// Names are variables (given by whoever parses: the points' coordinates, the time), parameters
+// (named constants) and the functions sqrt exp log sin cos tan asin acos atan sinh cosh tanh abs
+// (one argument) and atan2 min max hypot (two). Subexpressions of constants alone are folded at
+// parse time; a power with a constant exponent is c u^(c−1), exact for integers and any u.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tinkertoy/formula/jet.hpp"
+
+namespace tinkertoy {
+
+// Longest formula text, in bytes, and deepest nesting of parentheses, calls and operators.
+inline constexpr std::size_t kMaxFormulaLength = 10000;
+inline constexpr int kMaxFormulaDepth = 32;
+
+// Named constants of a formula; looked up by string_view.
+using FormulaParameters = std::map<std::string, double, std::less<>>;
+
+// What is wrong with a formula's text, and where: what() is the reason, then the formula with a
+// caret under the column (1-based, in bytes) where the problem starts.
+class FormulaError : public std::invalid_argument {
+ public:
+  FormulaError(const std::string& reason, std::string_view text, std::size_t column);
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+  [[nodiscard]] std::size_t column() const { return column_; }
+
+ private:
+  std::string reason_;
+  std::size_t column_;
+};
+
+class Formula {
+ public:
+  // Parses `text`, whose names may be `variables` (at most kMaxJetVariables; their order is the
+  // order of the values given to value() and jet()) and `parameters` (finite numbers). Throws
+  // FormulaError for a syntax error, an unknown name, a wrong number of arguments, a formula
+  // too long or too deep, and std::invalid_argument for a parameter that is not finite or whose
+  // name is also a variable's or a function's.
+  Formula(std::string_view text, std::span<const std::string> variables, const FormulaParameters& parameters = {});
+
+  [[nodiscard]] const std::string& text() const { return text_; }
+  // Whether the formula reads variable `variable`, and its index in a Jet's gradient (−1 if not).
+  [[nodiscard]] bool uses(std::size_t variable) const { return slots_[variable] >= 0; }
+  [[nodiscard]] int slotOf(std::size_t variable) const { return slots_[variable]; }
+  // The number of variables it reads: the size of the Jets jet() returns.
+  [[nodiscard]] int usedCount() const { return used_; }
+
+  // The value at `values` [one per variable].
+  [[nodiscard]] double value(std::span<const double> values) const;
+  // The value, its gradient over the variables it reads (in slot order), its rate as they move at
+  // `rates` [one per variable], and the rate's gradient. Allocates nothing.
+  [[nodiscard]] Jet jet(std::span<const double> values, std::span<const double> rates) const;
+
+  enum class Op : std::uint8_t {
+    Constant, Variable, Negate, Add, Subtract, Multiply, Divide, PowerConstant, Power,
+    Sqrt, Exp, Log, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Abs, Atan2, Min, Max, Hypot,
+  };
+  struct Instruction {
+    Op op;
+    std::uint32_t variable = 0;  // Variable: which one
+    double constant = 0.0;       // Constant: its value; PowerConstant: the exponent
+  };
+
+ private:
+  template <class Number>
+  Number execute(const Number* inputs) const;
+
+  std::string text_;
+  std::vector<Instruction> program_;  // postfix
+  std::vector<int> slots_;            // per variable: its Jet slot, or −1 if unused
+  int used_ = 0;
+};
+
+}  // namespace tinkertoy
