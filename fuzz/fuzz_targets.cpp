@@ -7,6 +7,7 @@
 
 #include "common/fnv1a.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/formula/formula.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy::fuzz {
@@ -127,6 +128,23 @@ std::string stateSeed(int which, int steps) {
   for (int i = 0; i < steps; ++i) simulator.step();
   const std::string file = simulator.saveState();
   return std::string(1, static_cast<char>(which)).append(file.substr(32));
+}
+
+int fuzzFormula(const std::uint8_t* data, std::size_t size) {
+  static const std::vector<std::string> variables = {"u", "v", "w", "t"};
+  std::optional<Formula> formula;
+  try {
+    formula.emplace(std::string_view(reinterpret_cast<const char*>(data), size), variables, FormulaParameters{{"k", 2.0}});
+  } catch (const std::invalid_argument&) {
+    return 0;  // FormulaError or a bad parameter: refused with a message
+  }
+  const std::vector<double> at = {0.7, -1.3, 2.1, 0.4}, rates = {1.0, 0.5, -2.0, 1.0};
+  const double value = formula->value(at);
+  const Jet jet = formula->jet(at, rates);
+  const bool bothFinite = std::isfinite(value) && std::isfinite(jet.value);
+  if (bothFinite && std::abs(value - jet.value) > 1e-9 * (1.0 + std::abs(value))) __builtin_trap();
+  if (std::isfinite(value) != std::isfinite(jet.value) && std::isfinite(value) && !std::isnan(jet.value)) __builtin_trap();
+  return 0;
 }
 
 }  // namespace tinkertoy::fuzz

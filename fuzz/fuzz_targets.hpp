@@ -11,6 +11,10 @@
 //                     checksum so that the search reaches the items: restoreState either
 //                     succeeds, leaving finite diagnostics, or throws StateError and leaves the
 //                     simulator's state as it was; then steps as fuzzLoadAndStep does.
+//   fuzzFormula       the bytes are a formula's text over the variables u, v, w, t and the
+//                     parameter k: Formula either parses it or throws FormulaError (or
+//                     std::invalid_argument); one that parses evaluates at a fixed point with
+//                     doubles and with Jets to the same value (or both not finite).
 //
 // The libFuzzer entry points (fuzz/*_fuzzer.cpp, built by `make fuzz` with clang) call these; so
 // does the corpus replay test of every `make test` (tests/fuzz/corpus_replay_test.cpp), built with
@@ -30,6 +34,7 @@ inline constexpr std::size_t kFuzzMostBodies = 64;
 int fuzzSceneLoader(const std::uint8_t* data, std::size_t size);
 int fuzzLoadAndStep(const std::uint8_t* data, std::size_t size);
 int fuzzStateRestore(const std::uint8_t* data, std::size_t size);
+int fuzzFormula(const std::uint8_t* data, std::size_t size);
 
 inline constexpr int kFuzzStateModels = 5;
 // A seed for fuzzStateRestore: model `which` stepped `steps` times, its state as the target

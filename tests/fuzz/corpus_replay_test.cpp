@@ -1,5 +1,6 @@
 // The fuzzers' corpus, replayed on every `make test` (issue #16): each file of fuzz/corpus/ (the
-// seeds, and every finding once fixed) and every shipped scene goes through both fuzz targets
+// seeds, and every finding once fixed) and every shipped scene goes through the scene targets, and
+// each file of fuzz/formula_corpus/ through the formula target
 // (fuzz/fuzz_targets.hpp), built here with the project's own compiler. A target traps on a
 // finding, so a regression ends this test with a signal naming the file last replayed.
 #include <gtest/gtest.h>
@@ -44,6 +45,20 @@ TEST(FuzzCorpus, EveryInputPassesBothTargets) {
     EXPECT_EQ(fuzzLoadAndStep(data, bytes.size()), 0);
     EXPECT_EQ(fuzzStateRestore(data, bytes.size()), 0);
   }
+}
+
+// The formula target's corpus (fuzz/formula_corpus/): formulas good, undefined where evaluated,
+// and malformed; each parses and evaluates consistently or is refused.
+TEST(FuzzCorpus, EveryFormulaPassesTheFormulaTarget) {
+  std::size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(TINKERTOY_SOURCE_DIR) / "fuzz" / "formula_corpus")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    SCOPED_TRACE(entry.path().string());
+    EXPECT_EQ(fuzzFormula(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()), 0);
+    ++count;
+  }
+  EXPECT_GE(count, 10u) << "the formula corpus is missing";
 }
 
 // The state-restore target's seeds (fuzz/corpus/state_*) are states saved by this build: a
