@@ -106,7 +106,27 @@ void bindPointConstraints(py::class_<Model>& model) {
                        std::move(name));
           },
           py::arg("point"), py::kw_only(), py::arg("curve"), py::arg("speed"), py::arg("phase") = 0.0,
-          py::arg("name") = "", "Moves a point along a curve at parameter rate `speed` from `phase`.");
+          py::arg("name") = "", "Moves a point along a curve at parameter rate `speed` from `phase`.")
+      .def(
+          "add_formula",
+          [](Model& m, const std::vector<std::pair<std::string, BodyPoint>>& points, const std::vector<std::string>& rows,
+             const FormulaParameters& parameters, const std::string& kind, std::string name) {
+            if (kind != "equality" && kind != "inequality") {
+              throw py::value_error("add_formula: kind must be 'equality' or 'inequality', not '" + kind + "'");
+            }
+            return add(m,
+                       makeConstraint(FormulaConstraintSettings{
+                           .points = points,
+                           .rows = rows,
+                           .parameters = parameters,
+                           .kind = kind == "equality" ? RowKind::Equality : RowKind::Inequality}),
+                       std::move(name));
+          },
+          py::arg("points"), py::arg("C"), py::kw_only(), py::arg("parameters") = FormulaParameters{},
+          py::arg("kind") = "equality", py::arg("name") = "",
+          "A constraint written as formulas, one per row of C (docs/formula.md): points is a list of (name, point); "
+          "a formula reads x<name>, y<name>, z<name>, phi<name> (a rigid body's angle), t and the parameters. Its J "
+          "and dJ/dt come from automatic differentiation.");
 }
 
 void bindJoints(py::class_<Model>& model) {

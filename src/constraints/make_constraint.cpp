@@ -7,6 +7,7 @@
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/constraints/formula_constraint.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
@@ -33,6 +34,7 @@ template <> struct Built<PrismaticJointSettings> { using Type = PrismaticJoint; 
 template <> struct Built<AngleJointSettings> { using Type = AngleJoint; };
 template <> struct Built<PulleyJointSettings> { using Type = PulleyJoint; };
 template <> struct Built<MouseJointSettings> { using Type = MouseJoint; };
+template <> struct Built<FormulaConstraintSettings> { using Type = FormulaConstraint; };
 
 }  // namespace
 

@@ -172,6 +172,15 @@ ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, 
 // C, Ċ and Ctt go straight into the system's zeroed vectors. With a Jacobian, a particle's gradients go straight into its
 // zeroed block and the other points' into zeroed scratch, from which the chain rule adds them
 // into their blocks; for values only, the gradients land in scratch that nobody reads.
+void ConstraintSystem::evaluateConstraint(std::size_t k, const ConstraintInput& input, ConstraintOutput& output) const {
+  try {
+    entries_[k].constraint->evaluate(input, output);
+  } catch (UndefinedConstraintError& e) {
+    e.setConstraintIndex(k);
+    throw;
+  }
+}
+
 void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evaluation what, Scratch& scratch) {
   const Entry& e = entries_[k];
   const ConstraintBlocks& b = e.blocks;
@@ -180,7 +189,7 @@ void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evalu
   ConstraintOutput output(C_.data() + b.row, Cdot_.data() + b.row, Ctt_.data() + b.row, scratch.gradients.data(),
                           scratch.gradientDots.data(), parameters_.data() + b.row, b.rows);
   if (what == Evaluation::ValuesOnly) {
-    e.constraint->evaluate(input, output);
+    evaluateConstraint(k, input, output);
     return;
   }
   const bool withJacobianDot = what == Evaluation::Full;
@@ -196,7 +205,7 @@ void ConstraintSystem::evaluateInto(const StateView& state, std::size_t k, Evalu
       std::fill_n(scratch.gradientDots.begin() + static_cast<std::ptrdiff_t>(p * rows), rows, Eigen::Vector4d::Zero());
     }
   }
-  e.constraint->evaluate(input, output);
+  evaluateConstraint(k, input, output);
   for (std::size_t p = 0; p < e.pointCount; ++p) {
     if (!e.points[p].direct) applyChainRule(e, p, dimension_, withJacobianDot, scratch);
   }
@@ -215,7 +224,7 @@ Eigen::Vector4d ConstraintSystem::pointForce(const Model& /*model*/, const State
   std::fill_n(scratch.gradientDots.begin(), used, Eigen::Vector4d::Zero());
   ConstraintOutput output(rowScratch_.data(), rowScratch_.data() + rows, rowScratch_.data() + 2 * rows,
                           scratch.gradients.data(), scratch.gradientDots.data(), rowParameterScratch_.data(), b.rows);
-  entries_[k].constraint->evaluate(gather(state, k, dimension_, scratch), output);
+  evaluateConstraint(k, gather(state, k, dimension_, scratch), output);
   for (std::size_t r = 0; r < rows; ++r) force += lambda[r] * scratch.gradients[p * rows + r];
   return force;
 }

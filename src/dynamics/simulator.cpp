@@ -34,8 +34,18 @@ void Simulator::step() {
   v_ = std::as_const(model_).v();
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
+  StepDiagnostics candidate;
   try {
     formulation_->step(time, q_, v_, settings_.dt);
+    // Measure the candidate state before committing it, so a bad one is never committed.
+    candidate = measure({time, q_, v_}, true);
+  } catch (const UndefinedConstraintError& e) {
+    const std::optional<ConstraintId> constraint =
+        e.constraintIndex() ? std::optional(model_.constraintAt(*e.constraintIndex())) : std::nullopt;
+    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " +
+                              (constraint ? model_.describe(*constraint) + ": " : std::string()) + e.what() +
+                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
+                          stepCount_ + 1, startTime, std::nullopt, constraint);
   } catch (const SingularSystemError& e) {
     const std::size_t k = formulation_->constraints().constraintOfRow(e.row());
     const ConstraintId constraint = model_.constraintAt(k);
@@ -53,8 +63,6 @@ void Simulator::step() {
                           stepCount_ + 1, startTime, model_.bodyAt(e.body()), std::nullopt);
   }
 
-  // Measure the candidate state before committing it, so a bad one is never committed.
-  StepDiagnostics candidate = measure({time, q_, v_}, true);
   candidate.step = stepCount_ + 1;
   rejectIfBlownUp(candidate, startTime);
   const ForceWork end = forceWork({time, q_, v_});

@@ -1,7 +1,9 @@
 #include "tinkertoy/formula/formula.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <sstream>
 
 #include "formula/compile_formula.hpp"
 
@@ -115,6 +117,38 @@ Jet Formula::jet(std::span<const double> values, std::span<const double> rates) 
     if (slots_[v] >= 0) inputs[v] = Jet::variable(values[v], slots_[v], used_, rates[v]);
   }
   return execute<Jet>(inputs);
+}
+
+std::string shiftVariable(std::string_view text, std::string_view variable, double offset) {
+  std::ostringstream shifted;
+  shifted.precision(17);
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto c = static_cast<unsigned char>(text[at]);
+    if (!std::isalpha(c) && c != '_') {
+      // A number's exponent ("1e3") is not a name: copy a number whole.
+      std::size_t end = at + 1;
+      if (std::isdigit(c) || c == '.') {
+        while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
+                                     ((text[end] == '+' || text[end] == '-') && (text[end - 1] == 'e' || text[end - 1] == 'E')))) {
+          ++end;
+        }
+      }
+      shifted << text.substr(at, end - at);
+      at = end;
+      continue;
+    }
+    std::size_t end = at;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+    const std::string_view name = text.substr(at, end - at);
+    if (name == variable) {
+      shifted << "(" << name << " + " << offset << ")";
+    } else {
+      shifted << name;
+    }
+    at = end;
+  }
+  return shifted.str();
 }
 
 }  // namespace tinkertoy

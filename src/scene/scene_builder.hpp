@@ -4,6 +4,7 @@
 //   scene_loader.cpp   settings, particles, points and ends, forces, the particle constraints
 //   body_reader.cpp    bodies: beads, chains, rigid bodies
 //   joint_reader.cpp   the rigid-body joints: revolute, weld, prismatic, angle, pulley, mouse
+//   formula_reader.cpp constraints written as formulas
 #pragma once
 
 #include <map>
@@ -60,6 +61,8 @@ class SceneBuilder {
 
   void addDistance(const JsonObject& c, const std::string& name);
   void addDriven(const JsonObject& c, const std::string& name);
+  // A "formula" constraint (formula_reader.cpp).
+  void addFormula(const JsonObject& c, const std::string& name);
   // Adds the constraint, and its "break_force" if the object has one.
   void addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c, std::string name);
 

@@ -32,8 +32,9 @@ namespace scene {
 namespace {
 
 constexpr std::array<std::string_view, 4> kForceTypes = {"spring", "drag", "constant", "torque"};
-constexpr std::array<std::string_view, 12> kConstraintTypes = {
-    "distance", "circle", "fixed", "line", "plane", "driven", "revolute", "weld", "prismatic", "angle", "pulley", "mouse"};
+constexpr std::array<std::string_view, 13> kConstraintTypes = {
+    "distance", "circle", "fixed",     "line",  "plane",  "driven",  "revolute",
+    "weld",     "angle",  "prismatic", "pulley", "mouse", "formula"};
 constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
 
 // The named choice at `field`, if the settings give one, into target; a name `parse` does not
@@ -317,6 +318,8 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
   } else if (type == "driven") {
     c.allowOnly({"type", "id", "particle", "path", "break_force"});
     addDriven(c, name);
+  } else if (type == "formula") {
+    addFormula(c, name);
   } else {
     unknownType(c, "constraint", type, kConstraintTypes);
   }

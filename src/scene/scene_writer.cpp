@@ -8,6 +8,7 @@
 //   joint limits    the loader measures a joint coordinate from its value at load, so a
 //                   revolute's or prismatic's limits shift by the coordinate's current value
 //   driven paths    the file starts at t = 0, so a path's phase advances by speed · t
+//   formulas        for the same reason a formula's t becomes (t + the current time)
 //
 // Mouse springs (interactive drags) and disabled (broken) constraints are left out.
 #include <Eigen/Geometry>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <string>
 #include <variant>
 
 #include "tinkertoy/constraints/constraint_settings.hpp"
@@ -28,6 +30,7 @@
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
 #include "tinkertoy/forces/torque.hpp"
+#include "tinkertoy/formula/formula.hpp"
 #include "tinkertoy/model/bead.hpp"
 #include "tinkertoy/model/chain.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
@@ -422,6 +425,26 @@ class Writer {
     out["ground_b"] = {s.groundB.x(), s.groundB.y()};
     out["ratio"] = s.ratio;
     out["length"] = s.length;
+  }
+  // Points by name, each with its "anchor" (world, current pose) if it is an off-centre site;
+  // "C" a formula or an array of them.
+  void put(Json& out, ConstraintId /*id*/, const FormulaConstraintSettings& s) const {
+    Json points = Json::object(), anchors = Json::object();
+    for (const auto& [name, p] : s.points) {
+      points[name] = point(p);
+      if (needsAnchor(p) && p.site.local != Eigen::Vector2d::Zero()) anchors[name] = at(p);
+    }
+    out["points"] = points;
+    if (!anchors.empty()) out["anchors"] = anchors;
+    std::vector<std::string> rows;
+    for (const std::string& row : s.rows) rows.push_back(model_.time() == 0.0 ? row : shiftVariable(row, "t", model_.time()));
+    if (rows.size() == 1) {
+      out["C"] = rows.front();
+    } else {
+      out["C"] = rows;
+    }
+    if (!s.parameters.empty()) out["parameters"] = s.parameters;
+    if (s.kind == RowKind::Inequality) out["kind"] = "inequality";
   }
   void put(Json& out, ConstraintId /*id*/, const MouseJointSettings& s) const {
     out["a"] = point(s.point);

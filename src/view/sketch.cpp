@@ -143,10 +143,11 @@ class Sketcher {
     std::visit([&](const auto& settings) { draw(id, settings); }, model_.constraint(id).settings());
   }
 
-  // One draw() per kind of constraint. An angle joint has no place of its own, and a constraint
-  // defined outside the library no known shape: neither is drawn.
+  // One draw() per kind of constraint. An angle joint has no place of its own, and a formula or
+  // a constraint defined outside the library no known shape: they are not drawn.
   void draw(ConstraintId /*id*/, std::monostate /*none*/) {}
   void draw(ConstraintId /*id*/, const AngleJointSettings& /*gear*/) {}
+  void draw(ConstraintId /*id*/, const FormulaConstraintSettings& /*formula*/) {}
   void draw(ConstraintId id, const DistanceConstraintSettings& s) {
     SketchLink link{.a = at(s.a), .kind = SketchLink::Kind::Rod, .value = lambda(id), .item = id};
     if (s.spring) {

@@ -110,6 +110,12 @@ const std::vector<SettingsCase>& cases() {
          return PulleyJointSettings{.a = s.siteA(), .b = s.p, .groundA = Eigen::Vector2d(-1, 3),
                                     .groundB = Eigen::Vector2d(1, 3), .ratio = 1.7, .length = 6.0};
        }},
+      {"formula",
+       [](const Bodies& s) {
+         return FormulaConstraintSettings{.points = {{"a", s.siteA()}, {"p", s.p}},
+                                          .rows = {"hypot(xa - xp, ya - yp) - L * (1 + 0.1 * sin(t))", "phia * yp - xa"},
+                                          .parameters = {{"L", 0.8}}};
+       }},
       {"mouse",
        [](const Bodies& s) {
          return MouseJointSettings{.point = s.siteB(), .target = Eigen::Vector2d(0.5, 1.0), .spring = kSpring, .maxForce = 80.0};

@@ -135,6 +135,16 @@ TEST(Formula, FoldsConstantsAndKeepsIntegerPowersExact) {
   EXPECT_EQ(Formula("1.5e2 + 2E-1 + 0.25", kUV).value(std::vector<double>{0, 0}), 150.45);
 }
 
+// A time-dependent formula written at time T: every whole name t becomes (t + T), nothing else.
+TEST(Formula, ShiftsTheTimeOfWholeNamesOnly) {
+  const std::string text = "t + tan(t) * xt - 1e-3*t^2 + 2E+1";
+  const std::string shifted = shiftVariable(text, "t", 0.5);
+  EXPECT_EQ(shifted, "(t + 0.5) + tan((t + 0.5)) * xt - 1e-3*(t + 0.5)^2 + 2E+1");
+  const std::vector<std::string> names = {"xt", "t"};
+  EXPECT_DOUBLE_EQ(Formula(shifted, names).value(std::vector<double>{0.3, 1.25}),
+                   Formula(text, names).value(std::vector<double>{0.3, 1.75}));
+}
+
 // abs has a kink at 0: its derivative there is taken as 0, the mean of −1 and 1
 // (docs/formula.md). min and max take the first argument's derivatives at a tie.
 TEST(Formula, TheKinksHaveTheirDocumentedDerivatives) {

@@ -161,3 +161,26 @@ def test_joint_settings_change_while_running():
     with pytest.raises(ValueError, match="needs a length, a minimum or a maximum"):
         m.set_length_range(rope)
     assert m.constraint_rows(rope) == 1
+
+
+def test_a_rod_written_as_a_formula_moves_as_the_built_in_rod():
+    def pendulum(formula):
+        scene = tinkertoy.Scene(settings=tinkertoy.Settings(dt=1e-3, integrator="rk4"))
+        m = scene.model
+        bob = m.add_particle(1.0, [1.0, 0.0])
+        m.add_gravity([0, -9.81])
+        if formula:
+            m.add_formula([("p", bob)], ["hypot(xp, yp) - L"], parameters={"L": 1.0}, name="rod")
+        else:
+            m.add_distance(bob, anchor=[0.0, 0.0], length=1.0)
+        simulator = tinkertoy.Simulator(scene)
+        simulator.run(1.0)
+        return m.coordinates(bob)
+
+    assert np.max(np.abs(pendulum(True) - pendulum(False))) < 1e-12
+    scene = tinkertoy.Scene()
+    bob = scene.model.add_particle(1.0, [1.0, 0.0])
+    with pytest.raises(ValueError, match=r"unknown name 'xq'(.|\n)*\^"):
+        scene.model.add_formula([("p", bob)], ["hypot(xq, yp) - 1"])
+    with pytest.raises(ValueError, match="kind must be"):
+        scene.model.add_formula([("p", bob)], ["yp"], kind="soft")

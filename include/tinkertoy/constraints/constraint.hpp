@@ -28,14 +28,16 @@
 #pragma once
 
 #include <Eigen/Core>
-#include <cmath>
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/constraints/row_kind.hpp"
 #include "tinkertoy/dynamics/work_ledger.hpp"
 #include "tinkertoy/model/body.hpp"
 
@@ -43,45 +45,6 @@ namespace tinkertoy {
 
 // Largest number of points a single constraint may touch.
 inline constexpr std::size_t kMaxConstraintPoints = 4;
-
-// How a row constrains the motion (docs/theory.md §12). The acceleration level (Witkin's
-// formulation) solves Equality rows only; the velocity level solves all four, clamping each
-// row's accumulated impulse into its range.
-enum class RowKind {
-  Equality,    // C = 0; λ of either sign
-  Inequality,  // C ≥ 0 (a rope, a limit); λ ≥ 0, it can only push C back up
-  Motor,       // no position term: drives Ċ toward a target speed, |λ| ≤ a maximum force
-  Spring,      // soft: pulls C toward 0 like a damped spring of a given frequency and damping
-               // ratio, |λ| ≤ a maximum force (the Spring rows of one constraint share it as a norm)
-};
-
-// What the diagnostics count as a row's error: |C| for an Equality row, how far an Inequality
-// row is below 0; for its rate |Ċ|, and an Inequality row's Ċ < 0 while it is at or below 0.
-// Motor and Spring rows have no error. A NaN C or Ċ gives NaN, so a maximum can keep it.
-inline double rowViolation(RowKind kind, double C) {
-  switch (kind) {
-    case RowKind::Equality:
-      return std::abs(C);
-    case RowKind::Inequality:
-      return C > 0.0 ? 0.0 : -C;  // NaN > 0 is false: NaN stays
-    case RowKind::Motor:
-    case RowKind::Spring:
-      break;
-  }
-  return 0.0;
-}
-inline double rowVelocityViolation(RowKind kind, double C, double Cdot) {
-  switch (kind) {
-    case RowKind::Equality:
-      return std::abs(Cdot);
-    case RowKind::Inequality:
-      return C <= 0.0 && !(Cdot >= 0.0) ? -Cdot : 0.0;
-    case RowKind::Motor:
-    case RowKind::Spring:
-      break;
-  }
-  return 0.0;
-}
 
 // What a Motor or Spring row needs besides C and J, written at every evaluation.
 struct RowParameters {
@@ -220,6 +183,20 @@ class Constraint {
   // library has none (std::monostate). A constraint never changes once built: a model changes one
   // by replacing it from edited settings (Model::editConstraint).
   [[nodiscard]] virtual ConstraintSettings settings() const { return std::monostate{}; }
+};
+
+// What a constraint's evaluate() throws at a state where it is not defined although the state is
+// finite: a formula's square root of a negative number, a division by zero. The simulator refuses
+// the step with a SimulationError naming the constraint, and the model keeps its last good state.
+// The engine notes which constraint threw (its dense index) as the exception passes.
+class UndefinedConstraintError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+  [[nodiscard]] std::optional<std::size_t> constraintIndex() const { return constraintIndex_; }
+  void setConstraintIndex(std::size_t index) { constraintIndex_ = index; }
+
+ private:
+  std::optional<std::size_t> constraintIndex_;
 };
 
 // Whether every row of `c` is an equality: what Witkin's acceleration level can solve (limits,

@@ -17,10 +17,15 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "tinkertoy/constraints/joint_settings.hpp"
+#include "tinkertoy/constraints/row_kind.hpp"
+#include "tinkertoy/formula/formula.hpp"
 #include "tinkertoy/model/body.hpp"
 
 namespace tinkertoy {
@@ -133,12 +138,24 @@ struct MouseJointSettings {
   double maxForce = 0.0;
 };
 
+// C(x, t) = 0, or C ≥ 0 for kind Inequality, written as formulas, one per row
+// (constraints/formula_constraint.hpp, docs/formula.md). Each point has a name; a formula reads its
+// coordinates as x<name>, y<name>, z<name> (3D) and, on a rigid body, its frame's angle phi<name>;
+// the time as t; and the parameters by name.
+struct FormulaConstraintSettings {
+  static constexpr std::string_view type = "formula";
+  std::vector<std::pair<std::string, BodyPoint>> points;  // 1 to 4, names unique identifiers
+  std::vector<std::string> rows;                          // one formula per row
+  FormulaParameters parameters;
+  RowKind kind = RowKind::Equality;  // or Inequality (velocity level)
+};
+
 // std::monostate: a constraint defined outside the library, which has no settings (it cannot be
 // written to a scene or rebuilt from settings).
 using ConstraintSettings =
     std::variant<std::monostate, DistanceConstraintSettings, FixedPointConstraintSettings,
                  PointOnCircleConstraintSettings, PointOnLineConstraintSettings, PointOnPlaneConstraintSettings,
                  DrivenPointConstraintSettings, RevoluteJointSettings, WeldJointSettings, PrismaticJointSettings,
-                 AngleJointSettings, PulleyJointSettings, MouseJointSettings>;
+                 AngleJointSettings, PulleyJointSettings, MouseJointSettings, FormulaConstraintSettings>;
 
 }  // namespace tinkertoy

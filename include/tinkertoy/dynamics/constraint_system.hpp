@@ -133,6 +133,8 @@ class ConstraintSystem {
 
   // One Scratch per thread, each with room for `gradients` G and Ġ entries.
   void sizeScratch(std::size_t gradients);
+  // Calls constraint k's evaluate(), noting k in an UndefinedConstraintError it throws.
+  void evaluateConstraint(std::size_t k, const ConstraintInput& input, ConstraintOutput& output) const;
   // Evaluates constraint k into its rows and the blocks `what` asks for, which must be zero.
   void evaluateInto(const StateView& state, std::size_t k, Evaluation what, Scratch& scratch);
   // Gathers the points of constraint k at `state` into `scratch`; returns its input.

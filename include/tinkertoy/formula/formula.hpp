@@ -55,6 +55,11 @@ class FormulaError : public std::invalid_argument {
   std::size_t column_;
 };
 
+// `text` with every name `variable` replaced by "(variable + offset)": a time-dependent formula
+// written into a scene at time `offset`, which the file's clock starts again from 0. Only whole
+// names are replaced (not the t of "tan" or of "xt").
+[[nodiscard]] std::string shiftVariable(std::string_view text, std::string_view variable, double offset);
+
 class Formula {
  public:
   // Parses `text`, whose names may be `variables` (at most kMaxJetVariables; their order is the

@@ -1,0 +1,133 @@
+#include "tinkertoy/constraints/formula_constraint.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace tinkertoy {
+
+namespace {
+
+// Variable v of point k is at 4k + v (x, y, z, phi); the time follows the points.
+constexpr std::size_t kPerPoint = 4;
+constexpr std::size_t kAngle = 3;
+
+// Whether a Jet's value and the entries of its gradient and rate's gradient in use are finite.
+bool finite(const Jet& c, int used) {
+  bool ok = std::isfinite(c.value) && std::isfinite(c.rate);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(used); ++i) {
+    ok = ok && std::isfinite(c.gradient[i]) && std::isfinite(c.rateGradient[i]);
+  }
+  return ok;
+}
+
+}  // namespace
+
+void FormulaConstraint::requirePointName(const std::string& name) {
+  const bool word = std::all_of(name.begin(), name.end(),
+                                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (name.empty() || name.size() > 32 || std::isdigit(static_cast<unsigned char>(name[0])) || !word) {
+    throw std::invalid_argument("point name '" + name +
+                                "' is not a name of letters, digits and _ (at most 32, not starting with a digit)");
+  }
+}
+
+std::vector<std::string> FormulaConstraint::variableNames(const FormulaConstraintSettings& settings) {
+  std::vector<std::string> names;
+  for (const auto& [name, point] : settings.points) {
+    for (const char* axis : {"x", "y", "z", "phi"}) names.push_back(std::string(axis) + name);
+  }
+  names.emplace_back("t");
+  return names;
+}
+
+FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : settings_(std::move(settings)) {
+  const auto& named = settings_.points;
+  if (named.empty() || named.size() > kMaxConstraintPoints) {
+    throw std::invalid_argument("a formula constraint names 1 to " + std::to_string(kMaxConstraintPoints) + " points");
+  }
+  for (std::size_t k = 0; k < named.size(); ++k) {
+    requirePointName(named[k].first);
+    for (std::size_t j = 0; j < k; ++j) {
+      if (named[j].first == named[k].first) throw std::invalid_argument("point name '" + named[k].first + "' is given twice");
+    }
+    points_[k] = named[k].second;
+  }
+  if (settings_.rows.empty()) throw std::invalid_argument("a formula constraint needs at least one row");
+  variables_ = variableNames(settings_);
+  const std::vector<std::string>& variables = variables_;
+  for (const std::string& row : settings_.rows) formulas_.emplace_back(row, variables, settings_.parameters);
+  for (const Formula& f : formulas_) {
+    for (std::size_t k = 0; k < named.size(); ++k) {
+      usesAngle_[k] = usesAngle_[k] || f.uses(kPerPoint * k + kAngle);
+      usesZ_ = usesZ_ || f.uses(kPerPoint * k + 2);
+    }
+    usesTime_ = usesTime_ || f.uses(variables.size() - 1);
+  }
+}
+
+void FormulaConstraint::validate(int dimension) const {
+  if (dimension == 2 && usesZ_) throw std::invalid_argument("a formula of a 2D model cannot read a z coordinate");
+  if (settings_.kind != RowKind::Equality && settings_.kind != RowKind::Inequality) {
+    throw std::invalid_argument("a formula's rows are equalities (C = 0) or inequalities (C >= 0)");
+  }
+}
+
+// One pass with Jets per row (see the header): the gradient's x, y, z and φ entries of point k
+// are G_k and ∂C/∂φ_k, the rate's gradient's are Ġ_k, and the time's entries ∂C/∂t and Ctt.
+void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
+  const std::size_t n = settings_.points.size(), count = kPerPoint * n + 1;
+  std::array<double, kMaxJetVariables> values{}, rates{};
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::size_t a = 0; a < 3; ++a) {
+      values[kPerPoint * k + a] = input.positions[k][static_cast<Eigen::Index>(a)];
+      rates[kPerPoint * k + a] = input.velocities[k][static_cast<Eigen::Index>(a)];
+    }
+    values[kPerPoint * k + kAngle] = input.angles[k];
+    rates[kPerPoint * k + kAngle] = input.angularVelocities[k];
+  }
+  values[count - 1] = input.time;
+  rates[count - 1] = 1.0;
+  const std::span<const double> s(values.data(), count), sDot(rates.data(), count);
+  for (std::size_t r = 0; r < formulas_.size(); ++r) {
+    const Formula& f = formulas_[r];
+    const Jet c = f.jet(s, sDot);
+    if (!finite(c, f.usedCount())) undefined(f, s, sDot);
+    const int row = static_cast<int>(r);
+    // The entry of variable v in the gradient g (or the rate's gradient): 0 if f does not read v.
+    const auto entry = [&](const std::array<double, kMaxJetVariables>& g, std::size_t v) {
+      const int slot = f.slotOf(v);
+      return slot < 0 ? 0.0 : g[static_cast<std::size_t>(slot)];
+    };
+    output.setValue(row, c.value);
+    output.setVelocity(row, c.rate);
+    output.setTimeTerm(row, entry(c.rateGradient, count - 1));
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t v = kPerPoint * k;
+      output.setJacobian(k, row, {entry(c.gradient, v), entry(c.gradient, v + 1), entry(c.gradient, v + 2)});
+      output.setJacobianDot(k, row, {entry(c.rateGradient, v), entry(c.rateGradient, v + 1), entry(c.rateGradient, v + 2)});
+      if (usesAngle_[k]) {
+        output.setAngleJacobian(k, row, entry(c.gradient, v + kAngle));
+        output.setAngleJacobianDot(k, row, entry(c.rateGradient, v + kAngle));
+      }
+    }
+  }
+}
+
+void FormulaConstraint::undefined(const Formula& f, std::span<const double> values, std::span<const double> rates) const {
+  std::ostringstream state;
+  bool finiteState = true;
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    if (!f.uses(v)) continue;
+    finiteState = finiteState && std::isfinite(values[v]) && std::isfinite(rates[v]);
+    state << (state.tellp() > 0 ? ", " : "") << variables_[v] << " = " << values[v];
+  }
+  if (!finiteState) return;  // not the formula's doing: the state itself is not finite
+  throw UndefinedConstraintError("the formula \"" + f.text() + "\" or one of its derivatives is not finite at " +
+                                 state.str() + ": it is not defined there (a square root or logarithm of a "
+                                 "number at or below 0, a division by 0?)");
+}
+
+}  // namespace tinkertoy
