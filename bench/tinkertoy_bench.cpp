@@ -1,5 +1,5 @@
 // tinkertoy-bench: chain-N, cloth-G and joint_grid-N with each solver, the factorizations,
-// loading at scale, and a shipped scene's bare step loop (bench/RESULTS.md).
+// loading at scale, a shipped scene's bare step loop, and what a formula costs (bench/RESULTS.md).
 //
 // Each benchmark simulates the whole scenario once and reports, besides the wall time:
 //   ms_per_step      wall milliseconds per step, over the steps that ran
@@ -35,6 +35,7 @@
 
 #include "bench_models.hpp"
 #include "factorization_bench.hpp"
+#include "formula_bench.hpp"
 #include "load_bench.hpp"
 #include "scene_step_bench.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
@@ -223,6 +224,7 @@ int main(int argc, char** argv) {
   registerFactorizations();
   registerLoading();
   registerSceneSteps();
+  registerFormulas();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   const tinkertoy::SimulationSettings& s = options.settings;
