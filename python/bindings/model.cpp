@@ -211,6 +211,15 @@ void bindForces(py::class_<Model>& model) {
       .def(
           "add_torque", [add](Model& m, BodyId body, double tau) { return add(m, std::make_unique<Torque>(body, tau)); },
           py::arg("body"), py::arg("torque"), "A constant torque on a rigid body, N·m.")
+      .def(
+          "add_formula_potential",
+          [add](Model& m, const NamedPoints& points, const std::string& V, const FormulaParameters& parameters) {
+            return add(m, std::make_unique<FormulaPotential>(
+                              FormulaPotentialSettings{.points = points, .V = V, .parameters = parameters}));
+          },
+          py::arg("points"), py::arg("V"), py::kw_only(), py::arg("parameters") = FormulaParameters{},
+          "A potential energy written as a formula over named points (docs/formula.md): the force is -grad V, "
+          "derived by automatic differentiation, and the energy diagnostics count V.")
       .def("remove_force", &Model::removeForce, py::arg("force"))
       .def_property_readonly("forces", [](const Model& m) {
         std::vector<ForceId> ids;

@@ -1,7 +1,5 @@
 #include "tinkertoy/constraints/formula_constraint.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -9,10 +7,6 @@
 namespace tinkertoy {
 
 namespace {
-
-// Variable v of point k is at 4k + v (x, y, z, phi); the time follows the points.
-constexpr std::size_t kPerPoint = 4;
-constexpr std::size_t kAngle = 3;
 
 // Whether a Jet's value and the entries of its gradient and rate's gradient in use are finite.
 bool finite(const Jet& c, int used) {
@@ -25,44 +19,18 @@ bool finite(const Jet& c, int used) {
 
 }  // namespace
 
-void FormulaConstraint::requirePointName(const std::string& name) {
-  const bool word = std::all_of(name.begin(), name.end(),
-                                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-  if (name.empty() || name.size() > 32 || std::isdigit(static_cast<unsigned char>(name[0])) || !word) {
-    throw std::invalid_argument("point name '" + name +
-                                "' is not a name of letters, digits and _ (at most 32, not starting with a digit)");
-  }
-}
-
-std::vector<std::string> FormulaConstraint::variableNames(const FormulaConstraintSettings& settings) {
-  std::vector<std::string> names;
-  for (const auto& [name, point] : settings.points) {
-    for (const char* axis : {"x", "y", "z", "phi"}) names.push_back(std::string(axis) + name);
-  }
-  names.emplace_back("t");
-  return names;
-}
-
 FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : settings_(std::move(settings)) {
-  const auto& named = settings_.points;
-  if (named.empty() || named.size() > kMaxConstraintPoints) {
-    throw std::invalid_argument("a formula constraint names 1 to " + std::to_string(kMaxConstraintPoints) + " points");
-  }
-  for (std::size_t k = 0; k < named.size(); ++k) {
-    requirePointName(named[k].first);
-    for (std::size_t j = 0; j < k; ++j) {
-      if (named[j].first == named[k].first) throw std::invalid_argument("point name '" + named[k].first + "' is given twice");
-    }
-    points_[k] = named[k].second;
-  }
+  const NamedPoints& named = settings_.points;
+  requireNamedPoints(named, kMaxConstraintPoints);
+  for (std::size_t k = 0; k < named.size(); ++k) points_[k] = named[k].second;
   if (settings_.rows.empty()) throw std::invalid_argument("a formula constraint needs at least one row");
-  variables_ = variableNames(settings_);
+  variables_ = namedPointVariables(named);
   const std::vector<std::string>& variables = variables_;
   for (const std::string& row : settings_.rows) formulas_.emplace_back(row, variables, settings_.parameters);
   for (const Formula& f : formulas_) {
     for (std::size_t k = 0; k < named.size(); ++k) {
-      usesAngle_[k] = usesAngle_[k] || f.uses(kPerPoint * k + kAngle);
-      usesZ_ = usesZ_ || f.uses(kPerPoint * k + 2);
+      usesAngle_[k] = usesAngle_[k] || f.uses(kVariablesPerPoint * k + kAngleVariable);
+      usesZ_ = usesZ_ || f.uses(kVariablesPerPoint * k + 2);
     }
     usesTime_ = usesTime_ || f.uses(variables.size() - 1);
   }
@@ -78,15 +46,15 @@ void FormulaConstraint::validate(int dimension) const {
 // One pass with Jets per row (see the header): the gradient's x, y, z and φ entries of point k
 // are G_k and ∂C/∂φ_k, the rate's gradient's are Ġ_k, and the time's entries ∂C/∂t and Ctt.
 void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
-  const std::size_t n = settings_.points.size(), count = kPerPoint * n + 1;
+  const std::size_t n = settings_.points.size(), count = kVariablesPerPoint * n + 1;
   std::array<double, kMaxJetVariables> values{}, rates{};
   for (std::size_t k = 0; k < n; ++k) {
     for (std::size_t a = 0; a < 3; ++a) {
-      values[kPerPoint * k + a] = input.positions[k][static_cast<Eigen::Index>(a)];
-      rates[kPerPoint * k + a] = input.velocities[k][static_cast<Eigen::Index>(a)];
+      values[kVariablesPerPoint * k + a] = input.positions[k][static_cast<Eigen::Index>(a)];
+      rates[kVariablesPerPoint * k + a] = input.velocities[k][static_cast<Eigen::Index>(a)];
     }
-    values[kPerPoint * k + kAngle] = input.angles[k];
-    rates[kPerPoint * k + kAngle] = input.angularVelocities[k];
+    values[kVariablesPerPoint * k + kAngleVariable] = input.angles[k];
+    rates[kVariablesPerPoint * k + kAngleVariable] = input.angularVelocities[k];
   }
   values[count - 1] = input.time;
   rates[count - 1] = 1.0;
@@ -105,12 +73,12 @@ void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput&
     output.setVelocity(row, c.rate);
     output.setTimeTerm(row, entry(c.rateGradient, count - 1));
     for (std::size_t k = 0; k < n; ++k) {
-      const std::size_t v = kPerPoint * k;
+      const std::size_t v = kVariablesPerPoint * k;
       output.setJacobian(k, row, {entry(c.gradient, v), entry(c.gradient, v + 1), entry(c.gradient, v + 2)});
       output.setJacobianDot(k, row, {entry(c.rateGradient, v), entry(c.rateGradient, v + 1), entry(c.rateGradient, v + 2)});
       if (usesAngle_[k]) {
-        output.setAngleJacobian(k, row, entry(c.gradient, v + kAngle));
-        output.setAngleJacobianDot(k, row, entry(c.rateGradient, v + kAngle));
+        output.setAngleJacobian(k, row, entry(c.gradient, v + kAngleVariable));
+        output.setAngleJacobianDot(k, row, entry(c.rateGradient, v + kAngleVariable));
       }
     }
   }

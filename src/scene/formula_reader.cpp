@@ -1,4 +1,5 @@
-// Scene reading of "formula" constraints (docs/formula.md, docs/scene-format.md):
+// Scene reading of "formula" constraints and "formula_potential" forces (docs/formula.md,
+// docs/scene-format.md):
 //
 //   {"type": "formula", "points": {"a": "p1", "b": "p2"}, "C": "(xa - xb)^2 + (ya - yb)^2 - L^2",
 //    "parameters": {"L": 1.0}, "kind": "equality"}
@@ -6,11 +7,13 @@
 // "points" names each point (a particle or body id, or {"body": id, "point": i}); "anchors" puts a
 // rigid body's point at a world position of the initial pose, as joints' anchors do. "C" is one
 // formula or an array of them, one per row. Each formula is parsed here, so that an error names
-// its JSON path ("constraints[2].C[1]") with the column and a caret.
+// its JSON path ("constraints[2].C[1]") with the column and a caret. A "formula_potential" force
+// has the same "points", "anchors" and "parameters", and "V", a formula of the potential energy.
 #include <sstream>
 
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/formula_constraint.hpp"
+#include "tinkertoy/forces/formula_potential.hpp"
 
 namespace tinkertoy::scene {
 
@@ -43,19 +46,36 @@ std::vector<std::pair<std::string, std::string>> readRows(const JsonObject& c) {
   return rows;
 }
 
+// Parses `text` as a formula over `variables`: a bad formula is a SceneError at `path`, a bad
+// parameter one at the object's "parameters".
+void parseAt(const std::string& text, const std::string& path, const JsonObject& object,
+             const std::vector<std::string>& variables, const FormulaParameters& parameters) {
+  try {
+    (void)Formula(text, variables, parameters);
+  } catch (const FormulaError& e) {
+    throw SceneError(path, e.what());
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(object.pathOf("parameters"), e.what());
+  }
+}
+
 }  // namespace
 
-void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
-  c.allowOnly({"type", "id", "points", "anchors", "C", "parameters", "kind", "break_force"});
-  FormulaConstraintSettings settings;
+NamedPoints SceneBuilder::namedPoints(const JsonObject& c) const {
+  NamedPoints named;
   const JsonObject points = c.object("points");
   const std::optional<JsonObject> anchors = c.has("anchors") ? std::optional(c.object("anchors")) : std::nullopt;
   for (const auto& [key, value] : c.at("points").items()) {
+    try {
+      requirePointName(key);
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(points.pathOf(key), e.what());
+    }
     if (anchors && anchors->has(key)) {
       if (d_ != 2) throw SceneError(anchors->pathOf(key), "anchors on bodies are for 2D scenes");
-      settings.points.emplace_back(key, anchoredPoint(points, key, anchors->vector(key, 2)));
+      named.emplace_back(key, anchoredPoint(points, key, anchors->vector(key, 2)));
     } else {
-      settings.points.emplace_back(key, pointOf(value, points.pathOf(key)));
+      named.emplace_back(key, pointOf(value, points.pathOf(key)));
     }
   }
   if (anchors) {
@@ -63,7 +83,15 @@ void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
       if (!points.has(key)) throw SceneError(anchors->pathOf(key), "names no point of \"points\"");
     }
   }
-  settings.parameters = readParameters(c);
+  if (named.empty() || named.size() > kMaxConstraintPoints) {
+    throw SceneError(c.pathOf("points"), "name 1 to " + std::to_string(kMaxConstraintPoints) + " points");
+  }
+  return named;
+}
+
+void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
+  c.allowOnly({"type", "id", "points", "anchors", "C", "parameters", "kind", "break_force"});
+  FormulaConstraintSettings settings{.points = namedPoints(c), .parameters = readParameters(c)};
   if (const auto kind = c.optionalString("kind")) {
     if (*kind == "inequality") {
       settings.kind = RowKind::Inequality;
@@ -71,25 +99,9 @@ void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
       throw SceneError(c.pathOf("kind"), "expected \"equality\" (C = 0) or \"inequality\" (C >= 0), got " + inQuotes(*kind));
     }
   }
-  if (settings.points.empty() || settings.points.size() > kMaxConstraintPoints) {
-    throw SceneError(c.pathOf("points"), "name 1 to " + std::to_string(kMaxConstraintPoints) + " points");
-  }
-  for (const auto& [point, unused] : settings.points) {
-    try {
-      FormulaConstraint::requirePointName(point);
-    } catch (const std::invalid_argument& e) {
-      throw SceneError(points.pathOf(point), e.what());
-    }
-  }
-  const std::vector<std::string> variables = FormulaConstraint::variableNames(settings);
+  const std::vector<std::string> variables = namedPointVariables(settings.points);
   for (const auto& [row, path] : readRows(c)) {
-    try {
-      (void)Formula(row, variables, settings.parameters);
-    } catch (const FormulaError& e) {
-      throw SceneError(path, e.what());
-    } catch (const std::invalid_argument& e) {  // a parameter
-      throw SceneError(c.pathOf("parameters"), e.what());
-    }
+    parseAt(row, path, c, variables, settings.parameters);
     settings.rows.push_back(row);
   }
   std::unique_ptr<Constraint> formula;
@@ -99,6 +111,13 @@ void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
     throw SceneError(c.path(), e.what());
   }
   addConstraint(std::move(formula), c, name);
+}
+
+void SceneBuilder::addFormulaPotential(const JsonObject& f) {
+  f.allowOnly({"type", "points", "anchors", "V", "parameters"});
+  FormulaPotentialSettings settings{.points = namedPoints(f), .V = f.string("V"), .parameters = readParameters(f)};
+  parseAt(settings.V, f.pathOf("V"), f, namedPointVariables(settings.points), settings.parameters);
+  scene_.model.addForce(std::make_unique<FormulaPotential>(std::move(settings)));
 }
 
 }  // namespace tinkertoy::scene

@@ -4,7 +4,7 @@
 //   scene_loader.cpp   settings, particles, points and ends, forces, the particle constraints
 //   body_reader.cpp    bodies: beads, chains, rigid bodies
 //   joint_reader.cpp   the rigid-body joints: revolute, weld, prismatic, angle, pulley, mouse
-//   formula_reader.cpp constraints written as formulas
+//   formula_reader.cpp constraints and potentials written as formulas
 #pragma once
 
 #include <map>
@@ -15,6 +15,7 @@
 
 #include "scene/json_reader.hpp"
 #include "tinkertoy/constraints/joint_settings.hpp"
+#include "tinkertoy/formula/named_points.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy::scene {
@@ -61,8 +62,11 @@ class SceneBuilder {
 
   void addDistance(const JsonObject& c, const std::string& name);
   void addDriven(const JsonObject& c, const std::string& name);
-  // A "formula" constraint (formula_reader.cpp).
+  // A "formula" constraint and a "formula_potential" force (formula_reader.cpp), and the
+  // "points" (with "anchors") that both name.
   void addFormula(const JsonObject& c, const std::string& name);
+  void addFormulaPotential(const JsonObject& f);
+  NamedPoints namedPoints(const JsonObject& object) const;
   // Adds the constraint, and its "break_force" if the object has one.
   void addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c, std::string name);
 

@@ -31,7 +31,7 @@ namespace scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kForceTypes = {"spring", "drag", "constant", "torque"};
+constexpr std::array<std::string_view, 5> kForceTypes = {"spring", "drag", "constant", "torque", "formula_potential"};
 constexpr std::array<std::string_view, 13> kConstraintTypes = {
     "distance", "circle", "fixed",     "line",  "plane",  "driven",  "revolute",
     "weld",     "angle",  "prismatic", "pulley", "mouse", "formula"};
@@ -261,6 +261,8 @@ void SceneBuilder::readForce(const JsonObject& f) {
     } else if (type == "constant") {
       f.allowOnly({"type", "particle", "force"});
       scene_.model.addForce(std::make_unique<ConstantForce>(point(f, "particle"), f.vector("force", d_)));
+    } else if (type == "formula_potential") {
+      addFormulaPotential(f);
     } else if (type == "torque") {
       f.allowOnly({"type", "body", "torque"});
       scene_.model.addForce(std::make_unique<Torque>(point(f, "body").body, f.number("torque")));

@@ -27,6 +27,7 @@
 #include "tinkertoy/curves/spline_curve.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
 #include "tinkertoy/forces/drag.hpp"
+#include "tinkertoy/forces/formula_potential.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/spring.hpp"
 #include "tinkertoy/forces/torque.hpp"
@@ -301,6 +302,10 @@ class Writer {
       out["type"] = "constant";
       out["particle"] = onlyPoint(constant->points()[0], "constant force");
       out["force"] = numbers(constant->force());
+    } else if (const auto* potential = dynamic_cast<const FormulaPotential*>(&f)) {
+      out["type"] = "formula_potential";
+      putNamedPoints(out, potential->settings().points, potential->settings().parameters);
+      out["V"] = restarted(potential->settings().V);
     } else if (const auto* torque = dynamic_cast<const Torque*>(&f)) {
       out["type"] = "torque";
       out["body"] = id(torque->points()[0].body);
@@ -426,24 +431,33 @@ class Writer {
     out["ratio"] = s.ratio;
     out["length"] = s.length;
   }
-  // Points by name, each with its "anchor" (world, current pose) if it is an off-centre site;
-  // "C" a formula or an array of them.
-  void put(Json& out, ConstraintId /*id*/, const FormulaConstraintSettings& s) const {
+  // A formula's "points" by name, each with its "anchors" entry (world, current pose) if it is an
+  // off-centre site, and its "parameters".
+  void putNamedPoints(Json& out, const NamedPoints& named, const FormulaParameters& parameters) const {
     Json points = Json::object(), anchors = Json::object();
-    for (const auto& [name, p] : s.points) {
+    for (const auto& [name, p] : named) {
       points[name] = point(p);
       if (needsAnchor(p) && p.site.local != Eigen::Vector2d::Zero()) anchors[name] = at(p);
     }
     out["points"] = points;
     if (!anchors.empty()) out["anchors"] = anchors;
+    if (!parameters.empty()) out["parameters"] = parameters;
+  }
+  // A formula with the file's clock: it starts at 0, so t becomes (t + the current time).
+  [[nodiscard]] std::string restarted(const std::string& formula) const {
+    return model_.time() == 0.0 ? formula : shiftVariable(formula, "t", model_.time());
+  }
+
+  // "C": a formula, or an array of them.
+  void put(Json& out, ConstraintId /*id*/, const FormulaConstraintSettings& s) const {
+    putNamedPoints(out, s.points, s.parameters);
     std::vector<std::string> rows;
-    for (const std::string& row : s.rows) rows.push_back(model_.time() == 0.0 ? row : shiftVariable(row, "t", model_.time()));
+    for (const std::string& row : s.rows) rows.push_back(restarted(row));
     if (rows.size() == 1) {
       out["C"] = rows.front();
     } else {
       out["C"] = rows;
     }
-    if (!s.parameters.empty()) out["parameters"] = s.parameters;
     if (s.kind == RowKind::Inequality) out["kind"] = "inequality";
   }
   void put(Json& out, ConstraintId /*id*/, const MouseJointSettings& s) const {

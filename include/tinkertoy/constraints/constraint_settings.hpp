@@ -26,6 +26,7 @@
 #include "tinkertoy/constraints/joint_settings.hpp"
 #include "tinkertoy/constraints/row_kind.hpp"
 #include "tinkertoy/formula/formula.hpp"
+#include "tinkertoy/formula/named_points.hpp"
 #include "tinkertoy/model/body.hpp"
 
 namespace tinkertoy {
@@ -144,7 +145,7 @@ struct MouseJointSettings {
 // the time as t; and the parameters by name.
 struct FormulaConstraintSettings {
   static constexpr std::string_view type = "formula";
-  std::vector<std::pair<std::string, BodyPoint>> points;  // 1 to 4, names unique identifiers
+  NamedPoints points;  // 1 to 4, names unique identifiers (formula/named_points.hpp)
   std::vector<std::string> rows;                          // one formula per row
   FormulaParameters parameters;
   RowKind kind = RowKind::Equality;  // or Inequality (velocity level)

@@ -23,6 +23,7 @@
 
 #include "tinkertoy/constraints/constraint.hpp"
 #include "tinkertoy/formula/formula.hpp"
+#include "tinkertoy/formula/named_points.hpp"
 
 namespace tinkertoy {
 
@@ -42,11 +43,6 @@ class FormulaConstraint final : public Constraint {
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
   [[nodiscard]] ConstraintSettings settings() const override { return settings_; }
 
-  // The variables' names, in the order of the formulas' inputs: for each point x, y, z, phi; then t.
-  [[nodiscard]] static std::vector<std::string> variableNames(const FormulaConstraintSettings& settings);
-  // Throws std::invalid_argument unless `name` is 1 to 32 letters, digits and _, not starting
-  // with a digit.
-  static void requirePointName(const std::string& name);
 
  private:
   // Throws UndefinedConstraintError for f, not finite at these values of its variables, unless

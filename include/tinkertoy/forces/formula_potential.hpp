@@ -1,0 +1,57 @@
+// FormulaPotential: a potential energy V written as a formula over named points (docs/formula.md),
+// whose force the engine derives by automatic differentiation: on each point the world force
+// f_k = −∂V/∂x_k and, on a rigid body's point, the torque −∂V/∂φ_k. The energy diagnostics count
+// V. A V that reads the time t changes the energy by ∂V/∂t, which the work ledger books as driven
+// work, so E(t) − E(0) − W stays at the integrator's error.
+//
+//   model.addForce(std::make_unique<FormulaPotential>(FormulaPotentialSettings{
+//       .points = {{"p", ball}}, .V = "0.5*k*((xp - 1)^2 + yp^2)", .parameters = {{"k", 20.0}}}));
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "tinkertoy/constraints/constraint.hpp"
+#include "tinkertoy/forces/force.hpp"
+#include "tinkertoy/formula/formula.hpp"
+#include "tinkertoy/formula/named_points.hpp"
+
+namespace tinkertoy {
+
+struct FormulaPotentialSettings {
+  NamedPoints points;  // 1 to 4, with names as a formula constraint's
+  std::string V;       // J
+  FormulaParameters parameters;
+};
+
+class FormulaPotential final : public Force {
+ public:
+  // Throws FormulaError for a bad V, std::invalid_argument for bad points.
+  explicit FormulaPotential(FormulaPotentialSettings settings);
+
+  [[nodiscard]] std::string_view type() const override { return "formula_potential"; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {points_.data(), settings_.points.size()}; }
+  [[nodiscard]] bool usesAngle(std::size_t point) const override {
+    return formula_.uses(kVariablesPerPoint * point + kAngleVariable);
+  }
+  void validate(int dimension) const override;
+  void accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const override;
+  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  // ∂V/∂t: the energy a time-dependent V puts in.
+  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] WorkSource workSource() const override { return WorkSource::Driven; }
+
+  [[nodiscard]] const FormulaPotentialSettings& settings() const { return settings_; }
+
+ private:
+  // The variables' values at `state` into `values`; returns how many there are.
+  std::size_t gather(const Model& model, const StateView& state, std::array<double, kMaxJetVariables>& values) const;
+  // V with its gradient at `state` (the rates are irrelevant to a force and left at zero).
+  [[nodiscard]] Jet evaluate(const Model& model, const StateView& state) const;
+
+  FormulaPotentialSettings settings_;
+  std::array<BodyPoint, kMaxConstraintPoints> points_{};
+  Formula formula_;
+};
+
+}  // namespace tinkertoy

@@ -1,0 +1,66 @@
+#include "tinkertoy/forces/formula_potential.hpp"
+
+#include <stdexcept>
+
+#include "tinkertoy/model/model.hpp"
+
+namespace tinkertoy {
+
+FormulaPotential::FormulaPotential(FormulaPotentialSettings settings)
+    : settings_((requireNamedPoints(settings.points, kMaxConstraintPoints), std::move(settings))),
+      formula_(settings_.V, namedPointVariables(settings_.points), settings_.parameters) {
+  for (std::size_t k = 0; k < settings_.points.size(); ++k) points_[k] = settings_.points[k].second;
+}
+
+void FormulaPotential::validate(int dimension) const {
+  for (std::size_t k = 0; k < settings_.points.size() && dimension == 2; ++k) {
+    if (formula_.uses(kVariablesPerPoint * k + 2)) {
+      throw std::invalid_argument("a formula potential of a 2D model cannot read a z coordinate");
+    }
+  }
+}
+
+std::size_t FormulaPotential::gather(const Model& model, const StateView& state,
+                                     std::array<double, kMaxJetVariables>& values) const {
+  const std::size_t n = settings_.points.size(), count = kVariablesPerPoint * n + 1;
+  PointKinematics k;
+  for (std::size_t p = 0; p < n; ++p) {
+    model.pointKinematics(points_[p], state, k);
+    for (std::size_t a = 0; a < 3; ++a) values[kVariablesPerPoint * p + a] = k.position[static_cast<Eigen::Index>(a)];
+    values[kVariablesPerPoint * p + kAngleVariable] = k.oriented ? k.angle : 0.0;
+  }
+  values[count - 1] = state.time;
+  return count;
+}
+
+Jet FormulaPotential::evaluate(const Model& model, const StateView& state) const {
+  std::array<double, kMaxJetVariables> values{}, rates{};
+  const std::size_t count = gather(model, state, values);
+  return formula_.jet(std::span<const double>(values.data(), count), std::span<const double>(rates.data(), count));
+}
+
+// f_k = −∂V/∂x_k at each point, and −∂V/∂φ_k as a torque on a rigid body's frame.
+void FormulaPotential::accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const {
+  const Jet V = evaluate(model, state);
+  const auto entry = [&](std::size_t v) {
+    const int slot = formula_.slotOf(v);
+    return slot < 0 ? 0.0 : V.gradient[static_cast<std::size_t>(slot)];
+  };
+  for (std::size_t p = 0; p < settings_.points.size(); ++p) {
+    const std::size_t v = kVariablesPerPoint * p;
+    model.addPointForce(points_[p], state, -Eigen::Vector3d(entry(v), entry(v + 1), entry(v + 2)), Q);
+    if (usesAngle(p)) model.addPointTorque(points_[p], state, -entry(v + kAngleVariable), Q);
+  }
+}
+
+double FormulaPotential::potentialEnergy(const Model& model, const StateView& state) const {
+  std::array<double, kMaxJetVariables> values{};
+  return formula_.value(std::span<const double>(values.data(), gather(model, state, values)));
+}
+
+double FormulaPotential::power(const Model& model, const StateView& state) const {
+  const int slot = formula_.slotOf(kVariablesPerPoint * settings_.points.size());
+  return slot < 0 ? 0.0 : evaluate(model, state).gradient[static_cast<std::size_t>(slot)];
+}
+
+}  // namespace tinkertoy
