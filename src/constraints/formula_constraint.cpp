@@ -25,14 +25,13 @@ FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : setti
   for (std::size_t k = 0; k < named.size(); ++k) points_[k] = named[k].second;
   if (settings_.rows.empty()) throw std::invalid_argument("a formula constraint needs at least one row");
   variables_ = namedPointVariables(named);
-  const std::vector<std::string>& variables = variables_;
-  for (const std::string& row : settings_.rows) formulas_.emplace_back(row, variables, settings_.parameters);
+  for (const std::string& row : settings_.rows) formulas_.emplace_back(row, variables_, settings_.parameters);
   for (const Formula& f : formulas_) {
     for (std::size_t k = 0; k < named.size(); ++k) {
       usesAngle_[k] = usesAngle_[k] || f.uses(kVariablesPerPoint * k + kAngleVariable);
-      usesZ_ = usesZ_ || f.uses(kVariablesPerPoint * k + 2);
+      usesZ_ = usesZ_ || f.uses(kVariablesPerPoint * k + kZVariable);
     }
-    usesTime_ = usesTime_ || f.uses(variables.size() - 1);
+    usesTime_ = usesTime_ || f.uses(variables_.size() - 1);
   }
 }
 

@@ -14,7 +14,7 @@ FormulaPotential::FormulaPotential(FormulaPotentialSettings settings)
 
 void FormulaPotential::validate(int dimension) const {
   for (std::size_t k = 0; k < settings_.points.size() && dimension == 2; ++k) {
-    if (formula_.uses(kVariablesPerPoint * k + 2)) {
+    if (formula_.uses(kVariablesPerPoint * k + kZVariable)) {
       throw std::invalid_argument("a formula potential of a 2D model cannot read a z coordinate");
     }
   }

@@ -9,8 +9,6 @@
 // formula or an array of them, one per row. Each formula is parsed here, so that an error names
 // its JSON path ("constraints[2].C[1]") with the column and a caret. A "formula_potential" force
 // has the same "points", "anchors" and "parameters", and "V", a formula of the potential energy.
-#include <sstream>
-
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/formula_constraint.hpp"
 #include "tinkertoy/forces/formula_potential.hpp"

@@ -15,7 +15,8 @@ namespace tinkertoy {
 using NamedPoints = std::vector<std::pair<std::string, BodyPoint>>;
 
 inline constexpr std::size_t kVariablesPerPoint = 4;  // x, y, z, phi
-inline constexpr std::size_t kAngleVariable = 3;      // phi's place among a point's variables
+inline constexpr std::size_t kZVariable = 2;          // z's place among a point's variables
+inline constexpr std::size_t kAngleVariable = 3;      // phi's
 
 // The variables' names in the formulas' input order: x, y, z, phi of each point, then t.
 [[nodiscard]] std::vector<std::string> namedPointVariables(const NamedPoints& points);
