@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <memory>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,35 +14,17 @@
 #include <variant>
 #include <vector>
 
+#include "support/random_bodies.hpp"
 #include "support/system_differences.hpp"
 #include "tinkertoy/constraints/make_constraint.hpp"
 #include "tinkertoy/constraints/path.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/model/model.hpp"
-#include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy {
 namespace {
 
-// Two rigid bodies and two particles at a random state, in 2D.
-struct Bodies {
-  Model model{2};
-  BodyId a, b, p, r;
-
-  explicit Bodies(unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-2.0, 2.0);
-    a = model.addBody(std::make_unique<RigidBody>(2.0, Shape::box(1.0, 0.2)), Eigen::Vector3d(u(rng), u(rng), u(rng)),
-                      Eigen::Vector3d(u(rng), u(rng), u(rng)));
-    b = model.addBody(std::make_unique<RigidBody>(1.5, Shape::circle(0.3)), Eigen::Vector3d(u(rng), u(rng), u(rng)),
-                      Eigen::Vector3d(u(rng), u(rng), u(rng)));
-    p = model.addParticle(0.7, Eigen::Vector2d(u(rng), u(rng)), Eigen::Vector2d(u(rng), u(rng)));
-    r = model.addParticle(0.4, Eigen::Vector2d(u(rng), u(rng)), Eigen::Vector2d(u(rng), u(rng)));
-    model.setTime(0.3);
-  }
-  [[nodiscard]] BodyPoint siteA() const { return {a, Eigen::Vector2d(0.4, -0.1)}; }
-  [[nodiscard]] BodyPoint siteB() const { return {b, Eigen::Vector2d(-0.2, 0.25)}; }
-};
+using Bodies = test_support::RandomBodies;
 
 struct SettingsCase {
   const char* label;

@@ -8,12 +8,12 @@
 #include <functional>
 #include <memory>
 #include <numbers>
-#include <random>
 #include <string>
 #include <vector>
 
 #include <Eigen/Geometry>
 
+#include "support/random_bodies.hpp"
 #include "support/system_differences.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/formula_constraint.hpp"
@@ -24,30 +24,11 @@
 #include "tinkertoy/dynamics/simulation_error.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/gravity.hpp"
-#include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy {
 namespace {
 
-// Two rigid bodies and two particles at a random state, at a random time.
-struct Bodies {
-  Model model{2};
-  BodyId a, b, p, r;
-
-  explicit Bodies(unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-2.0, 2.0);
-    a = model.addBody(std::make_unique<RigidBody>(2.0, Shape::box(1.0, 0.2)), Eigen::Vector3d(u(rng), u(rng), 3 * u(rng)),
-                      Eigen::Vector3d(u(rng), u(rng), u(rng)));
-    b = model.addBody(std::make_unique<RigidBody>(1.5, Shape::circle(0.3)), Eigen::Vector3d(u(rng), u(rng), 3 * u(rng)),
-                      Eigen::Vector3d(u(rng), u(rng), u(rng)));
-    p = model.addParticle(0.7, Eigen::Vector2d(u(rng), u(rng)), Eigen::Vector2d(u(rng), u(rng)));
-    r = model.addParticle(0.4, Eigen::Vector2d(u(rng), u(rng)), Eigen::Vector2d(u(rng), u(rng)));
-    model.setTime(1.0 + u(rng));
-  }
-  [[nodiscard]] BodyPoint siteA() const { return {a, Eigen::Vector2d(0.4, -0.1)}; }
-  [[nodiscard]] BodyPoint siteB() const { return {b, Eigen::Vector2d(-0.2, 0.25)}; }
-};
+using Bodies = test_support::RandomBodies;
 
 struct Rewrite {
   const char* label;
