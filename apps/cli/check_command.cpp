@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "model_contents.hpp"
 #include "scene_run.hpp"
+#include "tinkertoy/constraints/formula_constraint.hpp"
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -45,6 +46,41 @@ struct Verdicts {
   }
 };
 
+// For each formula constraint, each row's J as the engine derives it (automatic differentiation)
+// beside J by central differences of C, one line per variable the row reads.
+void printFormulaJacobians(const Model& model, std::ostream& out) {
+  bool headed = false;
+  const Eigen::Index w = model.dimension() + 1;  // a point's columns: its coordinates and frame angle
+  for (std::size_t k = 0; k < model.constraintCount(); ++k) {
+    const ConstraintId id = model.constraintAt(k);
+    const ConstraintSettings settings = model.constraint(id).settings();
+    const auto* formula = std::get_if<FormulaConstraintSettings>(&settings);
+    if (!formula) continue;
+    if (!headed) {
+      out << "formula constraints: J by automatic differentiation beside J by central differences:\n";
+      headed = true;
+    }
+    const JacobianComparison J = compareJacobian(model, id);
+    const std::vector<std::string> variables = namedPointVariables(formula->points);
+    for (std::size_t r = 0; r < formula->rows.size(); ++r) {
+      const Formula row(formula->rows[r], variables, formula->parameters);
+      out << "  " << model.describe(id) << ", row " << r << ": " << row.text() << "\n"
+          << "    " << std::left << std::setw(14) << "variable" << std::right << std::setw(18) << "derived"
+          << std::setw(18) << "differenced" << "\n";
+      for (std::size_t v = 0; v + 1 < variables.size(); ++v) {  // t, the last, has no column of J
+        if (!row.uses(v)) continue;
+        const auto point = static_cast<Eigen::Index>(v / kVariablesPerPoint);
+        const auto axis = static_cast<Eigen::Index>(v % kVariablesPerPoint);
+        const Eigen::Index column = point * w + (axis == static_cast<Eigen::Index>(kAngleVariable) ? w - 1 : axis);
+        const auto i = static_cast<Eigen::Index>(r);
+        out << "    " << std::left << std::setw(14) << variables[v] << std::right << std::setprecision(9)
+            << std::setw(18) << J.derived(i, column) << std::setw(18) << J.differenced(i, column) << "\n";
+      }
+    }
+  }
+  out << std::setprecision(2);
+}
+
 }  // namespace
 
 int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
@@ -81,6 +117,8 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
         << r.velocity << std::setw(11) << r.jacobianDot << std::setw(11) << r.acceleration
         << verdicts.add(r, model.describe(id)) << "\n";
   }
+
+  printFormulaJacobians(model, out);
 
   // The other factor of the chain rule: each parametric body's point kinematics.
   bool headed = false;

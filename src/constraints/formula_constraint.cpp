@@ -19,15 +19,39 @@ bool finite(const Jet& c, int used) {
 
 }  // namespace
 
-FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : settings_(std::move(settings)) {
-  const NamedPoints& named = settings_.points;
-  requireNamedPoints(named, kMaxConstraintPoints);
-  for (std::size_t k = 0; k < named.size(); ++k) points_[k] = named[k].second;
-  if (settings_.rows.empty()) throw std::invalid_argument("a formula constraint needs at least one row");
-  variables_ = namedPointVariables(named);
-  for (const std::string& row : settings_.rows) formulas_.emplace_back(row, variables_, settings_.parameters);
+FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : kind_(settings.kind) {
+  requireNamedPoints(settings.points, kMaxConstraintPoints);
+  variables_ = namedPointVariables(settings.points);
+  for (const std::string& row : settings.rows) formulas_.emplace_back(row, variables_, settings.parameters);
+  for (std::size_t k = 0; k < settings.points.size(); ++k) {
+    names_.push_back(settings.points[k].first);
+    points_[k] = settings.points[k].second;
+  }
+  settings_ = std::move(settings);
+  noteVariablesUsed();
+}
+
+FormulaConstraint::FormulaConstraint(NamedPoints points, std::vector<Formula> rows, RowKind kind)
+    : kind_(kind), formulas_(std::move(rows)) {
+  requireNamedPoints(points, kMaxConstraintPoints);
+  variables_ = namedPointVariables(points);
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    names_.push_back(points[k].first);
+    points_[k] = points[k].second;
+  }
   for (const Formula& f : formulas_) {
-    for (std::size_t k = 0; k < named.size(); ++k) {
+    if (f.variableCount() != variables_.size()) {
+      throw std::invalid_argument("the formula " + f.text() + " was built over " + std::to_string(f.variableCount()) +
+                                  " variables, not the " + std::to_string(variables_.size()) + " of these points");
+    }
+  }
+  noteVariablesUsed();
+}
+
+void FormulaConstraint::noteVariablesUsed() {
+  if (formulas_.empty()) throw std::invalid_argument("a formula constraint needs at least one row");
+  for (const Formula& f : formulas_) {
+    for (std::size_t k = 0; k < names_.size(); ++k) {
       usesAngle_[k] = usesAngle_[k] || f.uses(kVariablesPerPoint * k + kAngleVariable);
       usesZ_ = usesZ_ || f.uses(kVariablesPerPoint * k + kZVariable);
     }
@@ -35,9 +59,14 @@ FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : setti
   }
 }
 
+ConstraintSettings FormulaConstraint::settings() const {
+  if (settings_) return *settings_;
+  return std::monostate{};
+}
+
 void FormulaConstraint::validate(int dimension) const {
   if (dimension == 2 && usesZ_) throw std::invalid_argument("a formula of a 2D model cannot read a z coordinate");
-  if (settings_.kind != RowKind::Equality && settings_.kind != RowKind::Inequality) {
+  if (kind_ != RowKind::Equality && kind_ != RowKind::Inequality) {
     throw std::invalid_argument("a formula's rows are equalities (C = 0) or inequalities (C >= 0)");
   }
 }
@@ -45,7 +74,7 @@ void FormulaConstraint::validate(int dimension) const {
 // One pass with Jets per row (see the header): the gradient's x, y, z and φ entries of point k
 // are G_k and ∂C/∂φ_k, the rate's gradient's are Ġ_k, and the time's entries ∂C/∂t and Ctt.
 void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput& output) const {
-  const std::size_t n = settings_.points.size(), count = kVariablesPerPoint * n + 1;
+  const std::size_t n = names_.size(), count = kVariablesPerPoint * n + 1;
   std::array<double, kMaxJetVariables> values{}, rates{};
   for (std::size_t k = 0; k < n; ++k) {
     for (std::size_t a = 0; a < 3; ++a) {

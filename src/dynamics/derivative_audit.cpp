@@ -232,7 +232,9 @@ AuditVerdict DerivativeAuditResult::verdict() const {
   return worst() > kResolvedFactor * spread ? AuditVerdict::Wrong : AuditVerdict::CannotAudit;
 }
 
-DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input) {
+namespace {
+
+LocalState localState(const ConstraintInput& input) {
   const int d = input.dimension, w = d + 1;
   const auto count = static_cast<Eigen::Index>(input.positions.size());
   LocalState s{input.time, d, Eigen::VectorXd(count * w), Eigen::VectorXd(count * w)};
@@ -243,6 +245,51 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
     s.x[k * w + d] = input.angles.empty() ? 0.0 : input.angles[i];
     s.xDot[k * w + d] = input.angularVelocities.empty() ? 0.0 : input.angularVelocities[i];
   }
+  return s;
+}
+
+// Column j of J by the central difference of C in coordinate j.
+Eigen::MatrixXd differencedJacobian(const Constraint& constraint, const LocalState& s) {
+  const double h = coordinateStep(s.x);
+  Eigen::MatrixXd J(constraint.rows(), s.x.size());
+  for (Eigen::Index j = 0; j < s.x.size(); ++j) {
+    J.col(j) = difference([&](double e) -> Eigen::MatrixXd {
+      LocalState moved = s;
+      moved.x[j] += e;
+      return evaluate(constraint, moved).C;
+    }, h, Stencil::Central);
+  }
+  return J;
+}
+
+// The local state of a constraint's points at the model's state, with their velocities, or with
+// `probe` velocities in [−1, 1] if given (so that J̇ is exercised even for a model at rest).
+struct ModelPoints {
+  std::vector<Eigen::Vector3d> positions, velocities;
+  std::vector<double> angles, angularVelocities;
+  ConstraintInput input(const Model& model) const {
+    return {model.time(), model.dimension(), positions, velocities, angles, angularVelocities};
+  }
+};
+
+ModelPoints modelPoints(const Model& model, ConstraintId id, const Eigen::VectorXd* probe) {
+  ModelPoints p;
+  PointKinematics k;
+  for (const BodyPoint& point : model.constraint(id).points()) {
+    model.pointKinematics(point, {model.time(), model.q(), model.v()}, k);
+    const auto at = 4 * static_cast<Eigen::Index>(p.positions.size());
+    p.positions.push_back(k.position);
+    p.angles.push_back(k.oriented ? k.angle : 0.0);
+    p.velocities.push_back(probe ? padTo3d(probe->segment(at, model.dimension())) : k.velocity);
+    p.angularVelocities.push_back(probe ? (*probe)[at + 3] : (k.oriented ? k.angularVelocity : 0.0));
+  }
+  return p;
+}
+
+}  // namespace
+
+DerivativeAuditResult auditConstraint(const Constraint& constraint, const ConstraintInput& input) {
+  const LocalState s = localState(input);
   const Evaluation at = evaluate(constraint, s);
   const double h = coordinateStep(s.x);
   const double k = motionStep(s.x, s.xDot);
@@ -284,24 +331,16 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
 
 DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id) {
   const Constraint& constraint = model.constraint(id);
-  const int d = model.dimension();
-  std::vector<Eigen::Vector3d> positions, velocities, probe;
-  std::vector<double> angles, angularVelocities, angularProbe;
   const Eigen::VectorXd random = probeVector(12345u + static_cast<std::uint32_t>(model.indexOf(id)),
                                              4 * static_cast<Eigen::Index>(constraint.points().size()));
-  PointKinematics k;
-  for (const BodyPoint& p : constraint.points()) {
-    model.pointKinematics(p, {model.time(), model.q(), model.v()}, k);
-    const auto at = 4 * static_cast<Eigen::Index>(probe.size());
-    positions.push_back(k.position);
-    velocities.push_back(k.velocity);
-    angles.push_back(k.oriented ? k.angle : 0.0);
-    angularVelocities.push_back(k.oriented ? k.angularVelocity : 0.0);
-    probe.push_back(padTo3d(random.segment(at, d)));
-    angularProbe.push_back(random[at + 3]);
-  }
-  return worseOf(auditConstraint(constraint, {model.time(), d, positions, velocities, angles, angularVelocities}),
-                 auditConstraint(constraint, {model.time(), d, positions, probe, angles, angularProbe}));
+  const ModelPoints moving = modelPoints(model, id, nullptr), probed = modelPoints(model, id, &random);
+  return worseOf(auditConstraint(constraint, moving.input(model)), auditConstraint(constraint, probed.input(model)));
+}
+
+JacobianComparison compareJacobian(const Model& model, ConstraintId id) {
+  const Constraint& constraint = model.constraint(id);
+  const LocalState s = localState(modelPoints(model, id, nullptr).input(model));
+  return {evaluate(constraint, s).J, differencedJacobian(constraint, s)};
 }
 
 // A point's position with its frame angle appended (zero for a point without a frame), and

@@ -12,6 +12,16 @@ FormulaPotential::FormulaPotential(FormulaPotentialSettings settings)
   for (std::size_t k = 0; k < settings_.points.size(); ++k) points_[k] = settings_.points[k].second;
 }
 
+FormulaPotential::FormulaPotential(NamedPoints points, Formula V)
+    : settings_{.points = (requireNamedPoints(points, kMaxConstraintPoints), std::move(points)), .V = V.text(), .parameters = {}},
+      formula_(std::move(V)) {
+  if (formula_.variableCount() != kVariablesPerPoint * settings_.points.size() + 1) {
+    throw std::invalid_argument("the potential " + formula_.text() + " was built over " +
+                                std::to_string(formula_.variableCount()) + " variables, not those of these points");
+  }
+  for (std::size_t k = 0; k < settings_.points.size(); ++k) points_[k] = settings_.points[k].second;
+}
+
 void FormulaPotential::validate(int dimension) const {
   for (std::size_t k = 0; k < settings_.points.size() && dimension == 2; ++k) {
     if (formula_.uses(kVariablesPerPoint * k + kZVariable)) {

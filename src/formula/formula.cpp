@@ -55,6 +55,26 @@ Formula::Formula(std::string_view text, std::span<const std::string> variables, 
   if (deepest > kMaxStack) throw std::logic_error("formula: the parser's depth limit let through a deeper program");
 }
 
+Formula::Formula(std::shared_ptr<const detail::FormulaFunction> function, std::span<const std::string> variables,
+                 std::span<const std::string> arguments)
+    : function_(std::move(function)), slots_(variables.size(), -1) {
+  if (arguments.size() != function_->arity()) {
+    throw std::invalid_argument("the C++ function takes " + std::to_string(function_->arity()) + " arguments, but " +
+                                std::to_string(arguments.size()) + " variables are named for it");
+  }
+  text_ = "a C++ function of (";
+  for (const std::string& name : arguments) {
+    const auto at = std::find(variables.begin(), variables.end(), name);
+    if (at == variables.end()) throw std::invalid_argument("the C++ function's argument " + name + " is not a variable");
+    const auto v = static_cast<std::size_t>(at - variables.begin());
+    if (slots_[v] >= 0) throw std::invalid_argument("the C++ function's argument " + name + " is named twice");
+    slots_[v] = used_++;
+    arguments_.push_back(v);
+    text_.append(used_ > 1 ? ", " : "").append(name);
+  }
+  text_.append(")");
+}
+
 // The program run on a stack of Numbers (double or Jet): every op is the function of the same
 // name, which for a Jet also carries the derivatives (formula/jet.hpp).
 template <class Number>
@@ -109,10 +129,21 @@ Number Formula::execute(const Number* inputs) const {
   return stack[0];
 }
 
-double Formula::value(std::span<const double> values) const { return execute(values.data()); }
+double Formula::value(std::span<const double> values) const {
+  if (!function_) return execute(values.data());
+  double arguments[kMaxJetVariables];
+  for (std::size_t k = 0; k < arguments_.size(); ++k) arguments[k] = values[arguments_[k]];
+  return function_->value(arguments);
+}
 
 Jet Formula::jet(std::span<const double> values, std::span<const double> rates) const {
   Jet inputs[kMaxJetVariables];
+  if (function_) {  // the arguments in the function's order, which is their slots'
+    for (std::size_t k = 0; k < arguments_.size(); ++k) {
+      inputs[k] = Jet::variable(values[arguments_[k]], static_cast<int>(k), used_, rates[arguments_[k]]);
+    }
+    return function_->jet(inputs);
+  }
   for (std::size_t v = 0; v < slots_.size(); ++v) {
     if (slots_[v] >= 0) inputs[v] = Jet::variable(values[v], slots_[v], used_, rates[v]);
   }

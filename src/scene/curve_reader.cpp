@@ -3,6 +3,7 @@
 #include <array>
 #include <vector>
 
+#include "scene/formula_reader.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
@@ -13,7 +14,8 @@ namespace tinkertoy::scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kCurveTypes = {"circle", "ellipse", "line", "segment", "spline", "helix"};
+constexpr std::array<std::string_view, 7> kCurveTypes = {"circle", "ellipse", "line", "segment", "spline", "helix",
+                                                          "formula"};
 
 // Rejects fields outside `own` and `extra`.
 void allowOnly(const JsonObject& curve, std::initializer_list<std::string_view> own,
@@ -79,6 +81,7 @@ std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
     return std::make_shared<HelixCurve>(curve.vector("center", 3), curve.positive("radius"), curve.number("pitch"),
                                         direction3d(curve, "axis", 3, Eigen::Vector3d::UnitY()));
   }
+  if (type == "formula") return readFormulaCurve(curve, dimension, extraFields);
   unknownType(curve, "curve", type, kCurveTypes);
 }
 

@@ -6,6 +6,7 @@
 //   {"type": "segment", "from": [...], "to": [...]}
 //   {"type": "spline",  "points": [[...], ...] [, "closed": true]}
 //   {"type": "helix",   "center": [...], "radius": r, "pitch": p [, "axis": [...]]}   (3D)
+//   {"type": "formula", "x": "cos(u)", "y": "sin(u)" [, "z": ...] [, "parameters": {...}] [, "period": P]}
 //
 // docs/scene-format.md gives each curve's parametrization.
 #pragma once

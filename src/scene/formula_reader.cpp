@@ -9,8 +9,13 @@
 // formula or an array of them, one per row. Each formula is parsed here, so that an error names
 // its JSON path ("constraints[2].C[1]") with the column and a caret. A "formula_potential" force
 // has the same "points", "anchors" and "parameters", and "V", a formula of the potential energy.
+// A "formula" curve has "x", "y" (and "z" in 3D), formulas of its parameter u, "parameters" and
+// an optional "period".
+#include "scene/formula_reader.hpp"
+
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/formula_constraint.hpp"
+#include "tinkertoy/curves/formula_curve.hpp"
 #include "tinkertoy/forces/formula_potential.hpp"
 
 namespace tinkertoy::scene {
@@ -58,6 +63,30 @@ void parseAt(const std::string& text, const std::string& path, const JsonObject&
 }
 
 }  // namespace
+
+std::shared_ptr<const Curve> readFormulaCurve(const JsonObject& curve, int dimension,
+                                              std::span<const std::string_view> extraFields) {
+  std::vector<std::string_view> allowed = {"type", "x", "y", "z", "parameters", "period"};
+  allowed.insert(allowed.end(), extraFields.begin(), extraFields.end());
+  curve.allowOnly(allowed);
+  if (dimension == 3 && !curve.has("z")) throw SceneError(curve.path(), "a curve of a 3D scene needs \"z\"");
+  if (dimension == 2 && curve.has("z")) throw SceneError(curve.pathOf("z"), "a curve of a 2D scene has no z");
+  const FormulaParameters parameters = readParameters(curve);
+  std::vector<std::string> coordinates;
+  for (const char* axis : {"x", "y", "z"}) {
+    if (coordinates.size() == static_cast<std::size_t>(dimension)) break;
+    coordinates.push_back(curve.string(axis));
+    parseAt(coordinates.back(), curve.pathOf(axis), curve, {"u"}, parameters);
+  }
+  const double period = curve.has("period") ? curve.positive("period") : 0.0;
+  auto wire = std::make_shared<FormulaCurve>(std::move(coordinates), parameters, period);
+  try {
+    wire->validate();
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(curve.pathOf("period"), e.what());
+  }
+  return wire;
+}
 
 NamedPoints SceneBuilder::namedPoints(const JsonObject& c) const {
   NamedPoints named;

@@ -22,6 +22,7 @@
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
+#include "tinkertoy/curves/formula_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
 #include "tinkertoy/curves/spline_curve.hpp"
@@ -173,6 +174,8 @@ class Writer {
       for (const Eigen::VectorXd& p : spline->points()) points.push_back(numbers(p));
       out["points"] = points;
       out["closed"] = spline->closed();
+    } else if (const auto* formula = dynamic_cast<const FormulaCurve*>(&c)) {
+      putFormulaCurve(out, *formula);
     } else if (const auto* helix = dynamic_cast<const HelixCurve*>(&c)) {
       out["center"] = numbers(helix->center());
       out["radius"] = helix->radius();
@@ -303,6 +306,9 @@ class Writer {
       out["particle"] = onlyPoint(constant->points()[0], "constant force");
       out["force"] = numbers(constant->force());
     } else if (const auto* potential = dynamic_cast<const FormulaPotential*>(&f)) {
+      if (!potential->formula().fromText()) {
+        throw std::invalid_argument("a formula potential written in C++ cannot be written to a scene");
+      }
       out["type"] = "formula_potential";
       putNamedPoints(out, potential->settings().points, potential->settings().parameters);
       out["V"] = restarted(potential->settings().V);
@@ -446,6 +452,18 @@ class Writer {
   // A formula with the file's clock: it starts at 0, so t becomes (t + the current time).
   [[nodiscard]] std::string restarted(const std::string& formula) const {
     return model_.time() == 0.0 ? formula : shiftVariable(formula, "t", model_.time());
+  }
+
+  // "x", "y" (and "z"): the coordinates' formulas of u.
+  static void putFormulaCurve(Json& out, const FormulaCurve& c) {
+    static constexpr std::array<const char*, 3> kAxes = {"x", "y", "z"};
+    for (std::size_t i = 0; i < c.coordinates().size(); ++i) {
+      const Formula& f = c.coordinates()[i];
+      if (!f.fromText()) throw std::invalid_argument("a formula curve written in C++ cannot be written to a scene");
+      out[kAxes[i]] = f.text();
+    }
+    if (!c.parameters().empty()) out["parameters"] = c.parameters();
+    if (c.period() > 0.0) out["period"] = c.period();
   }
 
   // "C": a formula, or an array of them.

@@ -9,6 +9,7 @@
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
 #include "tinkertoy/curves/ellipse_curve.hpp"
+#include "tinkertoy/curves/formula_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
 #include "tinkertoy/curves/spline_curve.hpp"
@@ -71,6 +72,11 @@ class Sketcher {
       segments *= static_cast<int>(spline->points().size());
     } else if (dynamic_cast<const HelixCurve*>(&c)) {
       from = u - 2.0 * kTwoPi, to = u + 2.0 * kTwoPi;
+      segments *= 4;
+    } else if (const auto* formula = dynamic_cast<const FormulaCurve*>(&c)) {
+      // A closed one whole, an open one a turn's worth of u either way.
+      const double period = formula->period();
+      from = period > 0.0 ? 0.0 : u - kTwoPi / 2, to = period > 0.0 ? period : u + kTwoPi / 2, closed = period > 0.0;
       segments *= 4;
     }
     SketchCurve drawn{.closed = closed, .item = item};

@@ -1,6 +1,7 @@
 // The tinkertoy command line, run in-process: outputs, overrides, exit codes and every
 // bad-input path of the flags.
 #include <cmath>
+#include <regex>
 
 #include "cli_fixture.hpp"
 
@@ -184,6 +185,22 @@ TEST_F(Cli, CheckAuditsParametricBodies) {
   EXPECT_NE(r.out.find("body points against central differences"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("chain 'arm'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("bead 'bead'"), std::string::npos) << r.out;
+}
+
+// A formula's J as derived, beside J by differences: for C = xa² + ya² − 1 at (0.6, 0.8),
+// ∂C/∂x = 1.2 and ∂C/∂y = 1.6, one line per variable the row reads.
+TEST_F(Cli, CheckPrintsAFormulasJacobianBesideFiniteDifferences) {
+  const std::string scene = writeScene("circle.json", R"json({"particles": [{"id": "p", "mass": 1, "position": [0.6, 0.8]}],
+      "constraints": [{"type": "formula", "id": "ring", "points": {"a": "p"}, "C": ["xa^2 + ya^2 - 1", "ya - 0.8"]}]})json");
+  const Result r = tinkertoy({"check", scene});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_NE(r.out.find("formula constraints: J by automatic differentiation beside J by central differences"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ring, row 0: xa^2 + ya^2 - 1"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n +xa +1\.200000000e\+00 +1\.20000000\de\+00\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n +ya +1\.600000000e\+00 +1\.60000000\de\+00\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(ring, row 1: ya - 0\.8\n +variable +derived +differenced\n +ya )")))
+      << r.out;  // row 1 reads ya alone
 }
 
 // Without projection (off in the scene, or by --no-project) an illegal start stays illegal:

@@ -24,6 +24,7 @@
 #include "tinkertoy/dynamics/simulation_error.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -152,36 +153,73 @@ TEST_P(FormulaRewrite, GivesTheBuiltInsRowsAtRandomStates) {
 INSTANTIATE_TEST_SUITE_P(EveryBuiltIn, FormulaRewrite, ::testing::Range<std::size_t>(0, rewrites().size()),
                          [](const ::testing::TestParamInfo<std::size_t>& p) { return rewrites()[p.param].label; });
 
-// A double pendulum whose rods are formulas moves as the one with built-in rods: 1000 steps of
-// RK4 with the direct solver agree to 1e-12 m.
-TEST(FormulaConstraint, RodsAsFormulasMoveAsBuiltInRods) {
-  const auto pendulum = [](bool formulas) {
-    auto model = std::make_unique<Model>(2);
-    const BodyId p1 = model->addParticle(1.0, Eigen::Vector2d(1, 0));
-    const BodyId p2 = model->addParticle(1.0, Eigen::Vector2d(2, 0));
-    model->addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
-    if (formulas) {
+// A double pendulum whose rods are formulas, as text or as C++ functions, moves as the one with
+// built-in rods: 1000 steps of RK4 with the direct solver agree to 1e-12 m.
+enum class RodKind { BuiltIn, Text, Cpp };
+
+std::unique_ptr<Model> doublePendulum(RodKind kind) {
+  auto model = std::make_unique<Model>(2);
+  const BodyId p1 = model->addParticle(1.0, Eigen::Vector2d(1, 0));
+  const BodyId p2 = model->addParticle(1.0, Eigen::Vector2d(2, 0));
+  model->addForce(std::make_unique<Gravity>(Eigen::Vector2d(0, -9.81)));
+  switch (kind) {
+    case RodKind::BuiltIn:
+      model->addConstraint(std::make_unique<DistanceConstraint>(p1, Eigen::Vector2d(0, 0), 1.0));
+      model->addConstraint(std::make_unique<DistanceConstraint>(p1, p2, 1.0));
+      break;
+    case RodKind::Text:
       model->addConstraint(std::make_unique<FormulaConstraint>(
           FormulaConstraintSettings{.points = {{"a", p1}}, .rows = {"sqrt(xa^2 + ya^2) - 1"}}));
       model->addConstraint(std::make_unique<FormulaConstraint>(
           FormulaConstraintSettings{.points = {{"a", p1}, {"b", p2}}, .rows = {"sqrt((xa - xb)^2 + (ya - yb)^2) - 1"}}));
-    } else {
-      model->addConstraint(std::make_unique<DistanceConstraint>(p1, Eigen::Vector2d(0, 0), 1.0));
-      model->addConstraint(std::make_unique<DistanceConstraint>(p1, p2, 1.0));
+      break;
+    case RodKind::Cpp: {
+      const auto rod = [](auto xa, auto ya, auto xb, auto yb) {
+        using std::sqrt;
+        return sqrt((xa - xb) * (xa - xb) + (ya - yb) * (ya - yb)) - 1.0;
+      };
+      model->addConstraint(formulaConstraint({{"a", p1}}, {"xa", "ya"}, [rod](auto xa, auto ya) { return rod(xa, ya, 0.0, 0.0); }));
+      model->addConstraint(formulaConstraint({{"a", p1}, {"b", p2}}, {"xa", "ya", "xb", "yb"}, rod));
+      break;
     }
-    return model;
-  };
+  }
+  return model;
+}
+
+TEST(FormulaConstraint, RodsAsFormulasMoveAsBuiltInRods) {
   SimulationSettings settings{.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4};
   settings.solver.kind = SolverKind::SparseLdlt;
-  auto builtIn = pendulum(false), formula = pendulum(true);
-  Simulator s1(*builtIn, settings), s2(*formula, settings);
-  for (int n = 0; n < 1000; ++n) {
-    s1.step();
-    s2.step();
+  auto builtIn = doublePendulum(RodKind::BuiltIn);
+  Simulator s1(*builtIn, settings);
+  for (int n = 0; n < 1000; ++n) s1.step();
+  for (const RodKind kind : {RodKind::Text, RodKind::Cpp}) {
+    auto formula = doublePendulum(kind);
+    Simulator s2(*formula, settings);
+    for (int n = 0; n < 1000; ++n) s2.step();
+    EXPECT_LE((std::as_const(*builtIn).q() - std::as_const(*formula).q()).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LE((std::as_const(*builtIn).v() - std::as_const(*formula).v()).cwiseAbs().maxCoeff(), 1e-11);
+    EXPECT_LT(s2.diagnostics().constraintError, 1e-9);
   }
-  EXPECT_LE((std::as_const(*builtIn).q() - std::as_const(*formula).q()).cwiseAbs().maxCoeff(), 1e-12);
-  EXPECT_LE((std::as_const(*builtIn).v() - std::as_const(*formula).v()).cwiseAbs().maxCoeff(), 1e-11);
-  EXPECT_LT(s2.diagnostics().constraintError, 1e-9);
+}
+
+// A constraint written in C++ passes the audit, but has no settings: it cannot be written to a
+// scene or edited through them, and says so.
+TEST(FormulaConstraint, OneWrittenInCppIsAuditedButNotWritten) {
+  Scene scene{.model = std::move(*doublePendulum(RodKind::Cpp))};
+  const Model& model = scene.model;
+  EXPECT_EQ(auditConstraint(model, model.constraintAt(1)).verdict(), AuditVerdict::Pass);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(model.constraint(model.constraintAt(1)).settings()));
+  try {
+    (void)writeScene(scene);
+    FAIL() << "wrote a constraint written in C++";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be written to a scene"), std::string::npos) << e.what();
+  }
+  const BodyId p = model.bodyAt(0);
+  EXPECT_THROW((void)formulaConstraint({{"a", p}}, {"xa", "yb"}, [](auto x, auto y) { return x + y; }), std::invalid_argument);
+  EXPECT_THROW((void)formulaConstraint({{"a", p}}, {"xa"}, [](auto x, auto y) { return x + y; }), std::invalid_argument);
+  const Formula overU = Formula::function([](auto u) { return u; }, std::vector<std::string>{"u"}, std::vector<std::string>{"u"});
+  EXPECT_THROW(FormulaConstraint({{"a", p}}, {overU}), std::invalid_argument);  // not over the points' variables
 }
 
 // An inequality row at the velocity level: a particle dropped onto the floor y ≥ 0 written as a

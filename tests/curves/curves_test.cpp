@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tinkertoy/curves/ellipse_curve.hpp"
+#include "tinkertoy/curves/formula_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/curves/line_curve.hpp"
 #include "tinkertoy/curves/spline_curve.hpp"
@@ -65,6 +66,14 @@ std::vector<NamedCurve> everyCurve() {
       {"closed spline 2D", [] { return std::make_shared<SplineCurve>(wigglyPoints(2, 5), true); }},
       {"open spline 3D", [] { return std::make_shared<SplineCurve>(wigglyPoints(3, 4), false); }},
       {"two-point spline", [] { return std::make_shared<SplineCurve>(wigglyPoints(2, 2), false); }},
+      {"formula figure eight",
+       [] { return std::make_shared<FormulaCurve>(std::vector<std::string>{"a*cos(u)", "0.5*sin(2*u) + u^2/9"}, FormulaParameters{{"a", 1.5}}); }},
+      {"formula trefoil in C++", [] {
+         return formulaCurve([](auto u) {
+           using std::cos, std::sin;
+           return std::array{sin(u) + 2 * sin(2 * u), cos(u) - 2 * cos(2 * u), -sin(3 * u)};
+         });
+       }},
   };
 }
 

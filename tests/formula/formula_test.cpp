@@ -120,6 +120,56 @@ TEST(Jet, AGenericCallableGivesTheFormulasDerivatives) {
   }
 }
 
+// The same callable held as a Formula (Formula::function): its arguments may be any of the
+// variables in any order, and it gives the text formula's value and Jet, slot for slot.
+TEST(Formula, AFormulaWrittenInCppIsTheTextFormula) {
+  const std::vector<std::string> names = {"a", "u", "b", "v", "t"};
+  const Formula text("sin(exp(u) * v) / hypot(u, v^3) + 2 * u - t", names);
+  const Formula function = Formula::function(
+      [](auto v, auto t, auto u) {
+        using std::exp, std::hypot, std::sin;
+        return sin(exp(u) * v) / hypot(u, v * v * v) + 2.0 * u - t;
+      },
+      names, std::vector<std::string>{"v", "t", "u"});
+  EXPECT_FALSE(function.fromText());
+  EXPECT_TRUE(text.fromText());
+  EXPECT_EQ(function.text(), "a C++ function of (v, t, u)");
+  EXPECT_EQ(function.usedCount(), 3);
+  EXPECT_FALSE(function.uses(0));
+  EXPECT_FALSE(function.uses(2));
+  const std::vector<double> s = {9.0, 0.7, 9.0, -1.3, 0.25}, w = {5.0, 0.4, 5.0, 2.1, 1.0};
+  EXPECT_DOUBLE_EQ(function.value(s), text.value(s));
+  const Jet a = function.jet(s, w), b = text.jet(s, w);
+  EXPECT_DOUBLE_EQ(a.value, b.value);
+  EXPECT_NEAR(a.rate, b.rate, 1e-14);
+  for (const std::size_t v : {1u, 3u, 4u}) {
+    const auto i = static_cast<std::size_t>(function.slotOf(v)), j = static_cast<std::size_t>(text.slotOf(v));
+    EXPECT_NEAR(a.gradient[i], b.gradient[j], 1e-14) << names[v];
+    EXPECT_NEAR(a.rateGradient[i], b.rateGradient[j], 1e-13) << names[v];
+  }
+  // A callable that returns a constant has no derivatives.
+  const Formula constant = Formula::function([](auto /*u*/) { return 2.5; }, names, std::vector<std::string>{"u"});
+  const Jet c = constant.jet(s, w);
+  EXPECT_EQ(c.value, 2.5);
+  EXPECT_EQ(c.gradient[0], 0.0);
+  EXPECT_EQ(c.rate, 0.0);
+}
+
+TEST(Formula, ACppFunctionsArgumentsMustBeItsVariables) {
+  const auto two = [](auto u, auto v) { return u * v; };
+  const auto refused = [&](std::vector<std::string> arguments, const std::string& reason) {
+    try {
+      (void)Formula::function(two, kUV, arguments);
+      ADD_FAILURE() << "accepted: " << reason;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
+    }
+  };
+  refused({"u", "w"}, "argument w is not a variable");
+  refused({"u", "u"}, "argument u is named twice");
+  refused({"u"}, "takes 2 arguments, but 1 variables are named");
+}
+
 TEST(Formula, FoldsConstantsAndKeepsIntegerPowersExact) {
   const FormulaParameters parameters = {{"L", 1.5}};
   const Formula folded("2^3 * L - cos(0)", kUV, parameters);

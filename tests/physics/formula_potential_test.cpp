@@ -72,6 +72,33 @@ TEST(FormulaPotential, ATimeDependentPotentialIsBookedAsDrivenWork) {
   EXPECT_LT(stats.energyErrorMax, 1e-6 * stats.energyDriftMax);
 }
 
+// The well of the first test written in C++: the same force and energy at any state, and a
+// potential that cannot be written to a scene.
+TEST(FormulaPotential, OneWrittenInCppIsTheTextOne) {
+  Scene scene{.model = Model(2)};
+  Model& model = scene.model;
+  const BodyId p = model.addParticle(2.0, Eigen::Vector2d(1.5, 2.0));
+  const ForceId text = model.addForce(std::make_unique<FormulaPotential>(FormulaPotentialSettings{
+      .points = {{"p", p}}, .V = "0.5*k*((xp - 1)^2 + (yp - 2)^2) + sin(t)", .parameters = {{"k", 8.0}}}));
+  const ForceId cpp = model.addForce(formulaPotential({{"p", p}}, {"xp", "yp", "t"}, [](auto x, auto y, auto t) {
+    using std::sin;
+    return 4.0 * ((x - 1) * (x - 1) + (y - 2) * (y - 2)) + sin(t);
+  }));
+  for (const double x : {-0.3, 1.0, 2.7}) {
+    model.q() = Eigen::Vector2d(x, 0.4 * x);
+    const StateView state{0.8, std::as_const(model).q(), std::as_const(model).v()};
+    Eigen::VectorXd Qa = Eigen::VectorXd::Zero(2), Qb = Eigen::VectorXd::Zero(2);
+    model.force(text).accumulate(model, state, Qa);
+    model.force(cpp).accumulate(model, state, Qb);
+    EXPECT_LE((Qa - Qb).cwiseAbs().maxCoeff(), 1e-14);
+    EXPECT_NEAR(model.force(text).potentialEnergy(model, state), model.force(cpp).potentialEnergy(model, state), 1e-14);
+    EXPECT_NEAR(model.force(text).power(model, state), std::cos(0.8), 1e-15);
+    EXPECT_NEAR(model.force(cpp).power(model, state), std::cos(0.8), 1e-15);
+  }
+  EXPECT_THROW((void)writeScene(scene), std::invalid_argument);
+  EXPECT_THROW((void)formulaPotential({{"p", p}}, {"xq"}, [](auto x) { return x; }), std::invalid_argument);
+}
+
 TEST(FormulaPotential, RefusesBadInput) {
   Model model(2);
   const BodyId p = model.addParticle(1.0, Eigen::Vector2d(0, 0));

@@ -16,9 +16,16 @@
 //
 //   model.addConstraint(std::make_unique<FormulaConstraint>(FormulaConstraintSettings{
 //       .points = {{"a", p1}, {"b", p2}}, .rows = {"(xa - xb)^2 + (ya - yb)^2 - L^2"}, .parameters = {{"L", 1.0}}}));
+//
+// or, the same rod written once in C++ and differentiated the same way (formulaConstraint below):
+//
+//   model.addConstraint(formulaConstraint({{"a", p1}, {"b", p2}}, {"xa", "ya", "xb", "yb"},
+//       [](auto xa, auto ya, auto xb, auto yb) { return (xa - xb) * (xa - xb) + (ya - yb) * (ya - yb) - 1.0; }));
 #pragma once
 
 #include <array>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "tinkertoy/constraints/constraint.hpp"
@@ -32,24 +39,36 @@ class FormulaConstraint final : public Constraint {
   // Parses the rows; throws FormulaError (naming the row) for a bad formula and
   // std::invalid_argument for a bad point name, no points or no rows.
   explicit FormulaConstraint(FormulaConstraintSettings settings);
+  // Rows already built over the points' variables (namedPointVariables(points)), such as C++
+  // functions (Formula::function). Such a constraint has no settings unless every row was read
+  // from text: it cannot be written to a scene or edited by Model::editConstraint.
+  FormulaConstraint(NamedPoints points, std::vector<Formula> rows, RowKind kind = RowKind::Equality);
 
   [[nodiscard]] std::string_view type() const override { return FormulaConstraintSettings::type; }
   [[nodiscard]] int rows() const override { return static_cast<int>(formulas_.size()); }
-  [[nodiscard]] RowKind rowKind(int /*row*/) const override { return settings_.kind; }
+  [[nodiscard]] RowKind rowKind(int /*row*/) const override { return kind_; }
   [[nodiscard]] bool dependsOnTime() const override { return usesTime_; }
-  [[nodiscard]] std::span<const BodyPoint> points() const override { return {points_.data(), settings_.points.size()}; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {points_.data(), names_.size()}; }
   [[nodiscard]] bool usesAngle(std::size_t point) const override { return usesAngle_[point]; }
   void validate(int dimension) const override;
   void evaluate(const ConstraintInput& input, ConstraintOutput& output) const override;
-  [[nodiscard]] ConstraintSettings settings() const override { return settings_; }
+  [[nodiscard]] ConstraintSettings settings() const override;
 
+  // The name of each point, in order, and the rows' formulas.
+  [[nodiscard]] const std::vector<std::string>& pointNames() const { return names_; }
+  [[nodiscard]] const std::vector<Formula>& formulas() const { return formulas_; }
 
  private:
   // Throws UndefinedConstraintError for f, not finite at these values of its variables, unless
   // the values themselves are not all finite.
   void undefined(const Formula& f, std::span<const double> values, std::span<const double> rates) const;
 
-  FormulaConstraintSettings settings_;
+  // What the constructors share, once points_, names_ and formulas_ are set.
+  void noteVariablesUsed();
+
+  std::optional<FormulaConstraintSettings> settings_;  // for a constraint read from text
+  RowKind kind_;
+  std::vector<std::string> names_;
   std::vector<std::string> variables_;
   std::array<BodyPoint, kMaxConstraintPoints> points_{};
   std::vector<Formula> formulas_;
@@ -57,5 +76,16 @@ class FormulaConstraint final : public Constraint {
   bool usesZ_ = false;
   bool usesTime_ = false;
 };
+
+// A one-row formula constraint whose C is `f`, a generic callable of the variables named
+// `arguments` (in f's order) among the points' x<n>, y<n>, z<n>, phi<n> and t. Throws as
+// Formula::function and the constructor do.
+template <class F>
+std::unique_ptr<FormulaConstraint> formulaConstraint(NamedPoints points, const std::vector<std::string>& arguments, F f,
+                                                     RowKind kind = RowKind::Equality) {
+  std::vector<Formula> rows;
+  rows.push_back(Formula::function(std::move(f), namedPointVariables(points), arguments));
+  return std::make_unique<FormulaConstraint>(std::move(points), std::move(rows), kind);
+}
 
 }  // namespace tinkertoy

@@ -67,6 +67,14 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
 // Returns the worse of the two results in each category.
 DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id);
 
+// A constraint's J as it derives it beside J by central differences of C, at the model's state:
+// one column per coordinate and frame angle of each point, point after point ((dimension + 1)
+// per point). `tinkertoy check` prints them side by side for a formula constraint.
+struct JacobianComparison {
+  Eigen::MatrixXd derived, differenced;  // [rows × points · (dimension + 1)]
+};
+JacobianComparison compareJacobian(const Model& model, ConstraintId id);
+
 // The same audit for a body's point kinematics x(q_b), the chain rule's other factor:
 //
 //   J = ∂x/∂q_b   column j:  d/dε x(q + ε e_j)

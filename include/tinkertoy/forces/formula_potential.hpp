@@ -6,9 +6,15 @@
 //
 //   model.addForce(std::make_unique<FormulaPotential>(FormulaPotentialSettings{
 //       .points = {{"p", ball}}, .V = "0.5*k*((xp - 1)^2 + yp^2)", .parameters = {{"k", 20.0}}}));
+//
+// or the same well written in C++ (formulaPotential below):
+//
+//   model.addForce(formulaPotential({{"p", ball}}, {"xp", "yp"},
+//       [](auto xp, auto yp) { return 10.0 * ((xp - 1) * (xp - 1) + yp * yp); }));
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 
 #include "tinkertoy/constraints/constraint.hpp"
@@ -28,6 +34,9 @@ class FormulaPotential final : public Force {
  public:
   // Throws FormulaError for a bad V, std::invalid_argument for bad points.
   explicit FormulaPotential(FormulaPotentialSettings settings);
+  // V already built over the points' variables (namedPointVariables(points)), such as a C++
+  // function (Formula::function); unless V was read from text it cannot be written to a scene.
+  FormulaPotential(NamedPoints points, Formula V);
 
   [[nodiscard]] std::string_view type() const override { return "formula_potential"; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {points_.data(), settings_.points.size()}; }
@@ -41,7 +50,9 @@ class FormulaPotential final : public Force {
   [[nodiscard]] double power(const Model& model, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Driven; }
 
+  // The points, and V's text (for a C++ function, its description) with the parameters.
   [[nodiscard]] const FormulaPotentialSettings& settings() const { return settings_; }
+  [[nodiscard]] const Formula& formula() const { return formula_; }
 
  private:
   // The variables' values at `state` into `values`; returns how many there are.
@@ -53,5 +64,13 @@ class FormulaPotential final : public Force {
   std::array<BodyPoint, kMaxConstraintPoints> points_{};
   Formula formula_;
 };
+
+// A potential whose V is `f`, a generic callable of the variables named `arguments` (in f's order)
+// among the points' x<n>, y<n>, z<n>, phi<n> and t. Throws as Formula::function does.
+template <class F>
+std::unique_ptr<FormulaPotential> formulaPotential(NamedPoints points, const std::vector<std::string>& arguments, F f) {
+  Formula V = Formula::function(std::move(f), namedPointVariables(points), arguments);
+  return std::make_unique<FormulaPotential>(std::move(points), std::move(V));
+}
 
 }  // namespace tinkertoy

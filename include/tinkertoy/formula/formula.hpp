@@ -20,17 +20,27 @@
 // (named constants) and the functions sqrt exp log sin cos tan asin acos atan sinh cosh tanh abs
 // (one argument) and atan2 min max hypot (two). Subexpressions of constants alone are folded at
 // parse time; a power with a constant exponent is c u^(c−1), exact for integers and any u.
+//
+// A formula may also be written in C++, as a generic callable of some of the variables
+// (Formula::function, formula/formula_function.hpp): the engine calls it with doubles for the
+// value and with Jets for the derivatives, and the constraint, potential or curve built on it
+// cannot tell the two kinds apart.
+//
+//   const auto rod = [](auto xa, auto ya, auto xb, auto yb) { return (xa - xb) * (xa - xb) + (ya - yb) * (ya - yb); };
+//   Formula same = Formula::function(rod, variables, std::vector<std::string>{"xa", "ya", "xb", "yb"});
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tinkertoy/formula/formula_function.hpp"
 #include "tinkertoy/formula/jet.hpp"
 
 namespace tinkertoy {
@@ -69,11 +79,29 @@ class Formula {
   // name is also a variable's or a function's.
   Formula(std::string_view text, std::span<const std::string> variables, const FormulaParameters& parameters = {});
 
+  // `f`, a generic callable of the variables named `arguments`, in f's order (each one of
+  // `variables`, as above). Throws std::invalid_argument for an argument that is not a variable or
+  // is named twice, or for a count of arguments that is not f's.
+  template <class F>
+  [[nodiscard]] static Formula function(F f, std::span<const std::string> variables,
+                                        std::span<const std::string> arguments) {
+    constexpr std::size_t arity = detail::arityOf<F>();
+    static_assert(arity <= static_cast<std::size_t>(kMaxJetVariables),
+                  "a formula's callable takes 0 to kMaxJetVariables numbers (double or Jet), e.g. [](auto x, auto y)");
+    return Formula(std::make_shared<detail::FormulaFunctionOf<F, arity>>(std::move(f)), variables, arguments);
+  }
+
+  // The text, or for a C++ function "a C++ function of (xa, ya, ...)".
   [[nodiscard]] const std::string& text() const { return text_; }
+  // Whether the formula was parsed from text (not a C++ function): only such a one can be
+  // written to a scene.
+  [[nodiscard]] bool fromText() const { return function_ == nullptr; }
   // Whether the formula reads variable `variable`, and its index in a Jet's gradient (−1 if not).
   [[nodiscard]] bool uses(std::size_t variable) const { return slots_[variable] >= 0; }
   [[nodiscard]] int slotOf(std::size_t variable) const { return slots_[variable]; }
-  // The number of variables it reads: the size of the Jets jet() returns.
+  // The number of variables it was built over (those it may read), and the number it reads: the
+  // size of the Jets jet() returns.
+  [[nodiscard]] std::size_t variableCount() const { return slots_.size(); }
   [[nodiscard]] int usedCount() const { return used_; }
 
   // The value at `values` [one per variable].
@@ -93,11 +121,16 @@ class Formula {
   };
 
  private:
+  Formula(std::shared_ptr<const detail::FormulaFunction> function, std::span<const std::string> variables,
+          std::span<const std::string> arguments);
+
   template <class Number>
   Number execute(const Number* inputs) const;
 
   std::string text_;
-  std::vector<Instruction> program_;  // postfix
+  std::vector<Instruction> program_;  // postfix, for a formula read from text
+  std::shared_ptr<const detail::FormulaFunction> function_;  // or a C++ function
+  std::vector<std::size_t> arguments_;  // the C++ function's arguments: their variables' indices
   std::vector<int> slots_;            // per variable: its Jet slot, or −1 if unused
   int used_ = 0;
 };
