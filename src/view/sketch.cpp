@@ -15,14 +15,17 @@
 #include "tinkertoy/curves/spline_curve.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
 #include "tinkertoy/forces/spring.hpp"
+#include "tinkertoy/formula/formula.hpp"
 #include "tinkertoy/model/bead.hpp"
 #include "tinkertoy/model/chain.hpp"
+#include "view/level_curve.hpp"
 
 namespace tinkertoy {
 
 namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr double kLevelStep = 0.0125;  // m, along a formula wire (draw(FormulaConstraintSettings))
 
 class Sketcher {
  public:
@@ -149,11 +152,44 @@ class Sketcher {
     std::visit([&](const auto& settings) { draw(id, settings); }, model_.constraint(id).settings());
   }
 
-  // One draw() per kind of constraint. An angle joint has no place of its own, and a formula or
-  // a constraint defined outside the library no known shape: they are not drawn.
+  // One draw() per kind of constraint. An angle joint has no place of its own, and a constraint
+  // defined outside the library no known shape: they are not drawn.
   void draw(ConstraintId /*id*/, std::monostate /*none*/) {}
   void draw(ConstraintId /*id*/, const AngleJointSettings& /*gear*/) {}
-  void draw(ConstraintId /*id*/, const FormulaConstraintSettings& /*formula*/) {}
+  // A formula row of a 2D model that reads one point's x or y or both, and nothing else, is a
+  // wire: the curve C = 0 through the point, traced kLevelStep at a time (options_.curveSegments
+  // steps either way, or a closed curve whole). Other rows, and those that move with t, have no
+  // shape of their own.
+  void draw(ConstraintId id, const FormulaConstraintSettings& s) {
+    if (model_.dimension() != 2) return;
+    const std::vector<std::string> variables = namedPointVariables(s.points);
+    std::vector<double> values(variables.size(), 0.0);
+    for (std::size_t k = 0; k < s.points.size(); ++k) {
+      const Eigen::VectorXd x = model_.position(s.points[k].second);
+      values[kVariablesPerPoint * k] = x[0];
+      values[kVariablesPerPoint * k + 1] = x[1];
+    }
+    const std::vector<double> rates(values.size(), 0.0);
+    for (const std::string& text : s.rows) {
+      const Formula row(text, variables, s.parameters);
+      std::size_t x = 0;  // the point's x variable: that of the first variable the row reads
+      while (x + 1 < variables.size() && !row.uses(x)) ++x;
+      x -= x % kVariablesPerPoint;
+      if (x + 1 >= variables.size()) continue;  // it reads only t
+      const std::size_t y = x + 1;
+      if (row.usedCount() != int{row.uses(x)} + int{row.uses(y)}) continue;  // it reads more than the point's x and y
+      const auto C = [&](const Eigen::Vector2d& at) {
+        std::vector<double> here = values;
+        here[x] = at.x();
+        here[y] = at.y();
+        const Jet c = row.jet(here, rates);
+        const auto entry = [&](std::size_t v) { return row.uses(v) ? c.gradient[static_cast<std::size_t>(row.slotOf(v))] : 0.0; };
+        return Eigen::Vector3d(c.value, entry(x), entry(y));
+      };
+      const auto traced = detail::traceLevelCurve(C, Eigen::Vector2d(values[x], values[y]), kLevelStep, options_.curveSegments);
+      if (traced) out_.curves.push_back({.points = traced->points, .closed = traced->closed, .item = id});
+    }
+  }
   void draw(ConstraintId id, const DistanceConstraintSettings& s) {
     SketchLink link{.a = at(s.a), .kind = SketchLink::Kind::Rod, .value = lambda(id), .item = id};
     if (s.spring) {

@@ -2,6 +2,7 @@
 // each kind of item becomes the primitive that shows it, rods carry λ with its sign.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numbers>
 
 #include "tinkertoy/scene/scene.hpp"
@@ -106,8 +107,40 @@ TEST(Sketch, RigidBodiesAreOutlinedAtTheirPoseAndJointsArePins) {
   EXPECT_TRUE(picture.dots.empty());  // a rigid body is its shape, not a point mass
 }
 
+// A formula row on one point's x and y is a wire, drawn as the curve C = 0 through the point: the
+// unit circle whole (every point on it, to the tracer's Newton tolerance), the line y = 0.2 two
+// metres either way. A row over two points, or one that moves with t, is not a wire.
+TEST(Sketch, AFormulaOnOnePointIsDrawnAsItsWire) {
+  Scene scene = parseScene(R"json({
+    "particles": [{"id": "p", "mass": 1, "position": [0.6, 0.8]}, {"id": "q", "mass": 1, "position": [3, 0.2]}],
+    "constraints": [{"type": "formula", "points": {"p": "p"}, "C": "xp^2 + yp^2 - 1"},
+                    {"type": "formula", "points": {"q": "q"}, "C": ["yq - 0.2", "xq - 3 - 0.1*sin(t)"]},
+                    {"type": "formula", "points": {"a": "p", "b": "q"}, "C": "hypot(xa - xb, ya - yb) - L",
+                     "parameters": {"L": 2.4413111231467406}}]})json");
+  const Sketch picture = sketch(scene.model);
+  ASSERT_EQ(picture.curves.size(), 2u);
+  const SketchCurve& circle = picture.curves[0];
+  EXPECT_TRUE(circle.closed);
+  EXPECT_EQ(std::get<ConstraintId>(circle.item), scene.model.constraintAt(0));
+  double worst = 0.0, turned = 0.0;
+  for (std::size_t k = 0; k < circle.points.size(); ++k) {
+    const Eigen::Vector2d& a = circle.points[k];
+    const Eigen::Vector2d& b = circle.points[(k + 1) % circle.points.size()];
+    worst = std::max(worst, std::abs(a.norm() - 1.0));
+    turned += std::atan2(a.x() * b.y() - a.y() * b.x(), a.dot(b));
+  }
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_NEAR(std::abs(turned), 2 * std::numbers::pi, 1e-9);  // once round
+  const SketchCurve& line = picture.curves[1];
+  EXPECT_FALSE(line.closed);
+  EXPECT_EQ(std::get<ConstraintId>(line.item), scene.model.constraintAt(1));
+  for (const Eigen::Vector2d& p : line.points) EXPECT_NEAR(p.y(), 0.2, 1e-12);
+  EXPECT_NEAR(std::min(line.points.front().x(), line.points.back().x()), 1.0, 1e-9);
+  EXPECT_NEAR(std::max(line.points.front().x(), line.points.back().x()), 5.0, 1e-9);
+}
+
 TEST(Sketch, ShowsEveryShippedScene) {
-  for (const char* name : {"hybrid", "roller_coaster", "crank", "bridge", "strandbeest", "rope"}) {
+  for (const char* name : {"hybrid", "roller_coaster", "crank", "bridge", "strandbeest", "rope", "formula_gallery"}) {
     SCOPED_TRACE(name);
     Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / (std::string(name) + ".json"));
     Simulator simulator(scene.model, scene.settings);
