@@ -226,10 +226,21 @@ void Studio::inspectorField(const Json::json_pointer& at, const std::string& nam
     for (std::size_t i = 0; i < value.size(); ++i) v[i] = value[i].get<double>();
     ImGui::InputScalarN(name.c_str(), ImGuiDataType_Double, v, static_cast<int>(value.size()), nullptr, nullptr, "%.6g");
     if (ImGui::IsItemDeactivatedAfterEdit()) change(Json(std::vector<double>(v, v + value.size())));
+  } else if (value.is_string() && at.back() != "type") {
+    // A formula (a constraint's C, a potential's V, a curve's x and y) or an id, taken when the
+    // user is done with it: the loader derives the formula's J anew, or refuses the text with its
+    // reason and caret, and the old text stays.
+    std::string text = value.get<std::string>();
+    ImGui::InputText(name.c_str(), &text);
+    if (ImGui::IsItemDeactivatedAfterEdit()) change(text);
   } else if (value.is_string()) {
     ImGui::Text("%s: %s", name.c_str(), value.get<std::string>().c_str());
   } else if (value.is_null()) {
     ImGui::Text("%s: the world", name.c_str());
+  } else if (value.is_array()) {  // a formula constraint's rows, a spline's points: each on its own
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      inspectorField(at / i, name + "[" + std::to_string(i) + "]", value[i]);
+    }
   } else {
     ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
   }

@@ -13,6 +13,8 @@
 
 #include "layout.hpp"
 #include "studio_run.hpp"
+#include "tinkertoy/constraints/formula_constraint.hpp"
+#include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/view/view_direction.hpp"
@@ -136,6 +138,34 @@ TEST(Studio, TheInspectorEditsAShapeFieldByField) {
   const auto& wheel = dynamic_cast<const RigidBody&>(after.model.body(*after.model.findBody("wheel")));
   EXPECT_EQ(wheel.shape().radius(), 0.5);
   EXPECT_DOUBLE_EQ(wheel.inertia(), 0.5 * 2 * 0.25) << "½ m r² of the new radius";
+}
+
+// A formula wire is drawn and picked like any wire; its C is a text field of the inspector (the
+// third field, below its id and its point). A new formula is taken and its J derived anew; one
+// that names an unknown variable is refused with the loader's reason and caret, and the last good
+// formula stays.
+TEST(Studio, TheInspectorEditsAFormulaAndKeepsTheOldOneOnAnError) {
+  const fs::path scene = write("wire.json", R"({"gravity": [0, 0], "particles": [{"id": "p", "mass": 1, "position": [0, 0]}],
+    "constraints": [{"type": "formula", "id": "wire", "points": {"p": "p"}, "C": "yp - 0.5*xp"}]})");
+  const std::string formulaField = "[990, " + std::to_string(static_cast<int>(studio::layout::kToolbarHeight) + 137) + "]";
+  const fs::path script = write("formula.json", R"({"events": [{"t": 0.1, "click": [1, 0.5]},
+    {"t": 0.3, "mouse_px": )" + formulaField + R"(}, {"t": 0.35, "press": "left"}, {"t": 0.4, "release": "left"},
+    {"t": 0.45, "key": "ctrl+a"}, {"t": 0.5, "text": "yp - 0.25*xp"}, {"t": 0.6, "key": "enter"},
+    {"t": 0.8, "press": "left"}, {"t": 0.85, "release": "left"},
+    {"t": 0.9, "key": "ctrl+a"}, {"t": 0.95, "text": "yp - 0.25*xq"}, {"t": 1.0, "key": "enter"}]})");
+  const fs::path dump = scratch("rewired.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_NE(run.errors.find("constraints[0].C: unknown name 'xq'"), std::string::npos) << run.errors;
+  EXPECT_NE(run.errors.find("yp - 0.25*xq\n" + std::string(12, ' ') + "^"), std::string::npos) << run.errors;
+  const Scene after = loadScene(dump);
+  ASSERT_EQ(after.model.constraintCount(), 1u);
+  const ConstraintId wire = after.model.constraintAt(0);
+  EXPECT_EQ(std::get<FormulaConstraintSettings>(after.model.constraint(wire).settings()).rows,
+            std::vector<std::string>{"yp - 0.25*xp"});
+  const JacobianComparison J = compareJacobian(after.model, wire);
+  EXPECT_DOUBLE_EQ(J.derived(0, 0), -0.25);
+  EXPECT_DOUBLE_EQ(J.derived(0, 1), 1.0);
 }
 
 // 200 presses of S (one step of dt each), four to a frame: every press acts exactly once. A
