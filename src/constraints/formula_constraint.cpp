@@ -1,23 +1,9 @@
 #include "tinkertoy/constraints/formula_constraint.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace tinkertoy {
-
-namespace {
-
-// Whether a Jet's value and the entries of its gradient and rate's gradient in use are finite.
-bool finite(const Jet& c, int used) {
-  bool ok = std::isfinite(c.value) && std::isfinite(c.rate);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(used); ++i) {
-    ok = ok && std::isfinite(c.gradient[i]) && std::isfinite(c.rateGradient[i]);
-  }
-  return ok;
-}
-
-}  // namespace
 
 FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : kind_(settings.kind) {
   requireNamedPoints(settings.points, kMaxConstraintPoints);
@@ -90,7 +76,11 @@ void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput&
   for (std::size_t r = 0; r < formulas_.size(); ++r) {
     const Formula& f = formulas_[r];
     const Jet c = f.jet(s, sDot);
-    if (!finite(c, f.usedCount())) undefined(f, s, sDot);
+    if (!allFinite(c)) {
+      if (std::string reason = undefinedFormulaReason(f, variables_, s, sDot); !reason.empty()) {
+        throw UndefinedConstraintError(reason);
+      }
+    }
     const int row = static_cast<int>(r);
     // The entry of variable v in the gradient g (or the rate's gradient): 0 if f does not read v.
     const auto entry = [&](const std::array<double, kMaxJetVariables>& g, std::size_t v) {
@@ -110,20 +100,6 @@ void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput&
       }
     }
   }
-}
-
-void FormulaConstraint::undefined(const Formula& f, std::span<const double> values, std::span<const double> rates) const {
-  std::ostringstream state;
-  bool finiteState = true;
-  for (std::size_t v = 0; v < values.size(); ++v) {
-    if (!f.uses(v)) continue;
-    finiteState = finiteState && std::isfinite(values[v]) && std::isfinite(rates[v]);
-    state << (state.tellp() > 0 ? ", " : "") << variables_[v] << " = " << values[v];
-  }
-  if (!finiteState) return;  // not the formula's doing: the state itself is not finite
-  throw UndefinedConstraintError("the formula \"" + f.text() + "\" or one of its derivatives is not finite at " +
-                                 state.str() + ": it is not defined there (a square root or logarithm of a "
-                                 "number at or below 0, a division by 0?)");
 }
 
 }  // namespace tinkertoy

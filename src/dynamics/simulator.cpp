@@ -35,10 +35,16 @@ void Simulator::step() {
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
   StepDiagnostics candidate;
+  ForceWork end;
   try {
     formulation_->step(time, q_, v_, settings_.dt);
     // Measure the candidate state before committing it, so a bad one is never committed.
     candidate = measure({time, q_, v_}, true);
+    end = forceWork({time, q_, v_});
+  } catch (const UndefinedForceError& e) {
+    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() +
+                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
+                          stepCount_ + 1, startTime, std::nullopt, std::nullopt);
   } catch (const UndefinedConstraintError& e) {
     const std::optional<ConstraintId> constraint =
         e.constraintIndex() ? std::optional(model_.constraintAt(*e.constraintIndex())) : std::nullopt;
@@ -65,7 +71,6 @@ void Simulator::step() {
 
   candidate.step = stepCount_ + 1;
   rejectIfBlownUp(candidate, startTime);
-  const ForceWork end = forceWork({time, q_, v_});
   candidate.work = WorkLedger::trapezoid(start.power, end.power, time - startTime);
   candidate.work += start.energy;
   candidate.work -= end.energy;

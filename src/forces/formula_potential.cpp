@@ -46,7 +46,14 @@ std::size_t FormulaPotential::gather(const Model& model, const StateView& state,
 Jet FormulaPotential::evaluate(const Model& model, const StateView& state) const {
   std::array<double, kMaxJetVariables> values{}, rates{};
   const std::size_t count = gather(model, state, values);
-  return formula_.jet(std::span<const double>(values.data(), count), std::span<const double>(rates.data(), count));
+  const std::span<const double> s(values.data(), count), sDot(rates.data(), count);
+  const Jet V = formula_.jet(s, sDot);
+  if (!allFinite(V)) {
+    if (std::string reason = undefinedFormulaReason(formula_, namedPointVariables(settings_.points), s, sDot); !reason.empty()) {
+      throw UndefinedForceError("formula potential: " + reason);
+    }
+  }
+  return V;
 }
 
 // f_k = −∂V/∂x_k at each point, and −∂V/∂φ_k as a torque on a rigid body's frame.
@@ -64,8 +71,7 @@ void FormulaPotential::accumulate(const Model& model, const StateView& state, Ei
 }
 
 double FormulaPotential::potentialEnergy(const Model& model, const StateView& state) const {
-  std::array<double, kMaxJetVariables> values{};
-  return formula_.value(std::span<const double>(values.data(), gather(model, state, values)));
+  return evaluate(model, state).value;  // checked: a V not finite is refused as the force is
 }
 
 double FormulaPotential::power(const Model& model, const StateView& state) const {

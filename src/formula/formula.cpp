@@ -150,6 +150,18 @@ Jet Formula::jet(std::span<const double> values, std::span<const double> rates) 
   return execute<Jet>(inputs);
 }
 
+std::string undefinedFormulaReason(const Formula& f, std::span<const std::string> variables,
+                                  std::span<const double> values, std::span<const double> rates) {
+  std::ostringstream state;
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    if (!f.uses(v)) continue;
+    if (!std::isfinite(values[v]) || !std::isfinite(rates[v])) return {};
+    state << (state.tellp() > 0 ? ", " : "") << variables[v] << " = " << values[v];
+  }
+  return "the formula \"" + f.text() + "\" or one of its derivatives is not finite at " + state.str() +
+         ": it is not defined there (a square root or logarithm of a number at or below 0, a division by 0?)";
+}
+
 std::string shiftVariable(std::string_view text, std::string_view variable, double offset) {
   std::ostringstream shifted;
   shifted.precision(17);

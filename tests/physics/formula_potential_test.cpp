@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tinkertoy/dynamics/run_statistics.hpp"
+#include "tinkertoy/dynamics/simulation_error.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/formula_potential.hpp"
 #include "tinkertoy/forces/torque.hpp"
@@ -97,6 +98,33 @@ TEST(FormulaPotential, OneWrittenInCppIsTheTextOne) {
   }
   EXPECT_THROW((void)writeScene(scene), std::invalid_argument);
   EXPECT_THROW((void)formulaPotential({{"p", p}}, {"xq"}, [](auto x) { return x; }), std::invalid_argument);
+}
+
+// V = √x pulls the particle toward x = 0 and is not defined beyond: the step that takes it there
+// is refused with a SimulationError that quotes the potential and the point, and the model keeps
+// the last good state.
+TEST(FormulaPotential, AnUndefinedPointIsASimulationErrorQuotingThePotential) {
+  Model model(2);
+  const BodyId p = model.addParticle(1.0, Eigen::Vector2d(1.0, 0.0));
+  model.addForce(std::make_unique<FormulaPotential>(FormulaPotentialSettings{.points = {{"p", p}}, .V = "sqrt(xp)"}));
+  Simulator sim(model, SimulationSettings{.dt = 1e-3, .integrator = IntegratorKind::RungeKutta4});
+  Eigen::VectorXd lastGood;
+  try {
+    for (int n = 0; n < 10000; ++n) {
+      lastGood = std::as_const(model).q();
+      sim.step();
+    }
+    FAIL() << "the particle passed x = 0";
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(": formula potential: the formula \"sqrt(xp)\" or one of its derivatives is not finite at xp = -"),
+              std::string::npos) << what;
+    EXPECT_NE(what.find("The model keeps the state of step"), std::string::npos) << what;
+    EXPECT_EQ(std::as_const(model).q(), lastGood);
+    EXPECT_TRUE(lastGood.allFinite());
+    EXPECT_GT(lastGood[0], 0.0);
+    EXPECT_LT(lastGood[0], 0.01);  // it got close to the edge
+  }
 }
 
 TEST(FormulaPotential, RefusesBadInput) {

@@ -59,10 +59,6 @@ class FormulaConstraint final : public Constraint {
   [[nodiscard]] const std::vector<Formula>& formulas() const { return formulas_; }
 
  private:
-  // Throws UndefinedConstraintError for f, not finite at these values of its variables, unless
-  // the values themselves are not all finite.
-  void undefined(const Formula& f, std::span<const double> values, std::span<const double> rates) const;
-
   // What the constructors share, once points_, names_ and formulas_ are set.
   void noteVariablesUsed();
 

@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "tinkertoy/dynamics/work_ledger.hpp"
@@ -22,6 +23,14 @@
 namespace tinkertoy {
 
 class Model;
+
+// Thrown by a force whose value or derivatives are not finite at a finite state: a formula
+// potential's square root of a negative number, say. The simulator refuses the step with a
+// SimulationError that carries the reason, and the model keeps its last good state.
+class UndefinedForceError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 class Force {
  public:

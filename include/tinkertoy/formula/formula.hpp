@@ -70,6 +70,15 @@ class FormulaError : public std::invalid_argument {
 // names are replaced (not the t of "tan" or of "xt").
 [[nodiscard]] std::string shiftVariable(std::string_view text, std::string_view variable, double offset);
 
+class Formula;
+
+// Why `f` is not finite at `values` moving at `rates` (one per variable of `variables`): "the
+// formula "<text>" or one of its derivatives is not finite at xp = 1, yp = 2: it is not defined
+// there (...)", naming the variables it reads; empty if one of their values or rates is itself
+// not finite, which is then not the formula's doing.
+[[nodiscard]] std::string undefinedFormulaReason(const Formula& f, std::span<const std::string> variables,
+                                                 std::span<const double> values, std::span<const double> rates);
+
 class Formula {
  public:
   // Parses `text`, whose names may be `variables` (at most kMaxJetVariables; their order is the

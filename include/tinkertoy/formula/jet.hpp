@@ -56,6 +56,15 @@ struct Jet {
   }
 };
 
+// Whether the value, rate and every entry in use of the gradient and the rate's gradient are finite.
+inline bool allFinite(const Jet& j) {
+  bool ok = std::isfinite(j.value) && std::isfinite(j.rate);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(j.size); ++i) {
+    ok = ok && std::isfinite(j.gradient[i]) && std::isfinite(j.rateGradient[i]);
+  }
+  return ok;
+}
+
 // z = f(u), given f(u), f'(u) and f''(u):
 //   ∇z = f' ∇u,   ż = f' u̇,   ∇ż = f'' u̇ ∇u + f' ∇u̇
 inline Jet jetOf(const Jet& u, double f, double d1, double d2) {
