@@ -98,6 +98,14 @@ void bindPoints(py::module_& module) {
            py::arg("pitch"), py::arg("axis") = Eigen::Vector3d::UnitY());
   py::class_<SplineCurve, Curve, std::shared_ptr<SplineCurve>>(module, "SplineCurve")
       .def(py::init<std::vector<Eigen::VectorXd>, bool>(), py::arg("points"), py::arg("closed") = false);
+  py::class_<FormulaCurve, Curve, std::shared_ptr<FormulaCurve>>(module, "FormulaCurve")
+      .def(py::init([](std::vector<std::string> coordinates, FormulaParameters parameters, double period) {
+             auto curve = std::make_shared<FormulaCurve>(std::move(coordinates), std::move(parameters), period);
+             curve->validate();
+             return curve;
+           }),
+           py::arg("coordinates"), py::arg("parameters") = FormulaParameters{}, py::arg("period") = 0.0,
+           "x, y (and z) as formulas of u; its tangent and curvature by automatic differentiation.");
 }
 
 void bindBodies(py::class_<Model>& model) {

@@ -1,6 +1,6 @@
 # Type stubs of the compiled module (python/bindings/). docs/python.md documents the API.
 from os import PathLike
-from typing import Any, Optional, Sequence, Union, overload
+from typing import Any, Mapping, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -121,6 +121,9 @@ class HelixCurve(Curve):
 
 class SplineCurve(Curve):
     def __init__(self, points: Sequence[Vector], closed: bool = False) -> None: ...
+
+class FormulaCurve(Curve):
+    def __init__(self, coordinates: Sequence[str], parameters: Mapping[str, float] = ..., period: float = 0.0) -> None: ...
 
 class Model:
     dimension: int

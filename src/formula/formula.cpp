@@ -15,6 +15,11 @@ namespace {
 // most three operands while it evaluates the next (a sum's, a product's and a power's base).
 constexpr std::size_t kMaxStack = 3 * kMaxFormulaDepth + 4;
 
+// u^c: a square, the commonest power, as u·u, exact and much cheaper than std::pow (Jet's pow
+// does the same).
+double powerOf(double u, double c) { return c == 2.0 ? u * u : std::pow(u, c); }
+Jet powerOf(const Jet& u, double c) { return pow(u, c); }
+
 std::string caretLine(std::string_view text, std::size_t column) {
   std::string line = "\n  ";
   line.append(text).append("\n  ").append(column - 1, ' ').append("^");
@@ -95,7 +100,7 @@ Number Formula::execute(const Number* inputs) const {
     Number& u = stack[top - 1];  // a one-argument op's operand, or a two-argument op's second
     switch (i.op) {
       case Op::Negate: u = -u; continue;
-      case Op::PowerConstant: u = pow(u, i.constant); continue;
+      case Op::PowerConstant: u = powerOf(u, i.constant); continue;
       case Op::Sqrt: u = sqrt(u); continue;
       case Op::Exp: u = exp(u); continue;
       case Op::Log: u = log(u); continue;
@@ -142,12 +147,16 @@ Jet Formula::jet(std::span<const double> values, std::span<const double> rates) 
     for (std::size_t k = 0; k < arguments_.size(); ++k) {
       inputs[k] = Jet::variable(values[arguments_[k]], static_cast<int>(k), used_, rates[arguments_[k]]);
     }
-    return function_->jet(inputs);
+    Jet result = function_->jet(inputs);
+    result.widen(used_);  // a callable may return a constant where it is evaluated
+    return result;
   }
   for (std::size_t v = 0; v < slots_.size(); ++v) {
     if (slots_[v] >= 0) inputs[v] = Jet::variable(values[v], slots_[v], used_, rates[v]);
   }
-  return execute<Jet>(inputs);
+  Jet result = execute<Jet>(inputs);
+  result.widen(used_);  // max(1, xa) is the constant 1 where xa < 1
+  return result;
 }
 
 std::string undefinedFormulaReason(const Formula& f, std::span<const std::string> variables,

@@ -198,3 +198,24 @@ def test_a_potential_written_as_a_formula_is_a_harmonic_well():
     assert simulator.diagnostics.total_energy == pytest.approx(0.5, abs=1e-11)
     with pytest.raises(ValueError, match="unknown name 'xq'"):
         m.add_formula_potential([("p", ball)], "xq^2")
+
+
+def test_a_bead_on_a_formula_curve_moves_as_on_the_built_in_curve():
+    def slide(curve):
+        scene = tinkertoy.Scene(settings=tinkertoy.Settings(dt=1e-3, integrator="rk4"))
+        m = scene.model
+        bead = m.add_bead(curve, 1.2, u=0.3, u_dot=0.5)
+        m.add_gravity([0, -9.81])
+        tinkertoy.Simulator(scene).run(1.0)
+        return m.coordinates(bead)
+
+    ellipse = tinkertoy.FormulaCurve(["a*cos(u)", "0.75*sin(u)"], parameters={"a": 2.0}, period=2 * np.pi)
+    c, tangent, curvature = ellipse.evaluate(0.4)
+    assert np.allclose(tangent[:2], [-2 * np.sin(0.4), 0.75 * np.cos(0.4)], atol=1e-15)
+    assert np.allclose(curvature[:2], [-2 * np.cos(0.4), -0.75 * np.sin(0.4)], atol=1e-15)
+    built_in = slide(tinkertoy.EllipseCurve([0.0, 0.0], 2.0, 0.75))
+    assert np.max(np.abs(slide(ellipse) - built_in)) < 1e-12
+    with pytest.raises(ValueError, match=r"unknown name 'v'(.|\n)*\^"):
+        tinkertoy.FormulaCurve(["cos(u)", "sin(v)"])
+    with pytest.raises(ValueError, match="does not close after its period"):
+        tinkertoy.FormulaCurve(["cos(u)", "u"], period=1.0)

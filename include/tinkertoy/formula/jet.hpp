@@ -36,23 +36,50 @@ inline constexpr int kMaxJetVariables = 17;
 struct Jet {
   double value;
   double rate;
+  // Only the first `size` entries of each are defined; the others count as zero. A Jet over n
+  // variables is copied and combined in O(n), not O(kMaxJetVariables).
   std::array<double, kMaxJetVariables> gradient;
   std::array<double, kMaxJetVariables> rateGradient;
-  int size;  // the entries of gradient and rateGradient in use; for a constant, the rest are zero
+  int size;  // the entries of gradient and rateGradient in use; 0 for a constant
 
   // Uninitialized (a formula's evaluation stack holds Jets it writes before it reads).
   Jet() = default;
-  // A constant: no gradient, no rate; every entry zero, so it combines with a Jet of any size.
+  // A constant: no gradient, no rate.
   Jet(double constant)  // NOLINT(google-explicit-constructor): constants mix with variables
-      : value(constant), rate(0.0), gradient{}, rateGradient{}, size(0) {}
+      : value(constant), rate(0.0), size(0) {}
+  Jet(const Jet& other) : value(other.value), rate(other.rate), size(other.size) { copyEntries(other); }
+  Jet& operator=(const Jet& other) {
+    value = other.value;
+    rate = other.rate;
+    size = other.size;
+    copyEntries(other);
+    return *this;
+  }
+  ~Jet() = default;
 
   // Variable `index` of `count`, at `value`, moving at `rate`: its gradient is the unit vector e_index.
   static Jet variable(double value, int index, int count, double rate) {
     Jet v(value);
     v.rate = rate;
     v.size = count;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(count); ++k) v.gradient[k] = v.rateGradient[k] = 0.0;
     v.gradient[static_cast<std::size_t>(index)] = 1.0;
     return v;
+  }
+
+  // Sets the entries from size to n − 1 to zero and size to n (≥ size): a Jet whose first n
+  // entries can be read, whatever its size was (a formula that is constant where it is evaluated).
+  void widen(int n) {
+    for (auto k = static_cast<std::size_t>(size); k < static_cast<std::size_t>(n); ++k) gradient[k] = rateGradient[k] = 0.0;
+    size = std::max(size, n);
+  }
+
+ private:
+  void copyEntries(const Jet& other) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(size); ++k) {
+      gradient[k] = other.gradient[k];
+      rateGradient[k] = other.rateGradient[k];
+    }
   }
 };
 
@@ -73,9 +100,7 @@ inline Jet jetOf(const Jet& u, double f, double d1, double d2) {
   z.rate = d1 * u.rate;
   z.size = u.size;
   const double a = d2 * u.rate;
-  const int n = u.size == 0 ? kMaxJetVariables : u.size;  // of a constant: keep every entry zero
-  for (int i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(i);
+  for (std::size_t k = 0; k < static_cast<std::size_t>(u.size); ++k) {
     z.gradient[k] = d1 * u.gradient[k];
     z.rateGradient[k] = a * u.gradient[k] + d1 * u.rateGradient[k];
   }
@@ -85,7 +110,7 @@ inline Jet jetOf(const Jet& u, double f, double d1, double d2) {
 // z = f(u, v), given f and its partial derivatives f_u, f_v, f_uu, f_uv, f_vv:
 //   ∇z = f_u ∇u + f_v ∇v,   ż = f_u u̇ + f_v v̇,
 //   ∇ż = (f_uu u̇ + f_uv v̇) ∇u + (f_uv u̇ + f_vv v̇) ∇v + f_u ∇u̇ + f_v ∇v̇
-// Entries past a Jet's size are zero if it is a constant; two variables' Jets have one size.
+// Entries past an argument's size are zero: past the shorter one only the longer one counts.
 inline Jet jetOf(const Jet& u, const Jet& v, double f, double fu, double fv, double fuu, double fuv, double fvv) {
   Jet z;
   z.value = f;
@@ -93,11 +118,18 @@ inline Jet jetOf(const Jet& u, const Jet& v, double f, double fu, double fv, dou
   z.size = std::max(u.size, v.size);
   const double a = fuu * u.rate + fuv * v.rate;
   const double b = fuv * u.rate + fvv * v.rate;
-  const int n = z.size == 0 ? kMaxJetVariables : z.size;  // two constants: keep every entry zero
-  for (int i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(i);
+  const auto both = static_cast<std::size_t>(std::min(u.size, v.size));
+  for (std::size_t k = 0; k < both; ++k) {
     z.gradient[k] = fu * u.gradient[k] + fv * v.gradient[k];
     z.rateGradient[k] = a * u.gradient[k] + b * v.gradient[k] + fu * u.rateGradient[k] + fv * v.rateGradient[k];
+  }
+  for (std::size_t k = both; k < static_cast<std::size_t>(u.size); ++k) {
+    z.gradient[k] = fu * u.gradient[k];
+    z.rateGradient[k] = a * u.gradient[k] + fu * u.rateGradient[k];
+  }
+  for (std::size_t k = both; k < static_cast<std::size_t>(v.size); ++k) {
+    z.gradient[k] = fv * v.gradient[k];
+    z.rateGradient[k] = b * v.gradient[k] + fv * v.rateGradient[k];
   }
   return z;
 }
@@ -194,8 +226,10 @@ inline Jet hypot(const Jet& u, const Jet& v) {
 // The larger (smaller) argument with its derivatives; at a tie, the first argument's.
 inline Jet max(const Jet& u, const Jet& v) { return u.value >= v.value ? u : v; }
 inline Jet min(const Jet& u, const Jet& v) { return u.value <= v.value ? u : v; }
-// u^c for a constant c: c u^(c−1), c (c−1) u^(c−2). An integer c is exact for any u.
+// u^c for a constant c: c u^(c−1), c (c−1) u^(c−2). An integer c is exact for any u; a square,
+// the commonest, is u·u.
 inline Jet pow(const Jet& u, double c) {
+  if (c == 2.0) return jetOf(u, u.value * u.value, 2.0 * u.value, 2.0);
   return jetOf(u, std::pow(u.value, c), c * std::pow(u.value, c - 1.0), c * (c - 1.0) * std::pow(u.value, c - 2.0));
 }
 // u^v with v a variable: exp(v log u), for u > 0:
