@@ -5,16 +5,22 @@
 
 namespace tinkertoy {
 
-FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings) : kind_(settings.kind) {
+namespace {
+
+// The settings' rows parsed over their points' variables.
+std::vector<Formula> parsedRows(const FormulaConstraintSettings& settings) {
   requireNamedPoints(settings.points, kMaxConstraintPoints);
-  variables_ = namedPointVariables(settings.points);
-  for (const std::string& row : settings.rows) formulas_.emplace_back(row, variables_, settings.parameters);
-  for (std::size_t k = 0; k < settings.points.size(); ++k) {
-    names_.push_back(settings.points[k].first);
-    points_[k] = settings.points[k].second;
-  }
+  const std::vector<std::string> variables = namedPointVariables(settings.points);
+  std::vector<Formula> rows;
+  for (const std::string& row : settings.rows) rows.emplace_back(row, variables, settings.parameters);
+  return rows;
+}
+
+}  // namespace
+
+FormulaConstraint::FormulaConstraint(FormulaConstraintSettings settings)
+    : FormulaConstraint(settings.points, parsedRows(settings), settings.kind) {
   settings_ = std::move(settings);
-  noteVariablesUsed();
 }
 
 FormulaConstraint::FormulaConstraint(NamedPoints points, std::vector<Formula> rows, RowKind kind)
