@@ -12,6 +12,7 @@
 
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/curves/formula_curve.hpp"
+#include "tinkertoy/curves/helix_curve.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/model/bead.hpp"
@@ -109,6 +110,22 @@ TEST(FormulaCurve, IsReadFromAndWrittenToScenes) {
   cpp.model.addBody(std::make_unique<Bead>(formulaCurve([](auto u) { return std::array{u, u * u}; }), 1.0),
                     Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1));
   EXPECT_THROW((void)writeScene(cpp), std::invalid_argument);
+}
+
+// In 3D a formula curve has a z: a helix written as formulas is the built-in helix (whose axis is
+// ŷ, with e1 = ẑ and e2 = x̂), and it is written with its z.
+TEST(FormulaCurve, A3DCurveIsReadWithItsZ) {
+  Scene scene = parseScene(beadScene(R"json({"type": "formula", "x": "r*sin(u)", "y": "p*u/(2*pi)", "z": "r*cos(u)",
+      "parameters": {"r": 0.8, "p": 0.5, "pi": 3.141592653589793}})json", 3));
+  const auto& bead = dynamic_cast<const Bead&>(scene.model.body(scene.model.bodyAt(0)));
+  const HelixCurve helix(Eigen::Vector3d::Zero(), 0.8, 0.5);
+  for (const double u : {-1.0, 0.2, 4.0}) {
+    const CurvePoint a = bead.curve().evaluate(u), b = helix.evaluate(u);
+    EXPECT_LE((a.position - b.position).norm(), 1e-15) << u;
+    EXPECT_LE((a.tangent - b.tangent).norm(), 1e-15) << u;
+    EXPECT_LE((a.curvature - b.curvature).norm(), 1e-15) << u;
+  }
+  EXPECT_NE(writeScene(scene).find("\"z\": \"r*cos(u)\""), std::string::npos);
 }
 
 TEST(FormulaCurve, RejectsEachBadSceneCurveAtItsPath) {
