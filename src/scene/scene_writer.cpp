@@ -19,13 +19,9 @@
 #include <string>
 #include <variant>
 
+#include "scene/curve_writer.hpp"
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
-#include "tinkertoy/curves/ellipse_curve.hpp"
-#include "tinkertoy/curves/formula_curve.hpp"
-#include "tinkertoy/curves/helix_curve.hpp"
-#include "tinkertoy/curves/line_curve.hpp"
-#include "tinkertoy/curves/spline_curve.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/formula_potential.hpp"
@@ -43,15 +39,8 @@ namespace tinkertoy {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-Json numbers(const Eigen::VectorXd& x) {
-  Json out = Json::array();
-  for (Eigen::Index i = 0; i < x.size(); ++i) out.push_back(x[i]);
-  return out;
-}
-
-Json numbers(const std::vector<double>& x) { return Json(x); }
+using scene::Json;
+using scene::numbers;
 
 // A limit, or nothing for an infinite one.
 void putLimit(Json& out, const char* key, double value) {
@@ -154,39 +143,6 @@ class Writer {
     return out;
   }
 
-  Json curve(const Curve& c) const {
-    Json out;
-    out["type"] = c.type();
-    const bool spatial = model_.dimension() == 3;
-    if (const auto* e = dynamic_cast<const EllipseCurve*>(&c)) {
-      out["center"] = numbers(e->center());
-      if (c.type() == "circle") {
-        out["radius"] = e->semiAxisA();
-      } else {
-        out["semi_axes"] = {e->semiAxisA(), e->semiAxisB()};
-      }
-      if (spatial) out["normal"] = numbers(e->normal());
-    } else if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
-      out["point"] = numbers(line->origin());
-      out["direction"] = numbers(line->direction());
-    } else if (const auto* spline = dynamic_cast<const SplineCurve*>(&c)) {
-      Json points = Json::array();
-      for (const Eigen::VectorXd& p : spline->points()) points.push_back(numbers(p));
-      out["points"] = points;
-      out["closed"] = spline->closed();
-    } else if (const auto* formula = dynamic_cast<const FormulaCurve*>(&c)) {
-      putFormulaCurve(out, *formula);
-    } else if (const auto* helix = dynamic_cast<const HelixCurve*>(&c)) {
-      out["center"] = numbers(helix->center());
-      out["radius"] = helix->radius();
-      out["pitch"] = helix->pitch();
-      out["axis"] = numbers(helix->axis());
-    } else {
-      throw std::invalid_argument("a " + std::string(c.type()) + " curve cannot be written to a scene");
-    }
-    return out;
-  }
-
   Json body(BodyId b) const {
     const Body& body = model_.body(b);
     const Eigen::VectorXd q = cleaned(model_.coordinates(b)), v = cleaned(model_.velocities(b));
@@ -199,7 +155,7 @@ class Writer {
     } else if (const auto* bead = dynamic_cast<const Bead*>(&body)) {
       out["type"] = "bead";
       out["mass"] = bead->mass();
-      out["curve"] = curve(bead->curve());
+      out["curve"] = scene::writeCurve(bead->curve(), model_.dimension());
       out["u"] = q[0];
       out["u_dot"] = v[0];
     } else if (const auto* chain = dynamic_cast<const Chain*>(&body)) {
@@ -400,7 +356,7 @@ class Writer {
     const auto* path = dynamic_cast<const CurvePath*>(s.path.get());
     if (!path) throw std::invalid_argument(model_.describe(id) + ": only a curve path can be written to a scene");
     out["particle"] = onlyPoint(s.point, s.type);
-    Json p = curve(path->curve());
+    Json p = scene::writeCurve(path->curve(), model_.dimension());
     p["speed"] = path->speed();
     p["phase"] = path->phase() + path->speed() * model_.time();
     out["path"] = p;
@@ -452,18 +408,6 @@ class Writer {
   // A formula with the file's clock: it starts at 0, so t becomes (t + the current time).
   [[nodiscard]] std::string restarted(const std::string& formula) const {
     return model_.time() == 0.0 ? formula : shiftVariable(formula, "t", model_.time());
-  }
-
-  // "x", "y" (and "z"): the coordinates' formulas of u.
-  static void putFormulaCurve(Json& out, const FormulaCurve& c) {
-    static constexpr std::array<const char*, 3> kAxes = {"x", "y", "z"};
-    for (std::size_t i = 0; i < c.coordinates().size(); ++i) {
-      const Formula& f = c.coordinates()[i];
-      if (!f.fromText()) throw std::invalid_argument("a formula curve written in C++ cannot be written to a scene");
-      out[kAxes[i]] = f.text();
-    }
-    if (!c.parameters().empty()) out["parameters"] = c.parameters();
-    if (c.period() > 0.0) out["period"] = c.period();
   }
 
   // "C": a formula, or an array of them.
