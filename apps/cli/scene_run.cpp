@@ -43,7 +43,52 @@ void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, 
       << "); with these settings (no projection, feedback or position correction) the error stays\n";
 }
 
+// A whole-number flag in the range its setting accepts (checked before CLI11 narrows it to int).
+CLI::Validator wholeSetting(Setting setting) {
+  const WholeRange range = wholeRange(setting);
+  return integerBetween(static_cast<long>(range.least), static_cast<long>(range.most));
+}
+
 }  // namespace
+
+bool SimulationFlags::gives(Setting setting) const {
+  switch (setting) {
+    case Setting::Dt: return dt.has_value();
+    case Setting::Formulation: return formulation.has_value();
+    case Setting::Integrator: return integrator.has_value();
+    case Setting::RelativeTolerance: return rtol.has_value();
+    case Setting::AbsoluteTolerance: return atol.has_value();
+    case Setting::Solver: return solver.has_value();
+    case Setting::SolverTolerance: return tolerance.has_value();
+    case Setting::MaxIterations: return maxIterations.has_value();
+    case Setting::Regularization: return regularization.has_value();
+    case Setting::Factorization: return factorization.has_value();
+    case Setting::ReuseIterations: return reuseIterations.has_value();
+    case Setting::Threads: return threads.has_value();
+    case Setting::Ks: return ks.has_value();
+    case Setting::Kd: return kd.has_value();
+    case Setting::Project: return project.has_value();
+    case Setting::Iterations: return iterations.has_value();
+    case Setting::Substeps: return substeps.has_value();
+    case Setting::VelocityScheme: return velocityScheme.has_value();
+    case Setting::PositionCorrection: return positionCorrection.has_value();
+    case Setting::JointHertz: return jointHertz.has_value();
+    case Setting::JointDampingRatio: return jointDampingRatio.has_value();
+    case Setting::ProjectionTolerance:
+    case Setting::ProjectionIterations:
+    case Setting::WarmStart:
+    case Setting::Baumgarte: break;
+  }
+  return false;
+}
+
+std::string settingsProblem(const SettingsError& error, const std::string& path, const SimulationFlags& flags) {
+  for (const Setting setting : error.settings()) {
+    if (flags.gives(setting)) return settingFlag(setting) + ": " + error.reason();
+  }
+  const std::string_view key = settingSpelling(error.settings().front()).scene;
+  return path + ": settings" + (key.empty() ? std::string() : "." + std::string(key)) + ": " + error.reason();
+}
 
 void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.dt) s.dt = *f.dt;
@@ -75,7 +120,8 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   addOptional(app, "--ks", f.ks, "Feedback gain on C (1/s²)")->check(finiteNumber(Sign::NonNegative));
   addOptional(app, "--kd", f.kd, "Feedback gain on Ċ (1/s)")->check(finiteNumber(Sign::NonNegative));
   addOptional(app, "--tolerance", f.tolerance, "CG relative residual target")->check(finiteNumber(Sign::Positive));
-  addOptional(app, "--max-iterations", f.maxIterations, "CG iteration cap (0: 2m + 100)")->check(integerAtLeast(0));
+  addOptional(app, "--max-iterations", f.maxIterations, "CG iteration cap (0: 2m + 100)")
+      ->check(wholeSetting(Setting::MaxIterations));
   addOptional(app, "--regularization", f.regularization, "Damping of the cg/ldlt solves where J loses rank, relative (default 1e-8; 0: none)")
       ->check(finiteNumber(Sign::NonNegative));
   app.add_option_function<std::string>(
@@ -86,9 +132,9 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
          "--reuse-iterations",
          [&f](const std::string& text) { f.reuseIterations = text == "auto" ? -1 : std::stoi(text); },
          "auto | N: CG iterations a stale factorization may take before the ldlt solver factors again (0: every solve)")
-      ->check(CLI::IsMember({"auto"}) | integerBetween(0, 1000));
+      ->check(CLI::IsMember({"auto"}) | integerBetween(0, wholeRange(Setting::ReuseIterations).most));
   addOptional(app, "--threads", f.threads, "Threads a step may use (the same results on any number)")
-      ->check(integerBetween(1, kMostThreads));
+      ->check(wholeSetting(Setting::Threads));
   app.add_option_function<std::string>(
          "--integrator", [&f](const std::string& name) { f.integrator = parseIntegrator(name); },
          "euler | symplectic-euler | midpoint | rk4 | dopri5 | rattle (acceleration)")
@@ -107,8 +153,8 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
          "acceleration (Witkin) | velocity (impulses, after dyn4j)")
       ->check(CLI::IsMember({"acceleration", "velocity"}));
   addOptional(app, "--iterations", f.iterations, "Sequential-impulse passes per substep (velocity)")
-      ->check(integerAtLeast(1));
-  addOptional(app, "--substeps", f.substeps, "Substeps per step (velocity)")->check(integerAtLeast(1));
+      ->check(wholeSetting(Setting::Iterations));
+  addOptional(app, "--substeps", f.substeps, "Substeps per step (velocity)")->check(wholeSetting(Setting::Substeps));
   app.add_option_function<std::string>(
          "--position-correction",
          [&f](const std::string& name) { f.positionCorrection = parsePositionCorrection(name); },
@@ -136,7 +182,10 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
   } catch (const SceneError& e) {
     err << "error: " << e.what() << "\n";
     return nullptr;
-  } catch (const std::invalid_argument& e) {  // flags that do not fit the settings or the model
+  } catch (const SettingsError& e) {  // flags that do not fit the scene's settings
+    err << "error: " << settingsProblem(e, path, flags) << "\n";
+    return nullptr;
+  } catch (const std::invalid_argument& e) {  // settings that do not fit the model
     err << "error: " << path << ": " << e.what() << "\n";
     return nullptr;
   }

@@ -28,6 +28,9 @@ struct SimulationFlags {
   std::optional<VelocityScheme> velocityScheme;
   std::optional<bool> project;  // --project / --no-project
 
+  // Whether the flag of `setting` was given.
+  [[nodiscard]] bool gives(Setting setting) const;
+
   // Whether any flag was given.
   [[nodiscard]] bool any() const {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
@@ -56,6 +59,11 @@ struct SceneRun {
 // not fit the model, prints "error: …" to `err` and returns null. Warns on `err` when the
 // initial state violates its constraints and nothing will pull it back.
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err);
+
+// What is wrong with the settings `error` reports, for `path` run with `flags`: "--substeps:
+// must be …" when the flag of a setting it involves was given, else "PATH: settings.substeps:
+// must be …", the scene's own field.
+std::string settingsProblem(const SettingsError& error, const std::string& path, const SimulationFlags& flags);
 
 // "" when reaching `time` takes at most kMaxSteps steps of dt, otherwise why not, naming the
 // time `what` and the step `dtName` (a flag, or the scene's field).

@@ -1,7 +1,7 @@
 #include "sweep_command.hpp"
 
+#include <cctype>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,6 +14,8 @@
 #include "json_path.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
+#include "scene/json_text_check.hpp"
+#include "scene/scene_file.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 
@@ -29,29 +31,94 @@ struct Axis {
   std::vector<nlohmann::json> values;
 };
 
-// "PATH=V1,V2,..." split at its commas, except those inside brackets, braces or quotes.
+// One value of an axis: JSON where it is meant to be (it opens an array, an object or a string,
+// or reads as a number), otherwise the text as a string (`--set settings.solver=cg,ldlt`).
+nlohmann::json parseValue(const std::string& text, std::size_t position) {
+  const auto refuse = [&](const std::string& why) {
+    return std::invalid_argument("value " + std::to_string(position) + " '" + text + "' " + why);
+  };
+  if (const std::string problem = scene::checkJsonText(text); !problem.empty()) throw refuse(problem);
+  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
+  if (!parsed.is_discarded()) return parsed;
+  const unsigned char first = static_cast<unsigned char>(text.front());
+  const bool meantAsJson = first == '[' || first == '{' || first == '"' || std::isdigit(first) ||
+                           ((first == '-' || first == '+' || first == '.') && text.size() > 1 &&
+                            std::isdigit(static_cast<unsigned char>(text[1])));
+  if (!meantAsJson) return nlohmann::json(text);
+  try {
+    const nlohmann::json again = nlohmann::json::parse(text);  // throws, saying why
+  } catch (const nlohmann::json::exception& e) {
+    std::string detail = e.what();
+    if (const auto bracket = detail.find("] "); bracket != std::string::npos) detail = detail.substr(bracket + 2);
+    throw refuse("is not JSON: " + detail);
+  }
+  throw refuse("is not JSON");
+}
+
+// "PATH=V1,V2,..." split at its commas, except those inside brackets, braces or quotes. Brackets
+// must pair up and quotes close, or nothing is split at all.
 Axis parseAxis(const std::string& text) {
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0) throw std::invalid_argument("expected PATH=V1,V2,...");
   Axis axis{text.substr(0, equals), {}};
   const std::string list = text.substr(equals + 1);
-  int depth = 0;
-  bool quoted = false;
+  std::string open;  // the brackets and braces not yet closed, innermost last
+  bool quoted = false, escaped = false;
   std::size_t start = 0;
-  for (std::size_t i = 0; i <= list.size(); ++i) {
-    const char c = i < list.size() ? list[i] : ',';
-    if (c == '"' && (i == 0 || list[i - 1] != '\\')) quoted = !quoted;
-    if (quoted) continue;
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
-    if (c != ',' || depth > 0) continue;
-    const std::string value = list.substr(start, i - start);
-    if (value.empty()) throw std::invalid_argument(std::string("value ").append(std::to_string(axis.values.size() + 1)).append(" is empty"));
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-    axis.values.push_back(parsed.is_discarded() ? nlohmann::json(value) : std::move(parsed));
-    start = i + 1;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const char c = list[i];
+    if (quoted) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        quoted = false;
+      }
+      continue;
+    }
+    if (c == '"') quoted = true;
+    if (c == '[' || c == '{') open += c;
+    if (c == ']' || c == '}') {
+      const char opener = c == ']' ? '[' : '{';
+      if (open.empty() || open.back() != opener) {
+        throw std::invalid_argument(std::string("a '").append(1, c).append("' at character ").append(std::to_string(i + 1))
+                                        .append(" of the values closes nothing opened before it"));
+      }
+      open.pop_back();
+    }
+    if (c == ',' && open.empty()) {
+      axis.values.push_back(list.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (quoted) throw std::invalid_argument("a '\"' in the values is not closed");
+  if (!open.empty()) {
+    throw std::invalid_argument(std::string("a '").append(1, open.back()).append("' in the values is not closed"));
+  }
+  axis.values.push_back(list.substr(start));
+  for (std::size_t k = 0; k < axis.values.size(); ++k) {
+    const std::string value = axis.values[k].get<std::string>();
+    if (value.empty()) throw std::invalid_argument("value " + std::to_string(k + 1) + " is empty");
+    axis.values[k] = parseValue(value, k + 1);
   }
   return axis;
+}
+
+// Throws std::invalid_argument naming the axis if its path is a field the scene format does not
+// have there (a typo such as particles[0].masss): the scene with the axis's first value set must
+// not fail with an unknown field at that very path. Values it rejects otherwise are the cases'.
+void requireKnownField(const nlohmann::json& document, const Axis& axis) {
+  nlohmann::json probe = document;
+  setAtPath(probe, axis.path, axis.values.front());
+  try {
+    (void)parseScene(probe.dump(), "");
+  } catch (const SceneError& e) {
+    if (e.kind() == SceneError::Kind::UnknownField && e.path() == axis.path) {
+      throw std::invalid_argument(axis.path + ": " + e.reason());
+    }
+  } catch (const std::exception&) {  // anything else is the case's to report
+  }
 }
 
 std::string number(double x) {
@@ -80,6 +147,9 @@ CaseResult runCase(const nlohmann::json& document, const std::string& label, con
     run = std::make_unique<SceneRun>(std::move(scene));
   } catch (const SceneError& e) {
     result.error = e.what();
+    return result;
+  } catch (const SettingsError& e) {  // a case's settings that do not fit the flags
+    result.error = settingsProblem(e, label, flags);
     return result;
   } catch (const std::invalid_argument& e) {  // settings that do not fit the model
     result.error = label + ": " + e.what();
@@ -150,14 +220,15 @@ int sweepScene(const SweepOptions& options, std::ostream& out, std::ostream& err
   // The scene as given, with the flags, must load: its errors are the user's, not a case's.
   if (!startSceneRun(options.scene, options.simulation, err)) return kBadInput;
   nlohmann::json document;
-  {
-    std::ifstream file(options.scene);
-    document = nlohmann::json::parse(file, nullptr, false);
+  try {  // read again, within the same limits, to write the cases' values into
+    document = nlohmann::json::parse(scene::readSceneFile(options.scene));
+  } catch (const std::exception& e) {
+    err << "error: " << options.scene << ": " << e.what() << "\n";
+    return kBadInput;
   }
   for (const Axis& axis : axes) {
     try {
-      nlohmann::json probe = document;
-      setAtPath(probe, axis.path, axis.values.front());
+      requireKnownField(document, axis);
     } catch (const std::invalid_argument& e) {
       err << "error: --set " << e.what() << "\n";  // the message starts with the path
       return kBadInput;

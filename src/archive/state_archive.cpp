@@ -99,19 +99,35 @@ std::string StateWriter::sealed() const {
 
 // --- StateReader ---------------------------------------------------------------------------
 
+namespace {
+
+// What is wrong with a state file's first kHeaderSize bytes, or "": the signature, the version
+// and a length of items that a state file can have.
+std::string headerProblem(std::string_view header) {
+  if (header.substr(0, kSignature.size()) != std::string_view(kSignature.data(), kSignature.size())) {
+    return "not a Tinkertoy state file: it does not begin with the signature TTSTATE";
+  }
+  const auto version = get<std::uint32_t>(header, 8);
+  if (version != kStateFormatVersion) {
+    return words("a state file of format version ", version, ", which this build cannot read (it reads version ",
+                 kStateFormatVersion, ")");
+  }
+  const auto announced = get<std::uint64_t>(header, 16);
+  if (announced > kMaxStateFileBytes - kHeaderSize) {
+    return words("not a state file this build reads: its header announces ", announced,
+                 " bytes of state, more than the limit of ", kMaxStateFileBytes >> 20, " MiB");
+  }
+  return {};
+}
+
+}  // namespace
+
 StateReader::StateReader(std::string_view file) {
   if (file.size() < kHeaderSize) {
     throw StateError(words("not a Tinkertoy state file: it is ", file.size(), " bytes, shorter than the ", kHeaderSize,
                            "-byte header of one"));
   }
-  if (file.substr(0, kSignature.size()) != std::string_view(kSignature.data(), kSignature.size())) {
-    throw StateError("not a Tinkertoy state file: it does not begin with the signature TTSTATE");
-  }
-  const auto version = get<std::uint32_t>(file, 8);
-  if (version != kStateFormatVersion) {
-    throw StateError(words("a state file of format version ", version, ", which this build cannot read (it reads version ",
-                           kStateFormatVersion, ")"));
-  }
+  if (std::string problem = headerProblem(file.substr(0, kHeaderSize)); !problem.empty()) throw StateError(problem);
   const auto announced = get<std::uint64_t>(file, 16);
   const std::size_t present = file.size() - kHeaderSize;
   if (announced != present) {
@@ -180,8 +196,27 @@ void StateReader::finish() const {
   }
 }
 
+// The header is checked as soon as it has arrived, and the file is read no further than the
+// length it announces (and one byte more, which the reader then reports): a file that is not a
+// state file, or an endless one, costs at most one chunk.
 std::string readStateFile(const std::filesystem::path& path) {
-  detail::BoundedRead read = detail::readBounded(path, kMaxStateFileBytes);
+  std::string header;
+  std::size_t seen = 0;
+  const detail::ChunkInspector inspect = [&](std::string_view chunk) -> std::string {
+    seen += chunk.size();
+    if (header.size() < kHeaderSize) {
+      header.append(chunk.substr(0, kHeaderSize - header.size()));
+      if (header.size() < kHeaderSize) return {};
+      if (std::string problem = headerProblem(header); !problem.empty()) return problem;
+    }
+    const auto announced = get<std::uint64_t>(header, 16);
+    if (seen > kHeaderSize + announced + 1) {
+      return words("the state file has bytes after its end: its header announces ", announced,
+                   " bytes of state, and more follow");
+    }
+    return {};
+  };
+  detail::BoundedRead read = detail::readBounded(path, kMaxStateFileBytes, inspect);
   using Problem = detail::BoundedRead::Problem;
   const std::string name = words("'", path.string(), "'");
   switch (read.problem) {
@@ -191,6 +226,8 @@ std::string readStateFile(const std::filesystem::path& path) {
       throw StateError(words("cannot open the state file ", name, ": ", read.reason));
     case Problem::CannotRead:
       throw StateError(words("cannot read the state file ", name, ": ", read.reason));
+    case Problem::Refused:
+      throw StateError(words(name, ": ", read.reason));
     case Problem::TooLarge:
       break;
   }

@@ -7,7 +7,7 @@
 
 namespace tinkertoy::detail {
 
-BoundedRead readBounded(const std::filesystem::path& file, std::size_t limit) {
+BoundedRead readBounded(const std::filesystem::path& file, std::size_t limit, const ChunkInspector& inspect) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return {"", BoundedRead::Problem::CannotOpen, std::strerror(errno)};
   BoundedRead read;
@@ -19,6 +19,11 @@ BoundedRead readBounded(const std::filesystem::path& file, std::size_t limit) {
     bytes.resize(size + wanted);
     in.read(bytes.data() + size, static_cast<std::streamsize>(wanted));
     bytes.resize(size + static_cast<std::size_t>(in.gcount()));
+    if (inspect) {
+      if (std::string refusal = inspect(std::string_view(bytes).substr(size)); !refusal.empty()) {
+        return {"", BoundedRead::Problem::Refused, std::move(refusal)};
+      }
+    }
     if (bytes.size() > limit) return {"", BoundedRead::Problem::TooLarge, ""};
   }
   if (in.bad()) return {"", BoundedRead::Problem::CannotRead, std::strerror(errno)};

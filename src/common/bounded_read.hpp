@@ -4,19 +4,26 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace tinkertoy::detail {
 
 struct BoundedRead {
-  enum class Problem { None, CannotOpen, CannotRead, TooLarge };
+  enum class Problem { None, CannotOpen, CannotRead, TooLarge, Refused };
   std::string bytes;
   Problem problem = Problem::None;
-  std::string reason;  // the system's words for CannotOpen and CannotRead
+  std::string reason;  // the system's words for CannotOpen and CannotRead; the inspector's for Refused
 };
 
-// The bytes of `file`, or the problem: it cannot be opened or read, or it holds more than
-// `limit` bytes (reading stops one byte past the limit).
-BoundedRead readBounded(const std::filesystem::path& file, std::size_t limit);
+// Looks at each piece of a file as it arrives, in order; returns why the file is refused ("" to
+// read on), so that a file that cannot be what it should is refused before the rest is read.
+using ChunkInspector = std::function<std::string(std::string_view chunk)>;
+
+// The bytes of `file`, or the problem: it cannot be opened or read, it holds more than `limit`
+// bytes (reading stops one byte past the limit), or `inspect` refused a piece of it (reading
+// stops there).
+BoundedRead readBounded(const std::filesystem::path& file, std::size_t limit, const ChunkInspector& inspect = {});
 
 }  // namespace tinkertoy::detail

@@ -61,7 +61,7 @@ double scaledRms(const ErrorTolerance& tol, const Eigen::VectorXd& eq, const Eig
 }  // namespace
 
 void ErrorTolerance::validate() const {
-  if (!(std::isfinite(relative) && relative >= 1e-14 && relative < 1.0)) {
+  if (!(std::isfinite(relative) && relative >= kFinestRelative && relative < 1.0)) {
     throw std::invalid_argument("rtol must be from 1e-14 (what double precision resolves) to below 1");
   }
   if (!(std::isfinite(absolute) && absolute > 0.0)) {

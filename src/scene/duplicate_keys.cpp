@@ -3,7 +3,9 @@
 // One pass over the text, which has parsed already: strings are skipped whole (escapes too),
 // '{' and '[' open a container, '}' and ']' close one, ',' moves an array to its next element,
 // and a string followed by ':' is a key of the innermost object. Each object keeps the keys it
-// has seen with their offsets; each container knows its path, for the message.
+// has seen with their offsets. A container records only its own step from its parent (".key" or
+// "[i]"); the path is joined from the open containers' steps when a duplicate is found, so the
+// pass stays linear in the text however deep it nests.
 #include "duplicate_keys.hpp"
 
 #include <map>
@@ -16,16 +18,27 @@ namespace {
 
 struct Container {
   bool object = false;
-  std::string path;                         // of the container itself
+  std::string step;                         // from its parent: ".key" under an object, "[i]" under an array
   std::map<std::string, std::size_t> keys;  // an object's keys so far, with their offsets
   std::size_t index = 0;                    // an array's current element
   std::string lastKey;                      // an object's current member
 };
 
-// The path of the value the innermost container is at now.
-std::string childPath(const Container& c) {
-  if (c.object) return c.path.empty() ? c.lastKey : c.path + "." + c.lastKey;
-  return c.path + "[" + std::to_string(c.index) + "]";
+// The step from the innermost container to the value it is at now: ".key" or "[i]".
+std::string childStep(const Container& c) {
+  std::string step(1, c.object ? '.' : '[');  // built in steps: GCC 12 warns falsely on "." + key
+  step += c.object ? c.lastKey : std::to_string(c.index);
+  if (!c.object) step += ']';
+  return step;
+}
+
+// The path of the value the innermost container is at now: its ancestors' steps, then its own,
+// without the root's leading '.'.
+std::string pathOf(const std::vector<Container>& open) {
+  std::string path;
+  for (std::size_t k = 1; k < open.size(); ++k) path += open[k].step;
+  path += childStep(open.back());
+  return path.starts_with('.') ? path.substr(1) : path;
 }
 
 }  // namespace
@@ -50,11 +63,11 @@ std::optional<DuplicateKey> findDuplicateKey(std::string_view json) {
       Container& object = open.back();
       object.lastKey = key;
       if (const auto [seen, fresh] = object.keys.emplace(key, start); !fresh) {
-        return DuplicateKey{childPath(object), seen->second, start};
+        return DuplicateKey{pathOf(open), seen->second, start};
       }
     } else if (c == '{' || c == '[') {
-      const std::string path = open.empty() ? std::string() : childPath(open.back());
-      open.push_back({c == '{', path, {}, 0, {}});
+      std::string step = open.empty() ? std::string() : childStep(open.back());
+      open.push_back({c == '{', std::move(step), {}, 0, {}});
     } else if (c == '}' || c == ']') {
       if (!open.empty()) open.pop_back();
     } else if (c == ',' && !open.empty() && !open.back().object) {

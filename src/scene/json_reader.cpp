@@ -110,7 +110,7 @@ void JsonObject::allowOnly(std::span<const std::string_view> allowed) const {
       for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
       reason += " (known fields: " + list + ")";
     }
-    throw SceneError(pathOf(key), reason);
+    throw SceneError(pathOf(key), reason, {}, SceneError::Kind::UnknownField);
   }
 }
 

@@ -26,6 +26,10 @@ using Endpoint = std::variant<BodyPoint, Eigen::VectorXd>;
 // "[j]", appended to a JSON path.
 std::string element(Eigen::Index j);
 
+// settings.validate(), its SettingsError as a SceneError at the JSON path of the setting to
+// change first under `path` (the settings object's), or at `path` for one scenes do not set.
+void validateSettings(const SimulationSettings& settings, const std::string& path);
+
 class SceneBuilder {
  public:
   SceneBuilder(Scene& scene, int dimension) : scene_(scene), d_(dimension) {}

@@ -1,12 +1,16 @@
 #include "scene/scene_file.hpp"
 
 #include "common/bounded_read.hpp"
+#include "scene/json_text_check.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy::scene {
 
 std::string readSceneFile(const std::filesystem::path& file, std::size_t limit) {
-  detail::BoundedRead read = detail::readBounded(file, limit);
+  // Checked as it is read: a file that cannot be a scene (a NUL byte, runaway nesting) is refused
+  // at its first bad byte.
+  JsonTextCheck check;
+  detail::BoundedRead read = detail::readBounded(file, limit, [&check](std::string_view piece) { return check.feed(piece); });
   using Problem = detail::BoundedRead::Problem;
   switch (read.problem) {
     case Problem::None:
@@ -15,6 +19,8 @@ std::string readSceneFile(const std::filesystem::path& file, std::size_t limit) 
       throw SceneError("", "cannot open scene file: " + read.reason, file.string());
     case Problem::CannotRead:
       throw SceneError("", "cannot read scene file: " + read.reason, file.string());
+    case Problem::Refused:
+      throw SceneError("", read.reason, file.string());
     case Problem::TooLarge:
       break;
   }

@@ -11,6 +11,7 @@
 #include "scene/finite_energy.hpp"
 #include "scene/scene_file.hpp"
 #include "scene/json_reader.hpp"
+#include "scene/json_text_check.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
@@ -53,7 +54,30 @@ void readChoice(const JsonObject& s, const char* field, std::optional<Kind> (*pa
   target = *kind;
 }
 
+// The whole number at the key `setting` has in scenes, if the settings give one, into target;
+// one outside the setting's range is a SceneError there.
+void readWhole(const JsonObject& s, Setting setting, int& target) {
+  const std::string_view key = settingSpelling(setting).scene;
+  const std::optional<long> value = s.optionalInteger(key);
+  if (!value) return;
+  try {
+    requireWhole(setting, *value);
+  } catch (const SettingsError& e) {
+    throw SceneError(s.pathOf(key), e.reason());
+  }
+  target = static_cast<int>(*value);
+}
+
 }  // namespace
+
+void validateSettings(const SimulationSettings& settings, const std::string& path) {
+  try {
+    settings.validate();
+  } catch (const SettingsError& e) {
+    const std::string_view key = settingSpelling(e.settings().front()).scene;
+    throw SceneError(key.empty() ? path : path.empty() ? std::string(key) : path + "." + std::string(key), e.reason());
+  }
+}
 
 std::string element(Eigen::Index j) {
   std::string index(1, '[');  // built in steps: GCC 12 warns falsely on "[" + to_string(j)
@@ -71,26 +95,12 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   scene_.duration = s.nonNegative("duration", scene_.duration);
   readChoice(s, "integrator", parseIntegrator, "integrator", "euler, symplectic-euler, midpoint, rk4, dopri5 or rattle",
              settings.integrator);
-  for (const auto& [field, value] : {std::pair{"rtol", &settings.errorTolerance.relative},
-                                     std::pair{"atol", &settings.errorTolerance.absolute}}) {
-    if (!s.has(field)) continue;
-    *value = s.positive(field);
-    try {
-      settings.errorTolerance.validate();
-    } catch (const std::invalid_argument& e) {
-      throw SceneError(s.pathOf(field), e.what());
-    }
-  }
+  if (s.has("rtol")) settings.errorTolerance.relative = s.positive("rtol");
+  if (s.has("atol")) settings.errorTolerance.absolute = s.positive("atol");
   readChoice(s, "formulation", parseFormulation, "formulation", "acceleration or velocity", settings.formulation);
   readChoice(s, "solver", parseSolver, "solver", "cg, ldlt or sequential", settings.solver.kind);
-  if (const auto iterations = s.optionalInteger("iterations")) {
-    if (*iterations < 1 || *iterations > 100'000) throw SceneError(s.pathOf("iterations"), "must be between 1 and 100000");
-    settings.velocity.iterations = static_cast<int>(*iterations);
-  }
-  if (const auto substeps = s.optionalInteger("substeps")) {
-    if (*substeps < 1 || *substeps > 10'000) throw SceneError(s.pathOf("substeps"), "must be between 1 and 10000");
-    settings.velocity.substeps = static_cast<int>(*substeps);
-  }
+  readWhole(s, Setting::Iterations, settings.velocity.iterations);
+  readWhole(s, Setting::Substeps, settings.velocity.substeps);
   readChoice(s, "velocity_scheme", parseVelocityScheme, "velocity scheme", "symplectic-euler or verlet",
              settings.velocity.scheme);
   if (const auto warm = s.optionalBoolean("warm_start")) settings.velocity.warmStart = *warm;
@@ -101,12 +111,7 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   settings.ks = s.nonNegative("ks", settings.ks);
   settings.kd = s.nonNegative("kd", settings.kd);
   if (s.has("tolerance")) settings.solver.tolerance = s.positive("tolerance");
-  if (const auto cap = s.optionalInteger("max_iterations")) {
-    if (*cap < 0 || *cap > 1'000'000'000) {
-      throw SceneError(s.pathOf("max_iterations"), "must be between 0 (automatic) and 1e9");
-    }
-    settings.solver.maxIterations = static_cast<int>(*cap);
-  }
+  readWhole(s, Setting::MaxIterations, settings.solver.maxIterations);
   settings.solver.regularization = s.nonNegative("regularization", settings.solver.regularization);
   readChoice(s, "factorization", parseFactorization, "factorization", "auto, simplicial, supernodal or tree",
              settings.solver.factorization);
@@ -115,24 +120,15 @@ void SceneBuilder::readSettings(const JsonObject& s) {
     if (value.is_string() && value.get<std::string>() == "auto") {
       settings.solver.reuseIterations = -1;
     } else if (const auto cap = value.is_string() ? std::nullopt : s.optionalInteger("reuse_iterations");
-               cap && *cap >= 0 && *cap <= 1000) {
+               cap && *cap >= 0 && *cap <= wholeRange(Setting::ReuseIterations).most) {
       settings.solver.reuseIterations = static_cast<int>(*cap);
     } else {
       throw SceneError(s.pathOf("reuse_iterations"), "must be \"auto\" or a whole number from 0 to 1000");
     }
   }
-  if (const auto threads = s.optionalInteger("threads")) {
-    if (*threads < 1 || *threads > kMostThreads) {
-      throw SceneError(s.pathOf("threads"), "must be a whole number from 1 to " + std::to_string(kMostThreads));
-    }
-    settings.threads = static_cast<int>(*threads);
-  }
+  readWhole(s, Setting::Threads, settings.threads);
   if (const auto project = s.optionalBoolean("project")) settings.projection.enabled = *project;
-  try {
-    settings.validate();
-  } catch (const std::invalid_argument& e) {
-    throw SceneError(s.path(), e.what());
-  }
+  validateSettings(settings, s.path());
 }
 
 std::string SceneBuilder::claimId(const JsonObject& object) {
@@ -427,16 +423,15 @@ std::string lineAndColumn(std::string_view text, std::size_t byte) {
 
 }  // namespace
 
-SceneError::SceneError(std::string path, const std::string& reason, std::string_view source)
+SceneError::SceneError(std::string path, const std::string& reason, std::string_view source, Kind kind)
     : std::runtime_error((source.empty() ? "" : std::string(source) + ": ") +
                          (path.empty() ? "" : path + ": ") + reason),
-      path_(std::move(path)), reason_(reason) {}
+      path_(std::move(path)), reason_(reason), kind_(kind) {}
 
 Scene parseScene(std::string_view json, std::string_view source, const SettingsAdjustment& adjust) {
-  // nlohmann's lexer takes a NUL byte for the end of the input: "{}\0anything" would load as {}.
-  if (const std::size_t nul = json.find('\0'); nul != std::string_view::npos) {
-    throw SceneError("", "a NUL byte at " + lineAndColumn(json, nul + 1) + ": a scene is JSON text", source);
-  }
+  // Before the parser: nlohmann's lexer takes a NUL byte for the end of the input ("{}\0anything"
+  // would load as {}), and nesting without bound costs the parser and every pass after it.
+  if (const std::string problem = scene::checkJsonText(json); !problem.empty()) throw SceneError("", problem, source);
   nlohmann::json document;
   try {
     document = nlohmann::json::parse(json);
@@ -465,7 +460,10 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
     if (root.has("period")) scene.period = root.positive("period");
     scene::SceneBuilder builder(scene, d);
     if (root.has("settings")) builder.readSettings(root.object("settings"));
-    if (adjust) adjust(scene.settings);
+    if (adjust) {
+      adjust(scene.settings);
+      scene.settings.validate();  // a SettingsError: the adjustment's, which its caller names
+    }
     for (const JsonObject& p : root.objects("particles")) builder.readParticle(p);
     for (const JsonObject& b : root.objects("bodies")) builder.readBody(b);
     Eigen::VectorXd g = Eigen::VectorXd::Zero(d);
@@ -476,7 +474,7 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
     scene::requireFiniteEnergy(scene.model, root.objects("particles").size());
     return scene;
   } catch (const SceneError& e) {
-    throw SceneError(e.path(), e.reason(), source);
+    throw SceneError(e.path(), e.reason(), source, e.kind());
   }
 }
 

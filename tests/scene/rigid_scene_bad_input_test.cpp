@@ -281,7 +281,7 @@ const std::vector<BadRigidScene>& badRigidScenes() {
       {"negative joint damping ratio", settings(R"({"joint_damping_ratio": -1})"), "settings.joint_damping_ratio",
        "must not be negative, got -1"},
       {"soft step with a global solve",
-       settings(R"({"formulation": "velocity", "solver": "ldlt", "position_correction": "soft"})"), "settings",
+       settings(R"({"formulation": "velocity", "solver": "ldlt", "position_correction": "soft"})"), "settings.position_correction",
        "the soft step is a sequential-impulse scheme"},
       {"zero iterations", settings(R"({"iterations": 0})"), "settings.iterations", "must be between 1 and 100000"},
       {"negative iterations", settings(R"({"iterations": -3})"), "settings.iterations", "must be between 1 and 100000"},
@@ -290,7 +290,7 @@ const std::vector<BadRigidScene>& badRigidScenes() {
       {"substeps as a string", settings(R"({"substeps": "4"})"), "settings.substeps", "expected an integer, got a string"},
       {"warm_start not a boolean", settings(R"({"warm_start": 1})"), "settings.warm_start", "expected true or false"},
       {"setting typo", settings(R"({"substep": 4})"), "settings.substep", "did you mean 'substeps'"},
-      {"sequential solver at the acceleration level", settings(R"({"solver": "sequential"})"), "settings",
+      {"sequential solver at the acceleration level", settings(R"({"solver": "sequential"})"), "settings.solver",
        "the sequential solver works at the velocity level"},
   };
   return cases;

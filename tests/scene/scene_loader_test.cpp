@@ -193,10 +193,10 @@ const BadScene kBadScenes[] = {
     {"unknown velocity scheme", R"({"settings": {"velocity_scheme": "leapfrog"}})", "settings.velocity_scheme",
      "unknown velocity scheme 'leapfrog'; expected symplectic-euler or verlet"},
     {"verlet with the soft step", R"({"settings": {"formulation": "velocity", "solver": "sequential",
-      "position_correction": "soft", "velocity_scheme": "verlet"}})", "settings", "the soft step has its own substeps"},
+      "position_correction": "soft", "velocity_scheme": "verlet"}})", "settings.velocity_scheme", "the soft step has its own substeps"},
     {"zero rtol", R"({"settings": {"integrator": "dopri5", "rtol": 0}})", "settings.rtol", "must be positive"},
     {"rtol finer than doubles resolve", R"({"settings": {"rtol": 1e-16}})", "settings.rtol",
-     "rtol must be from 1e-14 (what double precision resolves) to below 1"},
+     "must be from 1e-14 (what double precision resolves) to below 1, got 1e-16"},
     {"rtol of one", R"({"settings": {"rtol": 1}})", "settings.rtol", "to below 1"},
     {"zero atol", R"({"settings": {"atol": 0}})", "settings.atol", "must be positive"},
     {"negative period", R"({"period": -1})", "period", "must be positive"},
@@ -210,8 +210,8 @@ const BadScene kBadScenes[] = {
      "must be \"auto\" or a whole number from 0 to 1000"},
     {"fractional reuse iterations", R"({"settings": {"reuse_iterations": 2.5}})", "settings.reuse_iterations",
      "expected an integer"},
-    {"zero threads", R"({"settings": {"threads": 0}})", "settings.threads", "must be a whole number from 1 to 64"},
-    {"too many threads", R"({"settings": {"threads": 65}})", "settings.threads", "must be a whole number from 1 to 64"},
+    {"zero threads", R"({"settings": {"threads": 0}})", "settings.threads", "must be between 1 and 64, got 0"},
+    {"too many threads", R"({"settings": {"threads": 65}})", "settings.threads", "must be between 1 and 64, got 65"},
     {"threads as a word", R"({"settings": {"threads": "two"}})", "settings.threads", "expected an integer"},
     {"zero dt", R"({"settings": {"dt": 0}})", "settings.dt", "must be positive"},
     {"negative duration", R"({"settings": {"duration": -1}})", "settings.duration", "must not be negative"},
@@ -323,10 +323,10 @@ TEST(SceneLoader, RefusesANulByteWhereverItIs) {
   }
 }
 
-// A file without end is read up to the documented limit (256 MiB) and refused, never read until
-// memory runs out; a directory is a file that cannot be read.
+// A file without end is refused at its first byte that cannot be in a scene (a NUL), never read
+// until memory runs out; a directory is a file that cannot be read.
 TEST(SceneLoader, RefusesAFileWithoutEndAndOneThatIsNotAFile) {
-  for (const auto& [file, says] : {std::pair{"/dev/zero", "the scene file is larger than the limit of 256 MiB"},
+  for (const auto& [file, says] : {std::pair{"/dev/zero", "a NUL byte at line 1, column 1: a scene is JSON text"},
                                    std::pair{"/", "cannot read scene file: Is a directory"}}) {
     try {
       loadScene(file);

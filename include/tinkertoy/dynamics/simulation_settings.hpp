@@ -15,7 +15,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/integrators/dormand_prince.hpp"
@@ -58,6 +62,56 @@ struct VelocitySettings {
 
 inline constexpr int kMostThreads = 64;
 
+// Every setting, as SettingsError names it. settingSpelling() says how each door spells it.
+enum class Setting {
+  Dt, Formulation, Integrator, RelativeTolerance, AbsoluteTolerance, Solver, SolverTolerance, MaxIterations,
+  Regularization, Factorization, ReuseIterations, Threads, Ks, Kd, Project, ProjectionTolerance,
+  ProjectionIterations, Iterations, Substeps, VelocityScheme, WarmStart, PositionCorrection, Baumgarte, JointHertz,
+  JointDampingRatio,
+};
+
+// A setting's name at each door: the key of a scene's "settings" object ("substeps"; empty for
+// the few that scenes do not set) and the attribute path of the Python module's Settings
+// ("velocity.substeps"). The command line's flag is the scene key with '-' for '_' (--substeps).
+struct SettingSpelling {
+  std::string_view scene;
+  std::string_view python;
+};
+SettingSpelling settingSpelling(Setting setting);
+// "--max-iterations" for max_iterations; empty for a setting that has no flag.
+std::string settingFlag(Setting setting);
+
+// The whole numbers a setting accepts, both ends included (docs/scene-format.md, "settings").
+struct WholeRange {
+  long long least;
+  long long most;
+};
+// For Iterations, Substeps, MaxIterations, ReuseIterations (−1: automatic), Threads and
+// ProjectionIterations.
+WholeRange wholeRange(Setting setting);
+// The most sequential-impulse passes (iterations × substeps) a step may take: beyond it a step of
+// even the smallest model takes seconds, which no setting is meant to ask for.
+inline constexpr long long kMostPassesPerStep = 1'000'000;
+
+// Bad settings: thrown by SimulationSettings::validate() and requireWhole(). It names the
+// settings involved, the one to change first at the front, so that each door (scene loader,
+// command line, Python) can name them in its own words; what() names them as the C++ and Python
+// members do ("velocity.substeps: must be between 1 and 10000, got 1000000000").
+class SettingsError : public std::invalid_argument {
+ public:
+  SettingsError(std::vector<Setting> settings, const std::string& reason);
+  [[nodiscard]] std::span<const Setting> settings() const { return settings_; }
+  [[nodiscard]] const std::string& reason() const { return reason_; }
+
+ private:
+  std::vector<Setting> settings_;
+  std::string reason_;
+};
+
+// Throws SettingsError unless `value` is in wholeRange(setting): what the scene loader and the
+// flags check before a number is narrowed to the int it is stored in.
+void requireWhole(Setting setting, long long value);
+
 struct SimulationSettings {
   double dt = 1e-3;  // step size h, s
   FormulationKind formulation = FormulationKind::Acceleration;
@@ -75,7 +129,8 @@ struct SimulationSettings {
   // number of threads.
   int threads = 1;
 
-  // Throws std::invalid_argument naming the first bad setting.
+  // Throws SettingsError naming the first bad setting. Every door calls it: the scene loader,
+  // the command line after its flags, the Python module, and the Simulator's constructor.
   void validate() const;
   // Whether a step pulls a state that violates C = 0 back toward it: projection, RATTLE or both
   // feedback gains at the acceleration level, any position correction but none at the velocity

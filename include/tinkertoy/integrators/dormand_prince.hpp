@@ -38,6 +38,9 @@ struct ErrorTolerance {
   double relative = 1e-6;  // rtol
   double absolute = 1e-9;  // atol, in the coordinates' units (m, rad, m/s, rad/s)
 
+  // The smallest rtol: what double precision resolves.
+  static constexpr double kFinestRelative = 1e-14;
+
   // Throws std::invalid_argument unless 1e-14 ≤ rtol < 1 and 0 < atol < ∞.
   void validate() const;
 };

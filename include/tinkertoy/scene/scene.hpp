@@ -39,15 +39,21 @@ struct Scene {
 
 class SceneError : public std::runtime_error {
  public:
+  // What is wrong: a value (missing, of the wrong type, out of range, not fitting the rest), or
+  // a field the format does not have at that place (a typo, most often).
+  enum class Kind { Value, UnknownField };
+
   // The message reads "<source>: <path>: <reason>", leaving out empty parts.
-  SceneError(std::string path, const std::string& reason, std::string_view source = {});
+  SceneError(std::string path, const std::string& reason, std::string_view source = {}, Kind kind = Kind::Value);
   [[nodiscard]] const std::string& reason() const { return reason_; }
   // JSON path of the offending value ("" for the whole document).
   [[nodiscard]] const std::string& path() const { return path_; }
+  [[nodiscard]] Kind kind() const { return kind_; }
 
  private:
   std::string path_;
   std::string reason_;
+  Kind kind_;
 };
 
 // Changes to the settings as read, made before the model is built (a command line's flags), so

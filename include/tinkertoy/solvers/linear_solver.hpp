@@ -27,6 +27,9 @@ namespace tinkertoy {
 // once); sequential impulses (velocity level only) go row block by row block.
 enum class SolverKind { ConjugateGradient, SparseLdlt, SequentialImpulses };
 
+// The largest damping: ε = 1 already solves (J W Jᵀ + diag) instead of J W Jᵀ.
+inline constexpr double kMostRegularization = 1.0;
+
 struct SolverSettings {
   SolverKind kind = SolverKind::ConjugateGradient;
   // CG stops when ‖b − A x‖ ≤ tolerance · ‖b‖.
@@ -39,7 +42,7 @@ struct SolverSettings {
   // (a singular configuration, redundant rows): damped least squares there (docs/theory.md §4,
   // "Singular configurations"). 0 solves J W Jᵀ as it is, and the direct solve then refuses
   // redundant rows.
-  double regularization = 1e-8;
+  double regularization = 1e-8;  // at most kMostRegularization
   // The direct solve's factorization; Automatic picks by the model (solvers/factorization.hpp).
   FactorizationKind factorization = FactorizationKind::Automatic;
   // The most CG iterations the direct solve may spend with a factorization of an earlier matrix
