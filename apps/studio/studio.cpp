@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "common/article.hpp"
 #include "layout.hpp"
 #include "scene_json.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
@@ -319,7 +320,7 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
         const Eigen::VectorXd q = model.coordinates(hit.point->body);
         gesture_.grabOffset = hasFrame(model, *hit.point) ? Eigen::Vector2d(q[0], q[1]) - world : pictureOf(*hit.point) - world;
       } else {
-        report("a " + std::string(model.body(hit.point->body).type()) +
+        report(detail::withArticle(model.body(hit.point->body).type()) +
                    " moves only along its own coordinates; press Space and drag it while it runs",
                false);
       }

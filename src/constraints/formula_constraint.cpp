@@ -84,7 +84,7 @@ void FormulaConstraint::evaluate(const ConstraintInput& input, ConstraintOutput&
     const Jet c = f.jet(s, sDot);
     if (!allFinite(c)) {
       if (std::string reason = undefinedFormulaReason(f, variables_, s, sDot); !reason.empty()) {
-        throw UndefinedConstraintError(reason);
+        throw UndefinedConstraintError(reason, static_cast<int>(r));
       }
     }
     const int row = static_cast<int>(r);

@@ -1,6 +1,7 @@
 #include "tinkertoy/curves/formula_curve.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace tinkertoy {
@@ -36,14 +37,30 @@ void FormulaCurve::validate() const {
     throw std::invalid_argument("a formula curve's period must be 0 (open) or a positive number");
   }
   if (period_ == 0.0) return;
-  // A closed curve returns to its start: check c(u + P) = c(u) at a few u across a period.
-  for (int k = 0; k < 7; ++k) {
-    const double u = period_ * k / 7.0;
+  // A closed curve returns to its start: check c(u + P) = c(u) at a few u across a period, to
+  // within kClosure of the curve's size. That check means something only if the curve goes
+  // somewhere in between: any smooth curve "closes" after a period of 1e-12, having barely moved.
+  constexpr int kSamples = 7;
+  constexpr double kClosure = 1e-9;
+  const Eigen::Vector3d start = evaluate(0.0).position;
+  double travel = 0.0, size = std::max(1.0, start.norm());
+  for (int k = 0; k < kSamples; ++k) {
+    const double u = period_ * k / kSamples;
     const Eigen::Vector3d a = evaluate(u).position, b = evaluate(u + period_).position;
-    if (!((a - b).norm() <= 1e-9 * std::max(1.0, a.norm()))) {
-      throw std::invalid_argument("a formula curve does not close after its period " + std::to_string(period_) +
-                                  ": c(u) and c(u + period) differ at u = " + std::to_string(u));
+    travel = std::max(travel, (a - start).norm());
+    size = std::max(size, a.norm());
+    if (!((a - b).norm() <= kClosure * std::max(1.0, a.norm()))) {
+      std::ostringstream message;
+      message << "a formula curve does not close after its period " << period_
+              << ": c(u) and c(u + period) differ at u = " << u;
+      throw std::invalid_argument(message.str());
     }
+  }
+  if (!(travel > 1e3 * kClosure * size)) {
+    std::ostringstream message;
+    message << "a formula curve hardly moves over its period " << period_ << " (by " << travel
+            << " across it), so its closing there tells nothing: give the period after which the curve comes back";
+    throw std::invalid_argument(message.str());
   }
 }
 

@@ -1,6 +1,7 @@
 #include "tinkertoy/dynamics/derivative_audit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -98,6 +99,11 @@ Eigen::MatrixXd difference(const Sampled& f, double e, Stencil stencil) {
 // wrong one fails all three. With it, that stencil's spread: how far its difference moves when
 // the step is halved, an estimate of the finite difference's own error (truncation, or
 // round-off where the values are large beside the step).
+//
+// Where f itself has a kink (max(x, y) where x = y, abs at 0) the derivative does not exist: the
+// forward and backward differences, each accurate on its side, disagree by O(1) (across a
+// spline knot they agree, only the central one errs). No derivative can be judged there, so
+// their disagreement is both the error and the spread: "cannot audit".
 struct Judged {
   double error = 0.0;
   double spread = 0.0;
@@ -105,11 +111,16 @@ struct Judged {
 
 Judged derivativeError(const Eigen::MatrixXd& analytic, const Sampled& f, double e) {
   Judged best{INFINITY, 0.0};
-  for (const Stencil stencil : {Stencil::Central, Stencil::Forward, Stencil::Backward}) {
-    const Eigen::MatrixXd numeric = difference(f, e, stencil);
-    if (const double error = mixedError(analytic, numeric); error < best.error) {
-      best = {error, mixedError(numeric, difference(f, e / 2, stencil))};
+  std::array<Eigen::MatrixXd, 3> numeric;
+  const std::array<Stencil, 3> stencils = {Stencil::Central, Stencil::Forward, Stencil::Backward};
+  for (std::size_t k = 0; k < stencils.size(); ++k) {
+    numeric[k] = difference(f, e, stencils[k]);
+    if (const double error = mixedError(analytic, numeric[k]); error < best.error) {
+      best = {error, mixedError(numeric[k], difference(f, e / 2, stencils[k]))};
     }
+  }
+  if (const double kink = mixedError(numeric[1], numeric[2]); kink > kDerivativeAuditTolerance) {
+    best = {std::max(best.error, kink), std::max(best.spread, kink)};
   }
   return best;
 }
@@ -335,6 +346,11 @@ DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id) {
                                              4 * static_cast<Eigen::Index>(constraint.points().size()));
   const ModelPoints moving = modelPoints(model, id, nullptr), probed = modelPoints(model, id, &random);
   return worseOf(auditConstraint(constraint, moving.input(model)), auditConstraint(constraint, probed.input(model)));
+}
+
+ConstraintValues evaluateAtModelState(const Model& model, ConstraintId id) {
+  const Evaluation at = evaluate(model.constraint(id), localState(modelPoints(model, id, nullptr).input(model)));
+  return {at.C, at.Cdot};
 }
 
 JacobianComparison compareJacobian(const Model& model, ConstraintId id) {

@@ -13,6 +13,7 @@ namespace tinkertoy {
 Simulator::Simulator(Model& model, SimulationSettings settings)
     : model_(model), settings_((settings.validate(), settings)), formulation_(makeFormulation(model, settings_)) {
   refreshDiagnostics();
+  watchFrom(diagnostics_);
 }
 
 void Simulator::syncStructure() {
@@ -22,6 +23,12 @@ void Simulator::syncStructure() {
   structureVersion_ = model_.structureVersion();
   built_ = true;
   modelSize_ = model_.size();
+  totalMass_ = 0.0;
+  for (std::size_t b = 0; b < model_.bodyCount(); ++b) totalMass_ += model_.body(model_.bodyAt(b)).totalMass();
+}
+
+void Simulator::watchFrom(const StepDiagnostics& state) {
+  runaway_.restart(state.kineticEnergy, state.potentialEnergy, totalMass_, modelSize_, settings_.dt);
 }
 
 void Simulator::step() {
@@ -32,6 +39,7 @@ void Simulator::step() {
   if (edited) formulation_->modelEdited();
   q_ = std::as_const(model_).q();
   v_ = std::as_const(model_).v();
+  if (edited) watchFrom(energyAt({startTime, q_, v_}));
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
   StepDiagnostics candidate;
@@ -53,11 +61,7 @@ void Simulator::step() {
                               ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
                           stepCount_ + 1, startTime, std::nullopt, constraint);
   } catch (const SingularSystemError& e) {
-    const std::size_t k = formulation_->constraints().constraintOfRow(e.row());
-    const ConstraintId constraint = model_.constraintAt(k);
-    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() + "; row " +
-                              std::to_string(e.row()) + " belongs to " + model_.describe(constraint),
-                          stepCount_ + 1, startTime, std::nullopt, constraint);
+    throw singularError(e, startTime);
   } catch (const AdaptiveStepError& e) {
     std::ostringstream message;
     message << "step " << stepCount_ + 1 << ": " << e.what() << ". The model keeps the state of step " << stepCount_
@@ -70,11 +74,12 @@ void Simulator::step() {
   }
 
   candidate.step = stepCount_ + 1;
-  rejectIfBlownUp(candidate, startTime);
   candidate.work = WorkLedger::trapezoid(start.power, end.power, time - startTime);
   candidate.work += start.energy;
   candidate.work -= end.energy;
   candidate.work += formulation_->constraintWork();
+  rejectIfBlownUp(candidate, startTime);
+  runaway_.commit(candidate.work);
 
   // Copied, not swapped: the model's q and v keep their storage from step to step, so views of
   // them (the Python module's, say) stay valid; only a layout edit moves them.
@@ -112,17 +117,22 @@ void Simulator::breakOverloadedConstraints() {
   for (std::size_t i = before; i < breaks_.size(); ++i) model_.setEnabled(breaks_[i].constraint, false);
 }
 
-// A candidate state is blown up if anything in it is not finite, or if its energy or ‖C‖
-// overflowed (a runaway whose q is still finite), or if the constraints came apart: ‖C‖∞ above
-// ten times the model's size, which no honest simulation reaches. The message blames the
-// first body with a non-finite coordinate, else the constraint that came apart furthest, else
-// the fastest body, and the constraint with the largest multiplier.
+// A candidate state is blown up (docs/theory.md, "Blow-ups") if anything in it is not finite,
+// or if its energy or ‖C‖ overflowed (a runaway whose q is still finite), or if the constraints
+// came apart (‖C‖∞ above ten times the model's size) or are coming apart (‖Ċ‖∞ dt above it), or
+// if its energy ran away (RunawayWatch). None of these is reached by an honest simulation. The
+// message blames the first body with a non-finite coordinate, else the constraint that came
+// apart furthest or fastest, else the fastest body, and the constraint with the largest multiplier.
 void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const {
   const bool finite = q_.allFinite() && v_.allFinite() && formulation_->lambda().allFinite() &&
                       std::isfinite(candidate.totalEnergy()) &&
                       std::isfinite(candidate.constraintError) && std::isfinite(candidate.velocityError);
-  const bool cameApart = finite && candidate.constraintError > 10.0 * modelSize_;
-  if (finite && !cameApart) return;
+  const double apart = 10.0 * modelSize_;
+  const bool cameApart = finite && candidate.constraintError > apart;
+  const bool comingApart = finite && !cameApart && candidate.velocityError * settings_.dt > apart;
+  const RunawayWatch::Verdict energy =
+      finite ? runaway_.judge(candidate.totalEnergy(), candidate.work) : RunawayWatch::Verdict{};
+  if (finite && !cameApart && !comingApart && !energy.runaway) return;
 
   const ConstraintSystem& system = formulation_->constraints();
   std::optional<BodyId> body;
@@ -136,15 +146,22 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
            << (positionFinite ? " got a non-finite velocity" : " got a non-finite position");
     }
   }
-  if (!body && cameApart) {
+  if (!body && (cameApart || comingApart) && system.rows() > 0) {
+    const auto measureOf = [&](Eigen::Index r) { return cameApart ? system.violation(r) : system.velocityViolation(r); };
     Eigen::Index row = 0;
     for (Eigen::Index r = 1; r < system.rows(); ++r) {
-      if (system.violation(r) > system.violation(row)) row = r;
+      if (measureOf(r) > measureOf(row)) row = r;
     }
     constraint = model_.constraintAt(system.constraintOfRow(row));
     body = std::as_const(model_).constraint(*constraint).points().front().body;
-    what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by "
-         << system.violation(row) << ", more than ten times the model's size (" << modelSize_ << " m)";
+    if (cameApart) {
+      what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by " << measureOf(row)
+           << ", more than ten times the model's size (" << modelSize_ << " m)";
+    } else {
+      what << "the constraints are coming apart: " << model_.describe(*constraint) << " separates at |dC/dt| = "
+           << measureOf(row) << ", more than ten times the model's size (" << modelSize_ << " m) per step of "
+           << settings_.dt << " s";
+    }
   }
   if (!body && model_.bodyCount() > 0) {
     std::size_t fastest = 0;
@@ -157,8 +174,15 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
       }
     }
     body = model_.bodyAt(fastest);
-    what << "the state ran away (its energy or constraint error overflowed); fastest is "
-         << model_.describe(*body) << " at " << speed << " (largest velocity coordinate)";
+    if (energy.runaway) {
+      what << "the state ran away: its energy is " << candidate.totalEnergy() << " J, and " << energy.error
+           << " J of it is neither the energy it had at the start of the run (or its last edit) nor work done on it, "
+           << "over " << RunawayWatch::kFactor << " times the model's energy scale (" << energy.scale
+           << " J; docs/theory.md, \"Blow-ups\"); fastest is ";
+    } else {
+      what << "the state ran away (its energy or constraint error overflowed); fastest is ";
+    }
+    what << model_.describe(*body) << " at " << speed << " (largest velocity coordinate)";
   }
   if (!body) what << "a constraint force became non-finite";
 
@@ -197,6 +221,38 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
   throw SimulationError(message.str(), stepCount_ + 1, startTime, body, constraint);
 }
 
+// A singular J W Jᵀ in the words of its cause: a blow-up within the step when it is not finite,
+// a constraint without a gradient at this state, or redundant rows (which only an undamped solve
+// lets through).
+SimulationError Simulator::singularError(const SingularSystemError& e, double startTime) const {
+  const std::size_t k = formulation_->constraints().constraintOfRow(e.row());
+  const ConstraintId constraint = model_.constraintAt(k);
+  const std::string step = std::to_string(stepCount_ + 1);
+  const std::string keeps = ". The model keeps the state of step " + std::to_string(stepCount_) + ".";
+  const std::string row = "constraint row " + std::to_string(e.row()) + " (" + model_.describe(constraint) + ")";
+  std::ostringstream message;
+  switch (e.cause()) {
+    case SingularSystemError::Cause::NotFinite:
+      message << "simulation blew up at step " << step << " (t = " << startTime
+              << " s): the state ran away within the step, and J W Jᵀ is not finite at " << row << keeps;
+      break;
+    case SingularSystemError::Cause::NoGradient:
+      message << "step " << step << ": " << row << " has no gradient at this state (J = 0), so no force can hold it "
+              << "(a rod whose ends meet, a point on a circle at its centre)" << keeps;
+      break;
+    case SingularSystemError::Cause::Redundant:
+      message << "step " << step << ": J W Jᵀ is singular: " << row << " is redundant with others";
+      if (settings_.solver.regularization == 0.0) {
+        message << " (the default damping, a regularization above 0, solves it)";
+      } else {
+        message << " even with the damping, regularization " << settings_.solver.regularization;
+      }
+      message << keeps;
+      break;
+  }
+  return SimulationError(message.str(), stepCount_ + 1, startTime, std::nullopt, constraint);
+}
+
 void Simulator::refreshDiagnostics() {
   syncStructure();
   diagnostics_ = measure({model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, false);
@@ -204,13 +260,18 @@ void Simulator::refreshDiagnostics() {
   analysesReported_ = formulation_->analyses();
 }
 
-StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
+StepDiagnostics Simulator::energyAt(const StateView& state) const {
   StepDiagnostics d;
   d.time = state.time;
   d.kineticEnergy = model_.kineticEnergy(state.q, state.v);
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
     d.potentialEnergy += std::as_const(model_).force(model_.forceAt(i)).potentialEnergy(model_, state);
   }
+  return d;
+}
+
+StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
+  StepDiagnostics d = energyAt(state);
   ConstraintSystem& system = formulation_->constraints();
   if (!(afterStep && formulation_->evaluatedAtStepEnd())) {
     system.evaluate(model_, state, ConstraintSystem::Evaluation::ValuesOnly);

@@ -5,7 +5,7 @@
 //   what the state belongs to     counts, a fingerprint of the model, every setting but threads
 //   the model                     which constraints are enabled, time, q, v
 //   (the layout is rebuilt here if the enabled constraints differ)
-//   the simulator                 step count, model size, diagnostics, the forces' power and
+//   the simulator                 step count, model size, diagnostics, the blow-up reference, the forces' power and
 //                                 external energy at the last state, the breaks so far
 //   the formulation               Formulation::serialize
 #include <cmath>
@@ -141,6 +141,7 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
                              std::isfinite(diagnostics_.velocityError) && modelSize_ >= 1.0 && std::isfinite(modelSize_))) {
     throw StateError("the state file holds diagnostics that are not finite");
   }
+  runaway_.serialize(archive);
   endForceWork_.power.serialize(archive);
   endForceWork_.energy.serialize(archive);
   archive.flag(endForceWorkKnown_);

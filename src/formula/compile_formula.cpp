@@ -9,6 +9,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <utility>
+
+#include "common/utf8.hpp"
 
 
 namespace tinkertoy::detail {
@@ -54,12 +57,23 @@ class Parser {
     if (at_ == text_.size()) fail("the formula is empty", at_);
     sum(0);
     skipSpace();
-    if (at_ < text_.size()) fail(std::string("unexpected '").append(1, text_[at_]).append("' after a complete formula"), at_);
+    if (at_ < text_.size()) fail("unexpected " + quoted(at_) + " after a complete formula", at_);
     return std::move(program_);
   }
 
  private:
   [[noreturn]] void fail(const std::string& reason, std::size_t at) const { throw FormulaError(reason, text_, at + 1); }
+
+  // 'c', the whole character at byte `at`, with the ASCII a formula means where it is one of the
+  // signs that look alike (− for -, × and · for *, ÷ for /).
+  [[nodiscard]] std::string quoted(std::size_t at) const {
+    const std::string c = detail::utf8CharacterAt(text_, at);
+    std::string text = "'" + c + "'";
+    for (const auto& [sign, ascii] : {std::pair{"−", "-"}, {"–", "-"}, {"×", "*"}, {"·", "*"}, {"÷", "/"}}) {
+      if (c == sign) text.append(" (write '").append(ascii).append("')");
+    }
+    return text;
+  }
 
   void skipSpace() {
     while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
@@ -207,7 +221,7 @@ class Parser {
     } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       name(depth);
     } else {
-      fail(std::string("unexpected '").append(1, c).append("': expected a number, a name or '('"), at_);
+      fail("unexpected " + quoted(at_) + ": expected a number, a name or '('", at_);
     }
   }
   void number() {
@@ -295,7 +309,15 @@ class Parser {
 std::vector<Formula::Instruction> compileFormula(std::string_view text, std::span<const std::string> variables,
                                                  const FormulaParameters& parameters) {
   if (text.size() > kMaxFormulaLength) {
-    throw FormulaError("longer than " + std::to_string(kMaxFormulaLength) + " characters", text.substr(0, 40), 41);
+    // The first 40 bytes, not cutting a character in two.
+    std::size_t shown = 0;
+    while (shown < 40) {
+      const std::size_t length = std::max<std::size_t>(1, detail::utf8SequenceLength(text, shown));
+      if (shown + length > 40) break;
+      shown += length;
+    }
+    throw FormulaError("longer than " + std::to_string(kMaxFormulaLength) + " characters", text.substr(0, shown),
+                       shown + 1);
   }
   return Parser(text, variables, parameters).run();
 }

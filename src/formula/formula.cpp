@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/utf8.hpp"
 #include "formula/compile_formula.hpp"
 
 namespace tinkertoy {
@@ -20,9 +21,11 @@ constexpr std::size_t kMaxStack = 3 * kMaxFormulaDepth + 4;
 double powerOf(double u, double c) { return c == 2.0 ? u * u : std::pow(u, c); }
 Jet powerOf(const Jet& u, double c) { return pow(u, c); }
 
+// The text, quoted whole and valid UTF-8, with a caret under the character at byte column
+// (1-based).
 std::string caretLine(std::string_view text, std::size_t column) {
   std::string line = "\n  ";
-  line.append(text).append("\n  ").append(column - 1, ' ').append("^");
+  line.append(detail::printableUtf8(text)).append("\n  ").append(detail::utf8ColumnOf(text, column - 1), ' ').append("^");
   return line;
 }
 

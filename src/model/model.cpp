@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/article.hpp"
 #include "tinkertoy/constraints/make_constraint.hpp"
 #include "tinkertoy/model/point.hpp"
 
@@ -334,6 +335,11 @@ void Model::setBreakForce(ConstraintId id, double force) {
   touch();
   if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
   breakForces_[indexOf(id)] = force;
+}
+
+void Model::throwWrongConstraintType(ConstraintId id, std::string_view wanted) const {
+  throw std::invalid_argument(describe(id) + " is " + detail::withArticle(constraint(id).type()) + " constraint, not " +
+                              detail::withArticle(wanted) + " one");
 }
 
 void Model::setConstraintSettings(ConstraintId id, const ConstraintSettings& settings) {

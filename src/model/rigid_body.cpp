@@ -2,6 +2,7 @@
 
 #include <Eigen/Geometry>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "common/vector_checks.hpp"
@@ -11,8 +12,17 @@ namespace tinkertoy {
 RigidBody::RigidBody(double mass, double inertia, Shape shape, Motion motion)
     : mass_(mass), inertia_(inertia), shape_(std::move(shape)), motion_(motion) {}
 
+namespace {
+
+// The shape's inertia for `mass`, or NaN for a mass that has none: validate() then names the mass.
+double inertiaOf(const Shape& shape, double mass) {
+  return std::isfinite(mass) && mass > 0.0 ? shape.inertia(mass) : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace
+
 RigidBody::RigidBody(double mass, Shape shape, Motion motion)
-    : RigidBody(mass, shape.inertia(mass), shape, motion) {}
+    : RigidBody(mass, inertiaOf(shape, mass), shape, motion) {}
 
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");

@@ -22,17 +22,22 @@ double twiceArea(const std::vector<Eigen::Vector2d>& p) {
 
 }  // namespace
 
-Shape Shape::circle(double radius) { return {Type::Circle, radius, Eigen::Vector2d::Zero(), {}}; }
+Shape Shape::circle(double radius) { return checked({Type::Circle, radius, Eigen::Vector2d::Zero(), {}}); }
 
 Shape Shape::box(double width, double height) {
   const double x = 0.5 * width, y = 0.5 * height;
-  return {Type::Box, 0.0, Eigen::Vector2d(width, height),
-          {Eigen::Vector2d(-x, -y), Eigen::Vector2d(x, -y), Eigen::Vector2d(x, y), Eigen::Vector2d(-x, y)}};
+  return checked({Type::Box, 0.0, Eigen::Vector2d(width, height),
+                  {Eigen::Vector2d(-x, -y), Eigen::Vector2d(x, -y), Eigen::Vector2d(x, y), Eigen::Vector2d(-x, y)}});
 }
 
 Shape Shape::polygon(std::vector<Eigen::Vector2d> vertices) {
   if (twiceArea(vertices) < 0.0) std::reverse(vertices.begin(), vertices.end());
-  return {Type::Polygon, 0.0, Eigen::Vector2d::Zero(), std::move(vertices)};
+  return checked({Type::Polygon, 0.0, Eigen::Vector2d::Zero(), std::move(vertices)});
+}
+
+Shape Shape::checked(Shape shape) {
+  shape.validate();
+  return shape;
 }
 
 std::string_view Shape::name() const {
@@ -51,14 +56,22 @@ void Shape::validate() const {
   switch (type_) {
     case Type::Circle:
       detail::requirePositive(radius_, "circle radius");
-      return;
+      break;
     case Type::Box:
       detail::requirePositive(size_.x(), "box width");
       detail::requirePositive(size_.y(), "box height");
-      return;
+      break;
     case Type::Polygon:
+      validatePolygon();
       break;
   }
+  if (!std::isfinite(unitInertia())) {
+    throw std::invalid_argument("the " + std::string(name()) + " is too large: its moment of inertia is beyond what a "
+                                "double holds; scale the numbers down");
+  }
+}
+
+void Shape::validatePolygon() const {
   const std::size_t n = vertices_.size();
   if (n < 3) throw std::invalid_argument("a polygon needs at least 3 vertices, got " + std::to_string(n));
   for (const Eigen::Vector2d& p : vertices_) {
@@ -102,6 +115,17 @@ void Shape::validate() const {
 }
 
 double Shape::inertia(double mass) const {
+  detail::requirePositive(mass, "the mass");
+  const double I = unitInertia() * mass;
+  if (!std::isfinite(I)) {
+    throw std::invalid_argument("the moment of inertia of this " + std::string(name()) + " of mass " +
+                                std::to_string(mass) + " kg is beyond what a double holds; scale the numbers down");
+  }
+  return I;
+}
+
+double Shape::unitInertia() const {
+  const double mass = 1.0;
   switch (type_) {
     case Type::Circle:
       return 0.5 * mass * radius_ * radius_;

@@ -16,27 +16,30 @@ constexpr std::array<std::string_view, 3> kShapeTypes = {"circle", "box", "polyg
 
 Shape readShape(const JsonObject& shape) {
   const std::string type = shape.string("type");
+  // The factory's own checks, as a SceneError at the field they concern.
+  const auto make = [&shape](std::string_view field, const auto& build) {
+    try {
+      return build();
+    } catch (const std::invalid_argument& e) {
+      throw SceneError(shape.pathOf(field), e.what());
+    }
+  };
   if (type == "circle") {
     shape.allowOnly({"type", "radius"});
-    return Shape::circle(shape.positive("radius"));
+    const double radius = shape.positive("radius");
+    return make("radius", [&] { return Shape::circle(radius); });
   }
   if (type == "box") {
     shape.allowOnly({"type", "size"});
     const Eigen::VectorXd size = shape.vector("size", 2);
     if (!(size.minCoeff() > 0.0)) throw SceneError(shape.pathOf("size"), "width and height must be positive");
-    return Shape::box(size[0], size[1]);
+    return make("size", [&] { return Shape::box(size[0], size[1]); });
   }
   if (type == "polygon") {
     shape.allowOnly({"type", "vertices"});
     std::vector<Eigen::Vector2d> vertices;
     for (const Eigen::VectorXd& v : shape.vectors("vertices", 2)) vertices.emplace_back(v[0], v[1]);
-    Shape polygon = Shape::polygon(std::move(vertices));
-    try {
-      polygon.validate();
-    } catch (const std::invalid_argument& e) {
-      throw SceneError(shape.pathOf("vertices"), e.what());
-    }
-    return polygon;
+    return make("vertices", [&] { return Shape::polygon(std::move(vertices)); });
   }
   unknownType(shape, "shape", type, kShapeTypes);
 }

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/article.hpp"
+
 #include "tinkertoy/curves/ellipse_curve.hpp"
 #include "tinkertoy/curves/formula_curve.hpp"
 #include "tinkertoy/curves/helix_curve.hpp"
@@ -55,7 +57,7 @@ Json writeCurve(const Curve& c, int dimension) {
     out["pitch"] = helix->pitch();
     out["axis"] = numbers(helix->axis());
   } else {
-    throw std::invalid_argument("a " + std::string(c.type()) + " curve cannot be written to a scene");
+    throw std::invalid_argument(detail::withArticle(c.type()) + " curve cannot be written to a scene");
   }
   return out;
 }

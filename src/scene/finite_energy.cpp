@@ -24,10 +24,20 @@ void requireFiniteEnergy(const Model& model, std::size_t particles) {
              "kinetic", kinetic);
   }
   const StateView state{model.time(), model.q(), model.v()};
+  Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());
   for (std::size_t k = 0; k < model.forceCount(); ++k) {
-    const double potential = model.force(model.forceAt(k)).potentialEnergy(model, state);
+    const std::string path = k == 0 ? "gravity" : "forces[" + std::to_string(k - 1) + "]";
+    const Force& force = model.force(model.forceAt(k));
+    double potential = 0.0;
+    try {  // a formula potential not defined at the start could not take one step
+      potential = force.potentialEnergy(model, state);
+      force.accumulate(model, state, Q);
+    } catch (const UndefinedForceError& e) {
+      throw SceneError(path + (force.type() == "formula_potential" ? ".V" : ""),
+                       std::string(e.what()) + ", at the scene's initial state");
+    }
     if (std::isfinite(potential)) continue;
-    overflow(k == 0 ? "gravity" : "forces[" + std::to_string(k - 1) + "]", "potential", potential);
+    overflow(path, "potential", potential);
   }
 }
 

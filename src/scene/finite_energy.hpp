@@ -9,9 +9,10 @@
 
 namespace tinkertoy::scene {
 
-// Throws SceneError naming the first body or force whose energy overflows: bodies in the model's
-// order, the first `particles` of them from "particles", the rest from "bodies"; forces gravity
-// first, then "forces".
+// Throws SceneError naming the first body or force whose energy overflows, or force that is not
+// defined at the initial state (a formula potential's V, at "forces[k].V"): bodies in the
+// model's order, the first `particles` of them from "particles", the rest from "bodies"; forces
+// gravity first, then "forces".
 void requireFiniteEnergy(const Model& model, std::size_t particles);
 
 }  // namespace tinkertoy::scene

@@ -73,6 +73,9 @@ class SceneBuilder {
   NamedPoints namedPoints(const JsonObject& object) const;
   // Adds the constraint, and its "break_force" if the object has one.
   void addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c, std::string name);
+  // Throws SceneError at the JSON path of constraint `id` (of object c), or of its undefined
+  // formula row, if it is not defined at the model's state.
+  void requireDefinedAtStart(ConstraintId id, const JsonObject& c) const;
 
   // Joints (joint_reader.cpp). Returns false if `type` is not a joint type.
   bool readJoint(const JsonObject& c, const std::string& type, const std::string& name);

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <variant>
 
+#include "common/article.hpp"
+#include "common/utf8.hpp"
 #include "scene/curve_reader.hpp"
 #include "scene/duplicate_keys.hpp"
 #include "scene/finite_energy.hpp"
@@ -19,6 +21,7 @@
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
 #include "tinkertoy/constraints/point_on_plane_constraint.hpp"
+#include "tinkertoy/dynamics/derivative_audit.hpp"
 #include "tinkertoy/forces/constant_force.hpp"
 #include "tinkertoy/forces/drag.hpp"
 #include "tinkertoy/forces/gravity.hpp"
@@ -206,10 +209,10 @@ std::pair<BodyPoint, Endpoint> SceneBuilder::ends(const JsonObject& object, cons
   Endpoint b = endpoint(object, "b", "anchor_b");
   if (std::holds_alternative<Eigen::VectorXd>(a)) std::swap(a, b);
   if (std::holds_alternative<Eigen::VectorXd>(a)) {
-    throw SceneError(object.path(), std::string("a ") + what +
+    throw SceneError(object.path(), detail::withArticle(what) +
                                         " needs at least one particle or body point; \"a\" and \"b\" are both fixed points");
   }
-  if (a == b) throw SceneError(object.pathOf("b"), std::string("a ") + what + " cannot join " + describe(a) + " to itself");
+  if (a == b) throw SceneError(object.pathOf("b"), detail::withArticle(what) + " cannot join " + describe(a) + " to itself");
   return {std::get<BodyPoint>(a), b};
 }
 
@@ -380,16 +383,30 @@ void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const J
                                    "so it could hold nothing; attach it to a dynamic body");
   }
   if (scene_.settings.formulation == FormulationKind::Acceleration && !onlyEqualityRows(*constraint)) {
-    throw SceneError(c.path(), std::string("a ") + std::string(constraint->type()) +
+    throw SceneError(c.path(), detail::withArticle(constraint->type()) +
                                    " with a limit, motor, spring or rope (a maximum or minimum length) needs "
                                    "\"formulation\": \"velocity\" in the settings: the acceleration level solves "
                                    "equality constraints only");
   }
+  ConstraintId id;
   try {
-    const ConstraintId id = scene_.model.addConstraint(std::move(constraint), std::move(name));
+    id = scene_.model.addConstraint(std::move(constraint), std::move(name));
     if (breakForce > 0.0) scene_.model.setBreakForce(id, breakForce);
   } catch (const std::invalid_argument& e) {
     throw SceneError(c.path(), e.what());
+  }
+  requireDefinedAtStart(id, c);
+}
+
+// A constraint that is not defined at the scene's initial state (a formula's square root of a
+// negative number there) could not take one step: refused at its row's JSON path.
+void SceneBuilder::requireDefinedAtStart(ConstraintId id, const JsonObject& c) const {
+  try {
+    (void)evaluateAtModelState(scene_.model, id);
+  } catch (const UndefinedConstraintError& e) {
+    std::string path = c.path();
+    if (e.row() && c.has("C")) path = c.pathOf("C") + (c.at("C").is_array() ? element(*e.row()) : std::string());
+    throw SceneError(path, std::string(e.what()) + ", at the scene's initial state");
   }
 }
 
@@ -436,9 +453,10 @@ Scene parseScene(std::string_view json, std::string_view source, const SettingsA
   try {
     document = nlohmann::json::parse(json);
   } catch (const nlohmann::json::parse_error& e) {
-    std::string detail = e.what();
-    if (const auto colon = detail.find(": "); colon != std::string::npos) detail = detail.substr(colon + 2);
-    throw SceneError("", "malformed JSON at " + lineAndColumn(json, e.byte) + ": " + detail, source);
+    std::string why = e.what();
+    if (const auto colon = why.find(": "); colon != std::string::npos) why = why.substr(colon + 2);
+    // nlohmann quotes the bytes it last read, which may be the ill-formed UTF-8 it refuses.
+    throw SceneError("", "malformed JSON at " + lineAndColumn(json, e.byte) + ": " + detail::printableUtf8(why), source);
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range 406, "number overflow parsing '1e999'", which carries no position.
     std::string detail = e.what();

@@ -19,6 +19,8 @@
 #include <string>
 #include <variant>
 
+#include "common/article.hpp"
+
 #include "scene/curve_writer.hpp"
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
@@ -179,7 +181,7 @@ class Writer {
       if (rigid->motion() == RigidBody::Motion::Static) out["static"] = true;
       if (rigid->motion() == RigidBody::Motion::Kinematic) out["kinematic"] = true;
     } else {
-      throw std::invalid_argument("a " + std::string(body.type()) + " body cannot be written to a scene");
+      throw std::invalid_argument(detail::withArticle(body.type()) + " body cannot be written to a scene");
     }
     return out;
   }
@@ -234,7 +236,7 @@ class Writer {
   // A single-point constraint's "particle": only a body's own point can be named that way.
   Json onlyPoint(const BodyPoint& p, std::string_view type) const {
     if (needsAnchor(p) && p.site.local != Eigen::Vector2d::Zero()) {
-      throw std::invalid_argument("a " + std::string(type) + " constraint on an off-centre point of " +
+      throw std::invalid_argument(detail::withArticle(type) + " constraint on an off-centre point of " +
                                   model_.describe(p.body) + " cannot be written to a scene");
     }
     return point(p);
@@ -315,7 +317,7 @@ class Writer {
 
   // One put() per kind of constraint: its keys besides "type", "id" and "break_force".
   void put(Json& /*out*/, ConstraintId id, std::monostate /*none*/) const {
-    throw std::invalid_argument(model_.describe(id) + ": a " + std::string(model_.constraint(id).type()) +
+    throw std::invalid_argument(model_.describe(id) + ": " + detail::withArticle(model_.constraint(id).type()) +
                                 " constraint cannot be written to a scene");
   }
   void put(Json& out, ConstraintId /*id*/, const DistanceConstraintSettings& s) const {

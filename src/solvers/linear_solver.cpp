@@ -10,6 +10,26 @@
 
 namespace tinkertoy {
 
+namespace {
+
+std::string singularMessage(Eigen::Index row, SingularSystemError::Cause cause) {
+  std::string message = "J W Jᵀ is singular at constraint row " + std::to_string(row);
+  switch (cause) {
+    case SingularSystemError::Cause::Redundant:
+      return message + ": the row is redundant with others";
+    case SingularSystemError::Cause::NoGradient:
+      return message + ": the row has no gradient at this state (J = 0 there)";
+    case SingularSystemError::Cause::NotFinite:
+      break;
+  }
+  return message + ": the matrix is not finite there";
+}
+
+}  // namespace
+
+SingularSystemError::SingularSystemError(Eigen::Index row, Cause cause)
+    : std::runtime_error(singularMessage(row, cause)), row_(row), cause_(cause) {}
+
 LinearSolver::LinearSolver(double regularization) : regularization_(regularization) {
   if (!(regularization >= 0.0) || !std::isfinite(regularization)) {
     throw std::invalid_argument("regularization must be finite and not negative");
@@ -49,6 +69,20 @@ bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::V
 
 SolveStats LinearSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                double tolerance) {
+  try {
+    return solveWithDamping(A, b, x, tolerance);
+  } catch (const SingularSystemError& e) {
+    // Why the row's pivot vanished, from its diagonal entry A_ii = J_i W J_iᵀ (+ softness).
+    A.diagonal(shift_);
+    const double diagonal = shift_[e.row()];
+    throw SingularSystemError(e.row(), !std::isfinite(diagonal) ? SingularSystemError::Cause::NotFinite
+                                       : diagonal == 0.0       ? SingularSystemError::Cause::NoGradient
+                                                               : SingularSystemError::Cause::Redundant);
+  }
+}
+
+SolveStats LinearSolver::solveWithDamping(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
+                                          double tolerance) {
   if (regularization_ == 0.0) return solveSystem(A, b, x, tolerance);
   start_ = x;
   SolveStats exact{};

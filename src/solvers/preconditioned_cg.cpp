@@ -29,7 +29,19 @@ CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen:
   double rz = s.r.dot(s.z);
   const double firstNorm = s.r.norm();
   int iterations = 0;
+  // Stagnation: in exact arithmetic CG is done within m iterations; m + 50 more without the
+  // residual falling by 1 % mean round-off has the last word, however far the cap (a user's cap of
+  // 1e9 with a tolerance no double resolves would otherwise spin for hours).
+  const Eigen::Index window = m + 50;
+  double best = firstNorm;
+  Eigen::Index sinceBest = 0;
   for (double rNorm = firstNorm; iterations < cap && rNorm > target; rNorm = s.r.norm()) {
+    if (rNorm < 0.99 * best) {
+      best = rNorm;
+      sinceBest = 0;
+    } else if (++sinceBest > window) {
+      break;
+    }
     if (patience == CgPatience::UntilTooSlow && iterations >= 2) {
       // The mean reduction per iteration so far, ρ, predicts log(target/‖r‖)/log ρ more.
       const double rate = std::pow(rNorm / firstNorm, 1.0 / iterations);

@@ -71,9 +71,7 @@ void SimplicialLdlt::factorize(const ConstraintMatrix& A) {
     const int row = pivotRow_[pivot];
     const double scale = values_[assembly_->diagonal(row)];
     if (k == done || !(D_[pivot] > kSingularPivot * scale)) {
-      throw SingularSystemError("J W Jᵀ is singular: constraint row " + std::to_string(row) +
-                                    " is redundant with others (the default damping, a \"regularization\" above 0, solves it)",
-                                row);
+      throw SingularSystemError(row);
     }
   }
 }

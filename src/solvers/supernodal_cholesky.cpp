@@ -21,9 +21,7 @@ namespace {
 constexpr double kSingularPivot = 1e-12;
 
 [[noreturn]] void throwSingular(int row) {
-  throw SingularSystemError("J W Jᵀ is singular: constraint row " + std::to_string(row) +
-                                " is redundant with others (the default damping, a \"regularization\" above 0, solves it)",
-                            row);
+  throw SingularSystemError(row);
 }
 
 }  // namespace

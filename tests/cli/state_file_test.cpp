@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli_fixture.hpp"
+#include "tinkertoy/archive/state_archive.hpp"
 
 namespace tinkertoy::cli {
 namespace {
@@ -108,7 +109,7 @@ TEST_F(Cli, ABadStateFileIsRefusedWithItsReason) {
   };
   std::string corrupt = good, otherVersion = good;
   corrupt[corrupt.size() / 2] = static_cast<char>(corrupt[corrupt.size() / 2] ^ 1);
-  otherVersion[8] = 2;
+  otherVersion[8] = static_cast<char>(kStateFormatVersion + 1);
   const std::pair<std::string, std::string> cases[] = {
       {file("missing.state"), "--resume: cannot open the state file"},
       {kCrank, "not a Tinkertoy state file"},
@@ -116,7 +117,8 @@ TEST_F(Cli, ABadStateFileIsRefusedWithItsReason) {
       {variant("truncated.state", good.substr(0, good.size() - 10)), "the state file is truncated"},
       {variant("longer.state", good + "x"), "the state file has bytes after its end"},
       {variant("corrupt.state", corrupt), "the state file is corrupt"},
-      {variant("version.state", otherVersion), "format version 2, which this build cannot read"},
+      {variant("version.state", otherVersion),
+       "format version " + std::to_string(kStateFormatVersion + 1) + ", which this build cannot read"},
       {dir_.string(), "cannot read the state file"},
   };
   for (const auto& [state, says] : cases) {

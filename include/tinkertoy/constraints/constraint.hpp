@@ -191,12 +191,16 @@ class Constraint {
 // The engine notes which constraint threw (its dense index) as the exception passes.
 class UndefinedConstraintError : public std::invalid_argument {
  public:
-  using std::invalid_argument::invalid_argument;
+  // `row`: the constraint's row that is undefined, where the constraint knows it.
+  explicit UndefinedConstraintError(const std::string& what, std::optional<int> row = std::nullopt)
+      : std::invalid_argument(what), row_(row) {}
   [[nodiscard]] std::optional<std::size_t> constraintIndex() const { return constraintIndex_; }
   void setConstraintIndex(std::size_t index) { constraintIndex_ = index; }
+  [[nodiscard]] std::optional<int> row() const { return row_; }
 
  private:
   std::optional<std::size_t> constraintIndex_;
+  std::optional<int> row_;
 };
 
 // Whether every row of `c` is an equality: what Witkin's acceleration level can solve (limits,

@@ -67,6 +67,15 @@ DerivativeAuditResult auditConstraint(const Constraint& constraint, const Constr
 // Returns the worse of the two results in each category.
 DerivativeAuditResult auditConstraint(const Model& model, ConstraintId id);
 
+// Evaluates constraint `id` alone at the model's state: C and Ċ [rows]. Throws
+// UndefinedConstraintError where it is not defined there (a formula's square root of a negative
+// number): the scene loader asks it of each constraint, so that a scene is refused at the JSON
+// path of a formula that is undefined at its start.
+struct ConstraintValues {
+  Eigen::VectorXd C, Cdot;
+};
+ConstraintValues evaluateAtModelState(const Model& model, ConstraintId id);
+
 // A constraint's J as it derives it beside J by central differences of C, at the model's state:
 // one column per coordinate and frame angle of each point, point after point ((dimension + 1)
 // per point). `tinkertoy check` prints them side by side for a formula constraint.

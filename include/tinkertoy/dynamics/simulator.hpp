@@ -12,10 +12,13 @@
 // After each step every constraint with a break force (Model::setBreakForce) whose reaction
 // force exceeds it is disabled, and the break is recorded as a BreakEvent.
 //
-// If a step produces a non-finite state, one whose energy or constraint error overflows, or
-// one whose constraints came apart (‖C‖∞ above ten times the model's size), or the direct
-// solver meets redundant constraints, or a body's mass matrix becomes singular,
-// step() throws SimulationError and the model keeps the state it had before the step.
+// If a step produces a non-finite state, one whose energy or constraint error overflows, one
+// whose constraints came apart (‖C‖∞ above ten times the model's size L) or are coming apart
+// (‖Ċ‖∞ dt above 10 L), or one whose energy ran away (a million times the model's energy scale
+// beyond what the work done on it explains: dynamics/runaway_watch.hpp), or the direct solver
+// meets a singular J W Jᵀ, or a body's mass matrix becomes singular, step() throws
+// SimulationError and the model keeps the state it had before the step (docs/theory.md,
+// "Blow-ups").
 //
 // The formulation (dynamics/formulation.hpp) is Witkin's acceleration level or the velocity
 // level of dyn4j's "Equality Constraints", on the same model.
@@ -37,6 +40,7 @@
 #include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/immovable_constraints.hpp"
+#include "tinkertoy/dynamics/runaway_watch.hpp"
 #include "tinkertoy/dynamics/simulation_error.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/model/model.hpp"
@@ -159,8 +163,15 @@ class Simulator {
     WorkLedger energy;  // J
   };
   [[nodiscard]] ForceWork forceWork(const StateView& state) const;
-  // Throws SimulationError if the candidate state (q_, v_) is not fit to commit.
+  // The energies of a state (the rest of the diagnostics left at zero).
+  [[nodiscard]] StepDiagnostics energyAt(const StateView& state) const;
+  // Throws SimulationError if the candidate state (q_, v_), whose step booked candidate.work,
+  // is not fit to commit.
   void rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const;
+  // The SimulationError for a singular J W Jᵀ met during the step from startTime.
+  [[nodiscard]] SimulationError singularError(const SingularSystemError& e, double startTime) const;
+  // Restarts the blow-up criterion's reference at a state of these energies.
+  void watchFrom(const StepDiagnostics& state);
 
   Model& model_;
   SimulationSettings settings_;
@@ -172,6 +183,8 @@ class Simulator {
   bool endForceWorkKnown_ = false;        // and whether it is that of the model's state
   bool built_ = false;
   double modelSize_ = 1.0;  // bounding-box diagonal when the layout was built, ≥ 1 m
+  double totalMass_ = 0.0;  // of all bodies when the layout was built, kg
+  RunawayWatch runaway_;    // the energy criterion of a blow-up
   std::uint64_t stepCount_ = 0;
   StepDiagnostics diagnostics_;
   Eigen::VectorXd q_, v_;  // work state of the step in progress [n]

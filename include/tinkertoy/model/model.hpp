@@ -176,10 +176,7 @@ class Model {
   void editConstraint(ConstraintId id, Edit&& edit) {
     ConstraintSettings settings = std::as_const(*this).constraint(id).settings();
     auto* typed = std::get_if<Settings>(&settings);
-    if (!typed) {
-      throw std::invalid_argument(describe(id) + " is a " + std::string(std::as_const(*this).constraint(id).type()) +
-                                  " constraint, not a " + std::string(Settings::type) + " one");
-    }
+    if (!typed) throwWrongConstraintType(id, Settings::type);
     std::forward<Edit>(edit)(*typed);
     setConstraintSettings(id, settings);
   }
@@ -216,6 +213,8 @@ class Model {
   [[nodiscard]] std::uint64_t revision() const { return revision_; }
 
  private:
+  // Throws std::invalid_argument: constraint `id` is not of type `wanted`.
+  [[noreturn]] void throwWrongConstraintType(ConstraintId id, std::string_view wanted) const;
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
   // Throws unless `constraint` is valid in this model: its parameters, its points and frames.

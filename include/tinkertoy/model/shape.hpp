@@ -1,5 +1,5 @@
 // Shape: the outline of a 2D rigid body, for its moment of inertia and for drawing. There are
-// no collisions, so a shape never touches anything.
+// no collisions, so a shape never touches anything. Every factory validates what it makes.
 //
 //   circle of radius r          I = ½ m r²
 //   box of size w × h           I = m (w² + h²) / 12
@@ -37,12 +37,19 @@ class Shape {
   // corners; empty for a circle.
   [[nodiscard]] const std::vector<Eigen::Vector2d>& vertices() const { return vertices_; }
 
-  // Throws std::invalid_argument naming what is wrong.
+  // Throws std::invalid_argument naming what is wrong. The factories above call it, so a Shape
+  // that exists is valid: a circle of positive radius, a box of positive sides, a convex polygon
+  // of finite vertices with an area, centered on its centroid, whose inertia is finite.
   void validate() const;
-  // The moment of inertia about the origin for a uniform body of this mass, kg·m².
+  // The moment of inertia about the origin for a uniform body of this mass (> 0, finite), kg·m².
+  // Throws std::invalid_argument for a bad mass or an inertia a double cannot hold.
   [[nodiscard]] double inertia(double mass) const;
 
  private:
+  static Shape checked(Shape shape);  // validated
+  void validatePolygon() const;
+  [[nodiscard]] double unitInertia() const;  // for a mass of 1 kg
+
   Shape(Type type, double radius, Eigen::Vector2d size, std::vector<Eigen::Vector2d> vertices)
       : type_(type), radius_(radius), size_(size), vertices_(std::move(vertices)) {}
 

@@ -75,16 +75,21 @@ struct SolveTally {
   }
 };
 
-// Thrown by the direct solver when J W Jᵀ is singular: some constraint rows are redundant.
+// Thrown by the direct solver when J W Jᵀ is singular, and why, as LinearSolver::solve finds it
+// from the row's diagonal entry: the row is redundant with others (its entry is fine: only a
+// regularization of 0 lets this through), it has no gradient at this state (its entry is 0), or
+// the matrix is not finite there (the state ran away within the step).
 class SingularSystemError : public std::runtime_error {
  public:
-  SingularSystemError(const std::string& what, Eigen::Index row)
-      : std::runtime_error(what), row_(row) {}
+  enum class Cause { Redundant, NoGradient, NotFinite };
+  explicit SingularSystemError(Eigen::Index row, Cause cause = Cause::Redundant);
   // The constraint row at which the factorization found a zero pivot.
   [[nodiscard]] Eigen::Index row() const { return row_; }
+  [[nodiscard]] Cause cause() const { return cause_; }
 
  private:
   Eigen::Index row_;
+  Cause cause_;
 };
 
 class LinearSolver {
@@ -106,7 +111,8 @@ class LinearSolver {
   // the warm start: x solves A_ε x = b, A_ε = A + ε diag(A), to a relative residual of ε at
   // the tightest, and then up to kMostRefinements refinements x += A_ε⁻¹ (b − A x) take it
   // toward A x = b, to the tolerance, while each at least halves that residual. The residual
-  // reported is then A_ε's of the damped solve; the iterations, those of all.
+  // reported is then A_ε's of the damped solve; the iterations, those of all. A singular A that
+  // the damping does not cure throws SingularSystemError with its cause.
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
   // The same to the solver's own tolerance.
   SolveStats solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x) { return solve(A, b, x, 0.0); }
@@ -127,6 +133,8 @@ class LinearSolver {
   const ConstraintMatrix& regularized(const ConstraintMatrix& A);
   // Whether the solution x of A x = b lies mostly along directions A nearly annihilates.
   bool dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x);
+  // solve() but for finding the cause of a SingularSystemError.
+  SolveStats solveWithDamping(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
   // The damped solve and its refinements (solve()).
   SolveStats solveDamped(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x, double tolerance);
 

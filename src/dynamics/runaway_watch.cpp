@@ -1,0 +1,41 @@
+// The blow-up criterion for a finite state (runaway_watch.hpp).
+#include "tinkertoy/dynamics/runaway_watch.hpp"
+
+#include <cmath>
+
+#include "tinkertoy/archive/state_archive.hpp"
+
+namespace tinkertoy {
+
+void RunawayWatch::restart(double kinetic, double potential, double mass, double size, double dt) {
+  energy_ = kinetic + potential;
+  const double crossing = size / dt;  // m/s: the model's size in one step
+  scale_ = std::abs(kinetic) + std::abs(potential) + mass * crossing * crossing;
+  work_ = 0.0;
+  absoluteWork_ = 0.0;
+}
+
+RunawayWatch::Verdict RunawayWatch::judge(double energy, const WorkLedger& stepWork) const {
+  double absolute = absoluteWork_;
+  for (const double w : stepWork.work) absolute += std::abs(w);
+  Verdict verdict;
+  verdict.error = energy - energy_ - (work_ + stepWork.total());
+  verdict.scale = scale_ + absolute;
+  verdict.runaway = scale_ > 0.0 && std::abs(verdict.error) > kFactor * verdict.scale;
+  return verdict;
+}
+
+void RunawayWatch::commit(const WorkLedger& stepWork) {
+  work_ += stepWork.total();
+  for (const double w : stepWork.work) absoluteWork_ += std::abs(w);
+}
+
+void RunawayWatch::serialize(StateArchive& archive) {
+  for (double* x : {&energy_, &scale_, &work_, &absoluteWork_}) archive.number(*x);
+  if (archive.reading() && !(std::isfinite(energy_) && std::isfinite(scale_) && scale_ >= 0.0 && std::isfinite(work_) &&
+                             std::isfinite(absoluteWork_) && absoluteWork_ >= 0.0)) {
+    throw StateError("the state file holds a blow-up reference that is not finite");
+  }
+}
+
+}  // namespace tinkertoy
