@@ -165,15 +165,6 @@ void validateCombinations(const SimulationSettings& s) {
   }
 }
 
-std::string describeSettings(std::span<const Setting> settings) {
-  std::string names;
-  for (const Setting s : settings) {
-    if (!names.empty()) names += ", ";
-    names += settingSpelling(s).python;
-  }
-  return names;
-}
-
 }  // namespace
 
 SettingSpelling settingSpelling(Setting setting) {
@@ -212,7 +203,8 @@ void requireWhole(Setting setting, long long value) {
 }
 
 SettingsError::SettingsError(std::vector<Setting> settings, const std::string& reason)
-    : std::invalid_argument(describeSettings(settings) + ": " + reason), settings_(std::move(settings)),
+    : std::invalid_argument(std::string(settingSpelling(settings.at(0)).python) + ": " + reason),
+      settings_(std::move(settings)),
       reason_(reason) {}
 
 void SimulationSettings::validate() const {

@@ -95,8 +95,8 @@ inline constexpr long long kMostPassesPerStep = 1'000'000;
 
 // Bad settings: thrown by SimulationSettings::validate() and requireWhole(). It names the
 // settings involved, the one to change first at the front, so that each door (scene loader,
-// command line, Python) can name them in its own words; what() names them as the C++ and Python
-// members do ("velocity.substeps: must be between 1 and 10000, got 1000000000").
+// command line, Python) can name them in its own words; what() names the first as the C++ and
+// Python members do ("velocity.substeps: must be between 1 and 10000, got 1000000000").
 class SettingsError : public std::invalid_argument {
  public:
   SettingsError(std::vector<Setting> settings, const std::string& reason);
