@@ -5,7 +5,9 @@
     sim = tinkertoy.Simulator(scene)
     trajectory = sim.run(2.0, every=10)      # dict of NumPy arrays
     sim.q[0] += 0.1                           # a writable view of the engine's state
-    table = tinkertoy.sweep(scene, {"particles[0].mass": [1, 2, 3]})   # on Dask
+    copy = scene.copy()                       # a scene of its own, for another Simulator
+    table = tinkertoy.sweep(scene, {"particles[0].mass": [1, 2, 3]})   # on Dask (in a script:
+                                              # under `if __name__ == "__main__":`)
 
 docs/python.md documents the whole API; help(tinkertoy.Simulator) documents each method.
 """

@@ -106,6 +106,24 @@ def test_a_state_from_another_model_is_a_state_error(scenes):
 
 
 @pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda s: tinkertoy.Simulator("scene.json"),
+         r"^Simulator: scene must be a tinkertoy\.Scene \(load one with tinkertoy\.load_scene\(path\)\), not str$"),
+        (lambda s: tinkertoy.Simulator(42), "scene must be a tinkertoy.Scene .*, not int$"),
+        (lambda s: tinkertoy.Simulator(None), "scene must be a tinkertoy.Scene .*, not NoneType$"),
+        (lambda s: tinkertoy.Simulator(s.model), "scene must be a tinkertoy.Scene .*, not Model$"),
+        (lambda s: tinkertoy.Simulator(s, 5), "^Simulator: settings must be a tinkertoy.Settings or None, not int$"),
+        (lambda s: tinkertoy.BodyId.__new__(tinkertoy.BodyId).__setstate__(("a", 0)),
+         "^BodyId: slot must be an int from 0 to 2\\*\\*32 - 1, not str$"),
+    ],
+)
+def test_an_argument_cast_by_hand_is_a_type_error_that_names_it(pendulum, call, message):
+    with pytest.raises(TypeError, match=message):
+        call(pendulum)
+
+
+@pytest.mark.parametrize(
     "call",
     [
         lambda s: s.model.add_particle("heavy", [0, 0]),
