@@ -80,6 +80,16 @@ PyObject* pythonType(const std::exception& e) {
   return PyExc_RuntimeError;
 }
 
+// A new exception type tinkertoy.NAME deriving from `bases` (a type or a tuple of types), kept
+// for the life of the interpreter and set as the module's attribute NAME.
+py::handle defineError(py::module_& module, const char* name, const char* doc, py::handle bases) {
+  const std::string qualified = std::string("tinkertoy.") + name;
+  PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
+  if (type == nullptr) throw py::error_already_set();
+  module.attr(name) = py::handle(type);
+  return type;
+}
+
 }  // namespace
 
 py::str text(std::string_view utf8) {
@@ -102,42 +112,35 @@ void raiseSimulationError(const SimulationError& error,
 }
 
 void bindErrors(py::module_& module) {
-  static const py::handle base = PyErr_NewExceptionWithDoc("tinkertoy.TinkertoyError",
-                                                           "The base of the exceptions Tinkertoy raises.",
-                                                           PyExc_Exception, nullptr);
-  static const py::handle sceneError = PyErr_NewExceptionWithDoc(
-      "tinkertoy.SceneError",
+  static const py::handle base = defineError(module, "TinkertoyError", "The base of the exceptions Tinkertoy raises.",
+                                             PyExc_Exception);
+  const py::tuple valueError = py::make_tuple(base, py::handle(PyExc_ValueError));
+  static const py::handle sceneError = defineError(
+      module, "SceneError",
       "A scene that cannot be loaded: .path is the JSON path of the offending value (\"\" for the "
       "whole document), .reason says why, and .unknown_field whether the path names a field the scene "
       "format does not have there (a typo, most often).",
-      py::make_tuple(base, py::handle(PyExc_ValueError)).ptr(), nullptr);
-  static const py::handle settingsError = PyErr_NewExceptionWithDoc(
-      "tinkertoy.SettingsError",
+      valueError);
+  static const py::handle settingsError = defineError(
+      module, "SettingsError",
       "Settings a simulator cannot run: .settings are the attribute paths of the settings involved, the "
       "one to change first at the front (\"settings.velocity.substeps\"), and .reason says why.",
-      py::make_tuple(base, py::handle(PyExc_ValueError)).ptr(), nullptr);
-  simulationErrorType = PyErr_NewExceptionWithDoc(
-      "tinkertoy.SimulationError",
+      valueError);
+  simulationErrorType = defineError(
+      module, "SimulationError",
       "A step that could not be completed; the model keeps its last good state. .step is the step that "
       "failed (1 for the first), .time the time it started from, .body and .constraint the ids involved "
       "(or None).",
-      base.ptr(), nullptr);
-  static const py::handle stateError = PyErr_NewExceptionWithDoc(
-      "tinkertoy.StateError",
+      base);
+  static const py::handle stateError = defineError(
+      module, "StateError",
       "A state file that is corrupt, of another version, or saved from another model or settings; the "
       "simulator is unchanged.",
-      py::make_tuple(base, py::handle(PyExc_ValueError)).ptr(), nullptr);
-  static const py::handle staleViewError = PyErr_NewExceptionWithDoc(
-      "tinkertoy.StaleViewError",
-      "A NumPy view of the state (Simulator.q, .v, .body_q, .body_v) used after bodies were added to or "
-      "removed from its model: take the view again.",
-      base.ptr(), nullptr);
-  module.attr("TinkertoyError") = base;
-  module.attr("SceneError") = sceneError;
-  module.attr("SettingsError") = settingsError;
-  module.attr("SimulationError") = simulationErrorType;
-  module.attr("StateError") = stateError;
-  module.attr("StaleViewError") = staleViewError;
+      valueError);
+  defineError(module, "StaleViewError",
+              "A NumPy view of the state (Simulator.q, .v, .body_q, .body_v) used after bodies were added to or "
+              "removed from its model: take the view again.",
+              base);
 
   // Registered last, so tried first: every exception a binding lets out passes here.
   py::register_exception_translator([](std::exception_ptr thrown) {

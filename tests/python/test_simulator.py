@@ -2,13 +2,13 @@
 
 import json
 import math
-import threading
 import time
 
 import numpy as np
 import pytest
 
 import tinkertoy
+from conftest import ticking
 
 
 def test_run_records_the_same_states_as_stepping(scenes):
@@ -81,21 +81,10 @@ def test_save_and_restore_continue_bit_for_bit(scenes):
 def test_step_and_run_release_the_gil(scenes):
     scene = tinkertoy.load_scene(scenes / "cloth.json")
     sim = tinkertoy.Simulator(scene)
-    ticks = []
-    done = threading.Event()
-
-    def count():
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.001)
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    start = time.perf_counter()
-    sim.run(300 * scene.settings.dt)
-    end = time.perf_counter()
-    done.set()
-    counter.join()
+    with ticking() as ticks:
+        start = time.perf_counter()
+        sim.run(300 * scene.settings.dt)
+        end = time.perf_counter()
     # While the run held the GIL the other thread could not tick; it ticked throughout.
     during = [t for t in ticks if start < t < end]
     assert end - start > 0.05, "the run was too short to tell"

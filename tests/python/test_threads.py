@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tinkertoy
+from conftest import ticking
 
 
 def run_threads(target, count):
@@ -102,22 +103,11 @@ def test_every_call_on_a_model_in_use_waits_for_the_run(scenes, call):
 def test_a_thread_waiting_for_a_model_lets_other_threads_run(scenes):
     # The waiting thread releases the GIL: a third thread keeps ticking meanwhile.
     scene = tinkertoy.load_scene(scenes / "cloth.json")
-    ticks = []
-    done = threading.Event()
-
-    def tick():
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.001)
-
-    ticker = threading.Thread(target=tick)
-    ticker.start()
-    sim, thread, span = long_run(scene, 400 * scene.settings.dt)
-    waiting_from = time.perf_counter()
-    scene.model.add_gravity([0.0, -1.0, 0.0])
-    waiting_to = time.perf_counter()
-    done.set()
-    ticker.join()
+    with ticking() as ticks:
+        sim, thread, span = long_run(scene, 400 * scene.settings.dt)
+        waiting_from = time.perf_counter()
+        scene.model.add_gravity([0.0, -1.0, 0.0])
+        waiting_to = time.perf_counter()
     thread.join()
     assert waiting_to - waiting_from > 0.05, "the run was too short to tell"
     assert len([t for t in ticks if waiting_from < t < waiting_to]) >= 5
