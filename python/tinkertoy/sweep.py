@@ -319,8 +319,8 @@ def _refuse_unguarded_script():
     frame = sys._getframe(1)
     while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
         frame = frame.f_back
-    if frame is None:
-        return  # not while the script's top level runs (a callback after it, another thread)
+    if frame is None or os.path.abspath(frame.f_code.co_filename) != os.path.abspath(path):
+        return  # not while the script's top level runs (a callback after it, another thread, a notebook's cell)
     try:
         with open(path, encoding="utf-8") as file:
             statements = ast.parse(file.read()).body
