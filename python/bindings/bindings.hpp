@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <initializer_list>
+#include <string_view>
 #include <utility>
 
 #include <tinkertoy/dynamics/simulation_error.hpp>
@@ -14,9 +15,11 @@ namespace tinkertoy::python {
 
 namespace py = pybind11;
 
-// SceneError, SimulationError, StateError and StaleViewError, and the translation of the
-// library's exceptions into them (errors.cpp).
+// SceneError, SettingsError, SimulationError, StateError and StaleViewError, and the
+// translation of every exception a binding lets out into them or into Python's own (errors.cpp).
 void bindErrors(py::module_& module);
+// `utf8` as a Python str, invalid UTF-8 bytes escaped (\xff): for messages that quote user text.
+py::str text(std::string_view utf8);
 // Raises tinkertoy.SimulationError for `error`, with these attributes besides its own.
 [[noreturn]] void raiseSimulationError(const SimulationError& error,
                                        std::initializer_list<std::pair<const char*, py::object>> extra);

@@ -2,7 +2,10 @@
 // (through Model::editConstraint, so an edit that adds or drops rows is a change of structure).
 // Joints attach at a world point (`anchor`) in the current pose, as scene files attach them
 // (constraints/joint_anchor.hpp); b=None joins a to the world. A length left out is the
-// current one. Each returns the constraint's ConstraintId.
+// current one. Each returns the constraint's ConstraintId. One convention for every method that
+// joins two points or bodies: a and b positional or by keyword, the alternatives to b
+// (anchor=...) and everything after them by keyword only. Every method holds the model's lock
+// (model_lock.hpp).
 #include <Eigen/Geometry>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
@@ -17,6 +20,7 @@
 #include <utility>
 
 #include "bindings.hpp"
+#include "model_lock.hpp"
 
 namespace tinkertoy::python {
 namespace {
@@ -44,7 +48,7 @@ void editCoordinate(Model& m, ConstraintId id, const Edit& change) {
   }
 }
 
-void bindPointConstraints(py::class_<Model>& model) {
+void bindPointConstraints(LockedClass<Model>& model) {
   model
       .def(
           "add_distance",
@@ -63,7 +67,7 @@ void bindPointConstraints(py::class_<Model>& model) {
             if (frequency) settings.spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
             return add(m, makeConstraint(settings), std::move(name));
           },
-          py::arg("a"), py::kw_only(), py::arg("b") = py::none(), py::arg("anchor") = py::none(),
+          py::arg("a"), py::arg("b") = py::none(), py::kw_only(), py::arg("anchor") = py::none(),
           py::arg("length") = py::none(), py::arg("min_length") = 0.0, py::arg("max_length") = kInfinity,
           py::arg("frequency") = py::none(), py::arg("damping_ratio") = 0.0, py::arg("name") = "",
           "A rod from point a to point b or to a fixed anchor (length: the current distance unless given). With "
@@ -129,7 +133,7 @@ void bindPointConstraints(py::class_<Model>& model) {
           "and dJ/dt come from automatic differentiation.");
 }
 
-void bindJoints(py::class_<Model>& model) {
+void bindJoints(LockedClass<Model>& model) {
   model
       .def(
           "add_revolute",
@@ -206,7 +210,7 @@ void bindJoints(py::class_<Model>& model) {
           "A soft pull of the body point at anchor toward a target (set_mouse_target), as the Studio drags.");
 }
 
-void bindConstraintEdits(py::class_<Model>& model) {
+void bindConstraintEdits(LockedClass<Model>& model) {
   model
       .def("remove_constraint", &Model::removeConstraint, py::arg("constraint"))
       .def_property_readonly("constraints", [](const Model& m) {
@@ -295,7 +299,7 @@ void bindConstraintEdits(py::class_<Model>& model) {
 }  // namespace
 
 void bindConstraints(py::module_& module) {
-  auto model = py::reinterpret_borrow<py::class_<Model>>(module.attr("Model"));
+  auto model = LockedClass<Model>::existing(module, "Model");
   bindPointConstraints(model);
   bindJoints(model);
   bindConstraintEdits(model);

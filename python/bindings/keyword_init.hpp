@@ -1,6 +1,8 @@
 // Keyword construction for the bound settings structs: Settings(dt=1e-3, formulation="velocity")
 // sets each keyword as the attribute of that name, so a keyword means exactly what the
-// attribute means, and an unknown one is a TypeError that names it.
+// attribute means, and an unknown one is a TypeError that names it. Pickling (and so copy.copy
+// and copy.deepcopy) goes the same way: the state is the dict of every attribute, set again on
+// a new struct.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -9,19 +11,39 @@
 
 namespace tinkertoy::python {
 
+// A new Struct with each (name, value) of `keywords` set as its attribute.
+template <class Struct>
+Struct buildFromKeywords(const pybind11::dict& keywords) {
+  pybind11::object built = pybind11::cast(Struct{});
+  for (const auto& [key, value] : keywords) {
+    if (!pybind11::hasattr(built, key)) {
+      throw pybind11::type_error(std::string(pybind11::str(pybind11::type::of(built).attr("__name__"))) +
+                                 "() has no setting '" + std::string(pybind11::str(key)) + "'");
+    }
+    pybind11::setattr(built, key, value);
+  }
+  return built.cast<Struct>();
+}
+
 template <class Struct>
 pybind11::detail::initimpl::factory<Struct (*)(const pybind11::kwargs&)> keywordInit() {
-  return pybind11::init(+[](const pybind11::kwargs& keywords) {
-    pybind11::object built = pybind11::cast(Struct{});
-    for (const auto& [key, value] : keywords) {
-      if (!pybind11::hasattr(built, key)) {
-        throw pybind11::type_error(std::string(pybind11::str(pybind11::type::of(built).attr("__name__"))) +
-                                   "() has no setting '" + std::string(pybind11::str(key)) + "'");
-      }
-      pybind11::setattr(built, key, value);
-    }
-    return built.cast<Struct>();
-  });
+  return pybind11::init(+[](const pybind11::kwargs& keywords) { return buildFromKeywords<Struct>(keywords); });
+}
+
+// __getstate__: every attribute (property) of the struct's class, by name; __setstate__: a new
+// struct built from them as keywordInit builds one.
+template <class Struct>
+auto keywordPickle() {
+  return pybind11::pickle(
+      [](const pybind11::object& self) {
+        pybind11::dict state;
+        const pybind11::handle property = reinterpret_cast<PyObject*>(&PyProperty_Type);
+        for (const auto& [name, attribute] : pybind11::type::of(self).attr("__dict__").cast<pybind11::dict>()) {
+          if (pybind11::isinstance(attribute, property)) state[name] = self.attr(name);
+        }
+        return state;
+      },
+      [](const pybind11::dict& state) { return buildFromKeywords<Struct>(state); });
 }
 
 }  // namespace tinkertoy::python

@@ -1,6 +1,8 @@
 // Scene and Model: what exists. Ids and points, shapes and curves, bodies, forces, and the
 // per-body state. Every method that adds or removes a body runs as a LayoutEdit, so the NumPy
-// views of the state made before it stay memory-safe (state_views.hpp).
+// views of the state made before it stay memory-safe (state_views.hpp); every method of Model
+// and Scene holds the model's lock (model_lock.hpp). A Scene copies and pickles as the scene
+// writer's JSON, parsed again.
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
@@ -12,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
+#include "model_lock.hpp"
 #include "state_views.hpp"
 
 namespace tinkertoy::python {
@@ -31,7 +35,12 @@ void bindId(py::module_& module, const char* name, const char* doc) {
                std::to_string(id.generation) + ")";
       })
       .def(py::pickle([](const IdType& id) { return py::make_tuple(id.slot, id.generation); },
-                      [](const py::tuple& t) { return IdType{t[0].cast<std::uint32_t>(), t[1].cast<std::uint32_t>()}; }));
+                      [name](const py::tuple& t) {
+                        if (t.size() != 2) throw py::value_error(std::string(name) + ".__setstate__: state must be (slot, generation)");
+                        const char* expected = "an int from 0 to 2**32 - 1";
+                        return IdType{argument<std::uint32_t>(t[0], name, "slot", expected),
+                                      argument<std::uint32_t>(t[1], name, "generation", expected)};
+                      }));
 }
 
 RigidBody::Motion parseMotion(const std::string& motion) {
@@ -44,6 +53,19 @@ RigidBody::Motion parseMotion(const std::string& motion) {
 Eigen::VectorXd orZero(const std::optional<Eigen::VectorXd>& x, Eigen::Index size) {
   return x ? *x : Eigen::VectorXd::Zero(size);
 }
+
+// The scene writer's JSON of `scene`, for `what` (a copy, a pickle); a model the format cannot
+// express is a ValueError that says what the copy needs.
+std::string writtenScene(const Scene& scene, const char* what) {
+  try {
+    return writeScene(scene);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(std::string("Scene: a ") + what + " goes through the scene writer, which cannot write this "
+                          "model: " + e.what());
+  }
+}
+
+Scene copyScene(const Scene& scene) { return parseScene(writtenScene(scene, "copy"), "<copied scene>"); }
 
 void bindPoints(py::module_& module) {
   bindId<BodyTag>(module, "BodyId", "A body's handle; stays valid while the body exists.");
@@ -108,7 +130,7 @@ void bindPoints(py::module_& module) {
            "x, y (and z) as formulas of u; its tangent and curvature by automatic differentiation.");
 }
 
-void bindBodies(py::class_<Model>& model) {
+void bindBodies(LockedClass<Model>& model) {
   model
       .def(
           "add_particle",
@@ -190,7 +212,7 @@ void bindBodies(py::class_<Model>& model) {
       .def("set_mass", &Model::setMass, py::arg("particle"), py::arg("mass"));
 }
 
-void bindForces(py::class_<Model>& model) {
+void bindForces(LockedClass<Model>& model) {
   auto add = [](Model& m, std::unique_ptr<Force> force) { return m.addForce(std::move(force)); };
   model
       .def(
@@ -204,7 +226,7 @@ void bindForces(py::class_<Model>& model) {
             if (b.has_value() == anchor.has_value()) throw py::value_error("add_spring: give exactly one of b and anchor");
             return b ? add(m, std::make_unique<Spring>(a, *b, s)) : add(m, std::make_unique<Spring>(a, *anchor, s));
           },
-          py::arg("a"), py::kw_only(), py::arg("b") = py::none(), py::arg("anchor") = py::none(),
+          py::arg("a"), py::arg("b") = py::none(), py::kw_only(), py::arg("anchor") = py::none(),
           py::arg("stiffness"), py::arg("damping") = 0.0, py::arg("rest_length") = 0.0,
           "A damped spring from point a to point b or to a fixed world anchor.")
       .def(
@@ -243,9 +265,9 @@ void bindModel(py::module_& module) {
   bindStateViews(module);
   bindPoints(module);
 
-  py::class_<Model> model(module, "Model",
-                          "What exists: bodies, forces and constraints, and the state q, v. Owned by a Scene "
-                          "(scene.model); edit it between steps.");
+  LockedClass<Model> model(module, "Model",
+                           "What exists: bodies, forces and constraints, and the state q, v. Owned by a Scene "
+                           "(scene.model); edit it between steps (a call while another thread steps it waits).");
   model.def_property_readonly("dimension", &Model::dimension)
       .def_property("time", &Model::time, &Model::setTime, "s")
       .def_property_readonly("q", [](const Model& m) { return Eigen::VectorXd(m.q()); },
@@ -255,9 +277,10 @@ void bindModel(py::module_& module) {
   bindBodies(model);
   bindForces(model);
 
-  py::class_<Scene>(module, "Scene",
-                    "A model with its settings, duration and name: what a scene file holds. Scene(dimension=2) "
-                    "is an empty one to build in code; load_scene and parse_scene read files.")
+  LockedClass<Scene>(module, "Scene",
+                     "A model with its settings, duration and name: what a scene file holds. Scene(dimension=2) "
+                     "is an empty one to build in code; load_scene and parse_scene read files. copy() (and "
+                     "copy.copy, copy.deepcopy, pickle) gives an independent scene through the scene writer.")
       .def(py::init([](int dimension, const std::optional<SimulationSettings>& settings, double duration,
                        std::string name, std::string description) {
              return Scene{.name = std::move(name), .model = Model(dimension),
@@ -273,7 +296,15 @@ void bindModel(py::module_& module) {
       .def_readwrite("description", &Scene::description)
       .def_readwrite("period", &Scene::period)
       .def("write", &writeScene, "The scene as scene JSON, with the model's current state as its initial state.")
-      .def("save", &saveScene, py::arg("path"));
+      .def("save", &saveScene, py::arg("path"))
+      .def("copy", &copyScene,
+           "An independent scene: this one written (scene JSON) and parsed again. Its state is this one's "
+           "current state and its clock starts at 0; ids are those of the scene as written, the same as "
+           "this one's unless bodies were removed.")
+      .def("__copy__", &copyScene)
+      .def("__deepcopy__", [](const Scene& s, const py::handle& /*memo*/) { return copyScene(s); }, py::arg("memo"))
+      .def_pickle([](const Scene& s) { return writtenScene(s, "pickle"); },
+                  [](const std::string& json) { return parseScene(json, "<pickled scene>"); });
 
   module.def(
       "load_scene", [](const std::filesystem::path& path) { return loadScene(path); }, py::arg("path"),

@@ -1,11 +1,14 @@
 """Tinkertoy: constrained dynamics after Witkin, and dyn4j-style rigid bodies.
 
     import tinkertoy
-    scene = tinkertoy.load_scene("scenes/pendulum.json")
-    sim = tinkertoy.Simulator(scene)
-    trajectory = sim.run(2.0, every=10)      # dict of NumPy arrays
-    sim.q[0] += 0.1                           # a writable view of the engine's state
-    table = tinkertoy.sweep(scene, {"particles[0].mass": [1, 2, 3]})   # on Dask
+
+    if __name__ == "__main__":                # a script's sweep needs the guard (docs/python.md)
+        scene = tinkertoy.load_scene("scenes/pendulum.json")
+        sim = tinkertoy.Simulator(scene)
+        trajectory = sim.run(2.0, every=10)  # dict of NumPy arrays
+        sim.q[0] += 0.1                       # a writable view of the engine's state
+        twin = scene.copy()                   # a scene of its own, for another Simulator
+        table = tinkertoy.sweep(scene, {"particles[0].mass": [1, 2, 3]})   # on Dask
 
 docs/python.md documents the whole API; help(tinkertoy.Simulator) documents each method.
 """
@@ -28,6 +31,7 @@ from ._tinkertoy import (
     Scene,
     SceneError,
     Settings,
+    SettingsError,
     Shape,
     SimulationError,
     Simulator,
@@ -62,6 +66,7 @@ __all__ = [
     "Scene",
     "SceneError",
     "Settings",
+    "SettingsError",
     "Shape",
     "SimulationError",
     "Simulator",

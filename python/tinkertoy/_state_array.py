@@ -2,10 +2,12 @@
 
 Simulator.q, .v, .body_q() and .body_v() return these views. Writing into one writes the
 engine's state, which the simulator notices before its next step. Adding or removing a body
-lays the state out again: the views made before are then stale, and every NumPy operation on
-them (indexing, arithmetic, ufuncs, NumPy functions, printing) raises StaleViewError. Their
-memory stays valid (the engine keeps the old storage while they exist), so even code that
-reaches the raw buffer reads the old values, never freed memory.
+lays the state out again: the views made before are then stale, and every use of their data
+raises StaleViewError: indexing, arithmetic, ufuncs, NumPy functions, printing, and every
+ndarray method and data property (fill, put, sort, dot, view, flat, T, ctypes ...: the class
+wraps all of ndarray's, see _guard_every_ndarray_attribute). Their memory stays valid (the
+engine keeps the old storage while they exist), so even code that reaches the raw buffer
+(np.asarray(view), memoryview(view)) reads the old values, never freed memory.
 
 Slices of a view are views too, and guarded the same way; a copy (view.copy(), np.array(view))
 is an ordinary array that stays valid.
@@ -20,13 +22,24 @@ _MESSAGE = (
     "so it no longer matches the model's layout: take sim.q, sim.v, sim.body_q() or sim.body_v() again"
 )
 
+# What stays unguarded: what NumPy and Python call to make and inspect the object (a stale view
+# must still be created, finalized, sized and garbage-collected), and the metadata that reads no
+# element. Everything else ndarray has is guarded.
+_MACHINERY = frozenset({"__new__", "__array_finalize__", "__class_getitem__", "__doc__", "__hash__", "__sizeof__",
+                        "__array_priority__"})
+_METADATA = frozenset({"shape", "strides", "dtype", "size", "ndim", "itemsize", "nbytes", "flags", "base"})
+
 
 class StateArray(np.ndarray):
     """A writable view of the engine's q or v (see the module's documentation)."""
 
     def __array_finalize__(self, parent):
-        self._keeper = getattr(parent, "_keeper", None)
-        self._owner = getattr(parent, "_owner", None)
+        # A view of the engine's memory shares its parent's keeper; an array NumPy made with
+        # memory of its own (view.astype(float), np.sort(view)) is a copy, which never goes stale.
+        keeper = getattr(parent, "_keeper", None)
+        shares = keeper is not None and _memory_of(self) is keeper
+        self._keeper = keeper if shares else None
+        self._owner = getattr(parent, "_owner", None) if shares else None
 
     @property
     def stale(self):
@@ -37,22 +50,21 @@ class StateArray(np.ndarray):
         if self._keeper is not None and self._keeper.stale:
             raise StaleViewError(_MESSAGE)
 
-    def __getitem__(self, index):
-        self._check()
-        return super().__getitem__(index)
-
-    def __setitem__(self, index, value):
-        self._check()
-        super().__setitem__(index, value)
-
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        for operand in inputs + tuple(kwargs.get("out", ())):
+        outputs = kwargs.get("out", ())
+        for operand in inputs + tuple(outputs):
             if isinstance(operand, StateArray):
                 operand._check()
         plain = tuple(x.view(np.ndarray) if isinstance(x, StateArray) else x for x in inputs)
-        if "out" in kwargs:
-            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, StateArray) else x for x in kwargs["out"])
-        return getattr(ufunc, method)(*plain, **kwargs)
+        if outputs:
+            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, StateArray) else x for x in outputs)
+        result = getattr(ufunc, method)(*plain, **kwargs)
+        if not outputs or method == "at":
+            return result
+        # Written into `out`: hand back the given arrays, so `view += 1` stays a guarded view.
+        if isinstance(result, tuple):
+            return tuple(given if given is not None else r for given, r in zip(outputs, result))
+        return outputs[0]
 
     def __array_function__(self, function, types, args, kwargs):
         self._check()
@@ -62,14 +74,6 @@ class StateArray(np.ndarray):
         self._check()
         return super().__array__(*args, **kwargs)
 
-    def __iter__(self):
-        self._check()
-        return super().__iter__()
-
-    def __len__(self):
-        self._check()
-        return super().__len__()
-
     def __repr__(self):
         self._check()
         return "StateArray(" + np.array2string(self.view(np.ndarray), separator=", ") + ")"
@@ -77,10 +81,6 @@ class StateArray(np.ndarray):
     def __str__(self):
         self._check()
         return str(self.view(np.ndarray))
-
-    def __float__(self):
-        self._check()
-        return super().__float__()
 
     def __reduce__(self):
         # A pickled view is a copy: the engine's memory does not travel.
@@ -91,9 +91,19 @@ class StateArray(np.ndarray):
         self._check()
         return np.array(self.view(np.ndarray), order=order)
 
-    def tolist(self):
-        self._check()
-        return self.view(np.ndarray).tolist()
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+
+def _memory_of(array):
+    """What holds an array's memory: the end of its chain of bases (the keeper, for a view of the
+    engine's state; None for an array that owns its memory)."""
+    while isinstance(array, np.ndarray):
+        array = array.base
+    return array
 
 
 def guard(array, keeper, owner):
@@ -102,3 +112,41 @@ def guard(array, keeper, owner):
     view._keeper = keeper
     view._owner = owner
     return view
+
+
+def _guarded_method(name, method):
+    def guarded(self, *args, **kwargs):
+        self._check()
+        return method(self, *args, **kwargs)
+
+    guarded.__name__ = name
+    guarded.__qualname__ = "StateArray." + name
+    guarded.__doc__ = method.__doc__
+    return guarded
+
+
+def _guarded_property(descriptor):
+    def get(self):
+        self._check()
+        return descriptor.__get__(self, type(self))
+
+    def set(self, value):
+        self._check()
+        descriptor.__set__(self, value)
+
+    return property(get, set, doc=descriptor.__doc__)
+
+
+def _guard_every_ndarray_attribute():
+    """Wraps every method and data property of np.ndarray that StateArray does not define itself
+    in a check for staleness, whatever NumPy version this is and whatever it adds."""
+    for name, attribute in vars(np.ndarray).items():
+        if name in _MACHINERY or name in _METADATA or name in vars(StateArray):
+            continue
+        if hasattr(attribute, "__get__") and hasattr(attribute, "__set__"):  # a getset descriptor: T, flat, data ...
+            setattr(StateArray, name, _guarded_property(attribute))
+        elif callable(attribute) and not isinstance(attribute, (classmethod, staticmethod)):
+            setattr(StateArray, name, _guarded_method(name, attribute))
+
+
+_guard_every_ndarray_attribute()

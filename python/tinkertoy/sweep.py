@@ -1,15 +1,19 @@
 """Parameter sweeps: every case of a table run on Dask, failures reported as data.
 
     import tinkertoy
-    table = tinkertoy.sweep("scenes/four_bar.json",
-                            {"bodies[0].mass": [0.4, 0.5, 0.6]},       # one case per row
-                            duration=2.0, every=10)
-    table["energy_drift"], table["error"]
+    if __name__ == "__main__":      # needed in a script: each worker process imports it again
+        table = tinkertoy.sweep("scenes/four_bar.json",
+                                {"bodies[0].mass": [0.4, 0.5, 0.6]},   # one case per row
+                                duration=2.0, every=10)
+        table["energy_drift"], table["error"]
 
 Each case is the scene with the row's values written at JSON paths into the scene's document
 (the paths SceneError reports: "bodies[2].mass", "settings.dt", "constraints[0].motor_speed").
-Or, with `edit` (a function document, row -> document), the document that edit makes of the
-scene's for the row, whose columns are then any names edit understands.
+A path the scene format does not have (particles[0].masss) is a ValueError before any case runs,
+as the command line's `sweep --set` refuses it. Or, with `edit` (a function document, row ->
+document), the document that edit makes of the scene's for the row, whose columns are then any
+names edit understands; edit travels to the workers pickled (cloudpickle), and an edit that
+cannot be pickled, or loaded on a worker, is every case's error.
 It runs for `duration` (default: the scene's) in a fresh simulator, on one thread, so every case
 gives the same bits wherever it runs: serially, on a LocalCluster, or on a cluster elsewhere.
 
@@ -32,10 +36,14 @@ Where the cases run:
     scheduler="serial"          in this process, one after the other, without Dask
 """
 
+import ast
+import copy
 import itertools
 import json
+import multiprocessing
 import os
 import re
+import sys
 
 import numpy as np
 
@@ -75,20 +83,26 @@ def set_path(document, path, value):
             node = node[step]
 
 
+def _failed(error):
+    """The row of a case that has no results, only `error`."""
+    return {"error": error, "steps": 0, "final_time": np.nan, "energy_drift": np.nan, "constraint_error": np.nan,
+            "time": np.empty(0), "q": np.empty((0, 0)), "v": np.empty((0, 0))}
+
+
 def run_case(scene_text, row, duration=None, every=1, edit=None):
     """Runs one case and returns its row of results (see the module's documentation). Never
-    raises for what the case itself gets wrong: that is the row's "error"."""
+    raises for what the case itself gets wrong: that is the row's "error". `edit` is a function,
+    or one pickled with cloudpickle (as sweep sends it to the workers)."""
     import tinkertoy
 
-    result = {"error": "", "steps": 0, "final_time": np.nan, "energy_drift": np.nan, "constraint_error": np.nan,
-              "time": np.empty(0), "q": np.empty((0, 0)), "v": np.empty((0, 0))}
+    result = _failed("")
     try:
         document = json.loads(scene_text)
         if edit is None:
             for path, value in row.items():
                 set_path(document, path, _plain(value))
         else:
-            document = edit(document, {name: _plain(value) for name, value in row.items()})
+            document = _loaded(edit)(document, {name: _plain(value) for name, value in row.items()})
         scene = tinkertoy.parse_scene(json.dumps(document), source="case")
         scene.settings.threads = 1
         simulator = tinkertoy.Simulator(scene)
@@ -111,6 +125,31 @@ def run_case(scene_text, row, duration=None, every=1, edit=None):
         v=trajectory["v"],
     )
     return result
+
+
+def _loaded(edit):
+    """The edit function, unpickled if it came pickled; a ValueError that says what to do if it
+    cannot be loaded here (a function of a module this worker cannot import)."""
+    if not isinstance(edit, bytes):
+        return edit
+    import cloudpickle
+
+    try:
+        return cloudpickle.loads(edit)
+    except Exception as e:  # noqa: BLE001 - whatever unpickling raised, the case says so
+        raise ValueError(f"edit: the function could not be loaded on this worker ({type(e).__name__}: {e}); "
+                         "define it in a module the workers can import, or in the script itself") from None
+
+
+def _pickled(edit):
+    """(edit pickled for the workers, "") or (None, why it cannot be)."""
+    import cloudpickle
+
+    try:
+        return cloudpickle.dumps(edit), ""
+    except Exception as e:  # noqa: BLE001 - whatever pickling raised, every case says so
+        return None, (f"edit: {edit!r} cannot be sent to the workers: pickling it failed "
+                      f"({type(e).__name__}: {e}); use a function that does not hold such objects")
 
 
 def _plain(value):
@@ -173,16 +212,24 @@ def _table(rows, results):
 def sweep(scene, parameters, *, duration=None, every=1, edit=None, scheduler=None, workers=2):
     """Runs every case of `parameters` on `scene` and returns the table of results (see the
     module's documentation). `scene`: a path, scene JSON text, a parsed document (dict) or a
-    Scene. A case that fails is reported in its row; only a bad call raises (ValueError)."""
+    Scene. A case that fails is reported in its row; only a bad call raises (ValueError; a
+    RuntimeError when a script without `if __name__ == "__main__":` calls it in a worker)."""
+    _refuse_worker_import()
     if every < 1:
         raise ValueError(f"sweep: every must be at least 1, not {every}")
     if duration is not None and not (duration >= 0 and np.isfinite(duration)):
         raise ValueError(f"sweep: duration must be finite and >= 0, not {duration}")
     text = _scene_text(scene)
     rows = _rows(parameters)
+    if edit is None:
+        _require_known_fields(text, rows)
     if scheduler == "serial":
         results = [run_case(text, row, duration, every, edit) for row in rows]
         return _table(rows, results)
+    if edit is not None:
+        edit, problem = _pickled(edit)
+        if problem:
+            return _table(rows, [_failed(problem) for _ in rows])
 
     from dask.distributed import Client, LocalCluster
 
@@ -191,6 +238,7 @@ def sweep(scene, parameters, *, duration=None, every=1, edit=None, scheduler=Non
     if scheduler is None:
         if workers < 1:
             raise ValueError(f"sweep: workers must be at least 1, not {workers}")
+        _refuse_unguarded_script()
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
             with Client(cluster) as client:
                 return _table(rows, _gather(client, text, rows, duration, every, edit))
@@ -199,6 +247,110 @@ def sweep(scene, parameters, *, duration=None, every=1, edit=None, scheduler=Non
 
 
 def _gather(client, text, rows, duration, every, edit):
-    scene_future = client.scatter(text, broadcast=True)
+    # hash=False: a key of this call's own. With the text's hash as key, a second sweep of the
+    # same scene on the same client reuses the key, which the first call's end releases.
+    scene_future = client.scatter(text, broadcast=True, hash=False)
     futures = [client.submit(run_case, scene_future, row, duration, every, edit, pure=False) for row in rows]
-    return client.gather(futures)
+    results = []
+    for future in futures:
+        try:
+            results.append(future.result())
+        except Exception as e:  # noqa: BLE001 - a case that could not run on its worker is data too
+            results.append(_failed(f"{type(e).__name__}: {e}"))
+    return results
+
+
+def _require_known_fields(text, rows):
+    """Raises ValueError naming a column whose path is a field the scene format does not have
+    (particles[0].masss: unknown field; did you mean 'mass'?), as the command line's sweep does:
+    the scene with the column's first value set must not fail with an unknown field at that very
+    path. Every other failure is the cases' to report."""
+    import tinkertoy
+
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return  # a scene that does not parse: every case reports it
+    for path in dict.fromkeys(name for row in rows for name in row):
+        first = next(row[path] for row in rows if path in row)
+        probe = copy.deepcopy(document)
+        try:
+            set_path(probe, path, _plain(first))
+            tinkertoy.parse_scene(json.dumps(probe), source="")
+        except tinkertoy.SceneError as e:
+            if e.unknown_field and e.path == path:
+                raise ValueError(f"{path}: {e.reason}") from None
+        except Exception:  # noqa: BLE001,S112 - the cases report whatever else is wrong
+            continue
+
+
+_GUARD = (
+    "tinkertoy.sweep on a LocalCluster (scheduler=None) was called from the main script outside "
+    "`if __name__ == \"__main__\":`. Each worker process the cluster starts imports the script again, "
+    "so without that guard every worker would start a sweep (and a cluster) of its own, forever. Put the "
+    "sweep under\n\n    if __name__ == \"__main__\":\n        table = tinkertoy.sweep(...)\n"
+)
+
+
+def _refuse_worker_import():
+    """Raises RuntimeError if this process is a child that multiprocessing started (as a
+    LocalCluster starts its workers) and the call comes from its import of the parent's main
+    script (run as "__mp_main__"): the script lacks its `if __name__ == "__main__":` guard."""
+    if multiprocessing.current_process().name == "MainProcess":  # (parent_process() is set after the import)
+        return
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals.get("__name__") == "__mp_main__":
+            raise RuntimeError(_GUARD)
+        frame = frame.f_back
+
+
+def _refuse_unguarded_script():
+    """Raises RuntimeError, before any worker starts, if the call comes from the top level of the
+    main script (directly or through functions it calls there) outside an
+    `if __name__ == "__main__":` block: the workers would run it again on import (see
+    _refuse_worker_import, which is what they would meet), and Dask would restart them forever.
+    Read from the script's source; a session without a script file (an interpreter, a notebook,
+    python -c) is not checked."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if not path:
+        return
+    frame = sys._getframe(1)
+    while frame is not None and not (frame.f_code.co_name == "<module>" and frame.f_globals is vars(main)):
+        frame = frame.f_back
+    if frame is None or os.path.abspath(frame.f_code.co_filename) != os.path.abspath(path):
+        return  # not while the script's top level runs (a callback after it, another thread, a notebook's cell)
+    try:
+        with open(path, encoding="utf-8") as file:
+            statements = ast.parse(file.read()).body
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return
+    if not _under_main_guard(statements, frame.f_lineno):
+        raise RuntimeError(_GUARD)
+
+
+def _under_main_guard(statements, line):
+    """Whether `line` lies in the body of an `if __name__ == "__main__":` among `statements` (at
+    any depth of if, with, try and loops)."""
+    for statement in statements:
+        if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
+            continue
+        if isinstance(statement, ast.If) and _is_main_test(statement.test):
+            if any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in statement.body):
+                return True
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(statement, field, None)
+            if isinstance(inner, list) and _under_main_guard(inner, line):
+                return True
+    return False
+
+
+def _is_main_test(test):
+    """Whether an if's test is __name__ == "__main__" (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [side.id for side in sides if isinstance(side, ast.Name)]
+    texts = [side.value for side in sides if isinstance(side, ast.Constant)]
+    return names == ["__name__"] and texts == ["__main__"]

@@ -103,3 +103,69 @@ def test_a_state_from_another_model_is_a_state_error(scenes):
         b.restore_state(a.save_state())
     with pytest.raises(tinkertoy.StateError):
         a.restore_state(b"not a state file")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda s: tinkertoy.Simulator("scene.json"),
+         r"^Simulator: scene must be a tinkertoy\.Scene \(load one with tinkertoy\.load_scene\(path\)\), not str$"),
+        (lambda s: tinkertoy.Simulator(42), "scene must be a tinkertoy.Scene .*, not int$"),
+        (lambda s: tinkertoy.Simulator(None), "scene must be a tinkertoy.Scene .*, not NoneType$"),
+        (lambda s: tinkertoy.Simulator(s.model), "scene must be a tinkertoy.Scene .*, not Model$"),
+        (lambda s: tinkertoy.Simulator(s, 5), "^Simulator: settings must be a tinkertoy.Settings or None, not int$"),
+        (lambda s: tinkertoy.BodyId.__new__(tinkertoy.BodyId).__setstate__(("a", 0)),
+         "^BodyId: slot must be an int from 0 to 2\\*\\*32 - 1, not str$"),
+    ],
+)
+def test_an_argument_cast_by_hand_is_a_type_error_that_names_it(pendulum, call, message):
+    with pytest.raises(TypeError, match=message):
+        call(pendulum)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.model.add_particle("heavy", [0, 0]),
+        lambda s: s.model.add_particle(1.0, "here"),
+        lambda s: s.model.add_distance("bob", anchor=[0, 0]),
+        lambda s: s.model.remove_body(3),
+        lambda s: s.model.set_coordinates(s.model.bodies[0], {"x": 1}),
+        lambda s: tinkertoy.Simulator(s).run("1"),
+        lambda s: tinkertoy.Simulator(s).restore_state("not bytes"),
+        lambda s: tinkertoy.load_scene(42),
+        lambda s: tinkertoy.parse_scene(None),
+        lambda s: tinkertoy.Scene(settings=5),
+        lambda s: tinkertoy.Settings(dt="fast"),
+        lambda s: tinkertoy.Settings(solver=3),
+        lambda s: setattr(s, "settings", "fast"),
+        lambda s: setattr(s, "duration", "long"),
+        lambda s: tinkertoy.BodyPoint("bob"),
+        lambda s: tinkertoy.Shape.circle("big"),
+        lambda s: tinkertoy.sweep(s, 5, scheduler="serial"),
+    ],
+)
+def test_a_wrong_argument_type_anywhere_is_a_type_error(pendulum, call):
+    with pytest.raises(TypeError):
+        call(pendulum)
+
+
+@pytest.mark.parametrize(
+    "call, error, shown",
+    [
+        (lambda s: tinkertoy.parse_scene(b'{"dimension": 2, "name": "\xff"}'), tinkertoy.SceneError, r"\xff"),
+        (lambda s: tinkertoy.parse_scene(b'{"\xfe\xff": 1}'), tinkertoy.SceneError, r"\xfe"),
+        (lambda s: tinkertoy.load_scene(b"/nowhere/\xff.json"), tinkertoy.SceneError, r"/nowhere/\xff.json"),
+        (lambda s: s.model.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), [0, 0], motion=b"\xff"), ValueError,
+         r"motion: '\xff'"),
+        (lambda s: s.model.add_formula([("p", s.model.bodies[0])], [b"xp - \xff"]), ValueError, r"\xff"),
+        (lambda s: s.model.add_formula([("p", s.model.bodies[0])], ["xp"], kind=b"\xc3"), ValueError, r"'\xc3'"),
+    ],
+)
+def test_a_message_that_quotes_user_bytes_is_the_intended_exception(pendulum, call, error, shown):
+    # Invalid UTF-8 in the message (user text given as bytes) is escaped: \xff, never a
+    # UnicodeDecodeError in place of the exception meant.
+    with pytest.raises(error) as caught:
+        call(pendulum)
+    assert not isinstance(caught.value, UnicodeError)
+    assert shown in str(caught.value)

@@ -1,5 +1,9 @@
 """Settings: keyword construction, the scene format's spellings, and what they refuse."""
 
+import copy
+import pickle
+
+import numpy as np
 import pytest
 
 import tinkertoy
@@ -51,3 +55,105 @@ def test_a_scenes_settings_are_edited_in_place(pendulum):
 def test_validate_names_the_bad_setting():
     with pytest.raises(ValueError, match="substeps"):
         tinkertoy.Settings(formulation="velocity", velocity=tinkertoy.VelocitySettings(substeps=0)).validate()
+
+
+def velocity_settings(**velocity):
+    settings = tinkertoy.Settings(formulation="velocity", solver=tinkertoy.SolverSettings(kind="sequential"))
+    for name, value in velocity.items():
+        setattr(settings.velocity, name, value)
+    return settings
+
+
+@pytest.mark.parametrize(
+    "settings, path, reason",
+    [
+        (velocity_settings(substeps=10**9), "settings.velocity.substeps", "must be between 1 and 10000, got 1000000000"),
+        (velocity_settings(iterations=0), "settings.velocity.iterations", "must be between 1 and 100000, got 0"),
+        (velocity_settings(iterations=1000, substeps=1001), "settings.velocity.iterations",
+         "iterations × substeps is 1001000 passes per step; at most 1000000 are allowed"),
+        (tinkertoy.Settings(threads=65), "settings.threads", "must be between 1 and 64, got 65"),
+        (tinkertoy.Settings(projection=tinkertoy.ProjectionSettings(max_iterations=0)),
+         "settings.projection.max_iterations", "must be between 1 and 1000, got 0"),
+        (tinkertoy.Settings(dt=-1e-3), "settings.dt", "must be positive, got -0.001"),
+    ],
+)
+def test_bad_settings_are_a_value_error_naming_the_attribute_path(pendulum, settings, path, reason):
+    for check in (settings.validate, lambda: tinkertoy.Simulator(pendulum, settings)):
+        with pytest.raises(tinkertoy.SettingsError) as caught:
+            check()
+        error = caught.value
+        assert isinstance(error, ValueError) and isinstance(error, tinkertoy.TinkertoyError)
+        assert str(error) == f"{path}: {reason}"
+        assert error.settings[0] == path and error.reason == reason
+
+
+def test_iterations_times_substeps_names_both_settings():
+    with pytest.raises(tinkertoy.SettingsError) as caught:
+        velocity_settings(iterations=1000, substeps=1001).validate()
+    assert caught.value.settings == ("settings.velocity.iterations", "settings.velocity.substeps")
+
+
+def test_a_simulator_with_a_billion_substeps_is_refused_at_once(pendulum):
+    # It used to be accepted, and the first step() never returned.
+    pendulum.settings.formulation = "velocity"
+    pendulum.settings.solver.kind = "sequential"
+    s = tinkertoy.Settings()
+    s.velocity.substeps = 10**9  # fits an int: accepted here, refused by validate()
+    with pytest.raises(ValueError, match=r"^settings\.velocity\.substeps: "):
+        tinkertoy.Simulator(pendulum, s)
+
+
+@pytest.mark.parametrize(
+    "struct, attribute, path",
+    [
+        (tinkertoy.VelocitySettings, "substeps", "settings.velocity.substeps"),
+        (tinkertoy.VelocitySettings, "iterations", "settings.velocity.iterations"),
+        (tinkertoy.SolverSettings, "max_iterations", "settings.solver.max_iterations"),
+        (tinkertoy.SolverSettings, "reuse_iterations", "settings.solver.reuse_iterations"),
+        (tinkertoy.ProjectionSettings, "max_iterations", "settings.projection.max_iterations"),
+        (tinkertoy.Settings, "threads", "settings.threads"),
+    ],
+)
+def test_an_integer_setting_refuses_what_an_int_cannot_hold_and_names_itself(struct, attribute, path):
+    s = struct()
+    before = getattr(s, attribute)
+    for huge in (10**12, -(10**12), 10**30, 10**10000):
+        with pytest.raises(OverflowError, match="^" + path.replace(".", r"\.") + ": .* does not fit in an int"):
+            setattr(s, attribute, huge)
+        assert getattr(s, attribute) == before  # never a wrapped value
+    for wrong in (2.5, "3", None, [1]):
+        with pytest.raises(TypeError, match="^" + path.replace(".", r"\.") + " must be an int, not "):
+            setattr(s, attribute, wrong)
+    setattr(s, attribute, np.int64(7))
+    assert getattr(s, attribute) == 7
+    with pytest.raises(OverflowError):
+        struct(**{attribute: 2**31})
+
+
+def nondefault_settings():
+    s = tinkertoy.Settings(dt=0.01, formulation="velocity", threads=3, ks=0.5)
+    s.solver = tinkertoy.SolverSettings(kind="ldlt", factorization="tree", max_iterations=7, tolerance=1e-9)
+    s.velocity.substeps = 4
+    s.velocity.position_correction = "projection"
+    s.projection.max_iterations = 9
+    s.error_tolerance.relative = 1e-5
+    return s
+
+
+def fields(s):
+    return {name: fields(value) if type(value).__module__.startswith("tinkertoy") else value
+            for name in dir(s) if not name.startswith("_") and not callable(value := getattr(s, name))}
+
+
+@pytest.mark.parametrize("duplicate", [pickle_round_trip := (lambda s: pickle.loads(pickle.dumps(s))), copy.copy,
+                                       copy.deepcopy])
+def test_settings_pickle_and_copy_field_by_field_and_independently(duplicate):
+    s = nondefault_settings()
+    twin = duplicate(s)
+    assert type(twin) is tinkertoy.Settings and fields(twin) == fields(s)
+    assert fields(twin)["velocity"]["substeps"] == 4 and twin.solver.factorization == "tree"
+    twin.velocity.substeps = 5
+    twin.solver.kind = "cg"
+    assert s.velocity.substeps == 4 and s.solver.kind == "ldlt"
+    for struct in (s.solver, s.velocity, s.projection, s.error_tolerance):
+        assert fields(duplicate(struct)) == fields(struct)

@@ -1,13 +1,14 @@
 """Simulator: step, run, diagnostics, λ and reactions, breaks, save and restore, the GIL."""
 
+import json
 import math
-import threading
 import time
 
 import numpy as np
 import pytest
 
 import tinkertoy
+from conftest import ticking
 
 
 def test_run_records_the_same_states_as_stepping(scenes):
@@ -80,21 +81,10 @@ def test_save_and_restore_continue_bit_for_bit(scenes):
 def test_step_and_run_release_the_gil(scenes):
     scene = tinkertoy.load_scene(scenes / "cloth.json")
     sim = tinkertoy.Simulator(scene)
-    ticks = []
-    done = threading.Event()
-
-    def count():
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            time.sleep(0.001)
-
-    counter = threading.Thread(target=count)
-    counter.start()
-    start = time.perf_counter()
-    sim.run(300 * scene.settings.dt)
-    end = time.perf_counter()
-    done.set()
-    counter.join()
+    with ticking() as ticks:
+        start = time.perf_counter()
+        sim.run(300 * scene.settings.dt)
+        end = time.perf_counter()
     # While the run held the GIL the other thread could not tick; it ticked throughout.
     during = [t for t in ticks if start < t < end]
     assert end - start > 0.05, "the run was too short to tell"
@@ -110,3 +100,64 @@ def test_diagnostics_report_the_step(pendulum):
     assert d.solves > 0 and d.solver_iterations > 0
     assert set(d.work) == {"damping", "drag", "mouse", "motors", "springs", "driven", "impulses"}
     assert d.total_energy == pytest.approx(d.kinetic_energy + d.potential_energy)
+
+
+def pendulum_text(scenes, mass=1.0):
+    document = json.loads((scenes / "pendulum.json").read_text())
+    document["particles"][0]["mass"] = mass
+    return json.dumps(document)
+
+
+def stepped_state(scene):
+    sim = tinkertoy.Simulator(scene)
+    sim.run(0.1)
+    return sim.save_state()
+
+
+def test_a_state_from_a_scene_that_differs_in_a_mass_is_refused(scenes):
+    # Same names, same sizes, same settings: only the model's hash tells them apart.
+    state = stepped_state(tinkertoy.parse_scene(pendulum_text(scenes)))
+    heavier = tinkertoy.Simulator(tinkertoy.parse_scene(pendulum_text(scenes, mass=1.5)))
+    with pytest.raises(tinkertoy.StateError, match="origin"):
+        heavier.restore_state(state)
+    assert heavier.step_count == 0
+
+
+def test_a_state_restores_into_the_same_scene_loaded_again_or_moved_before_the_simulator(scenes):
+    state = stepped_state(tinkertoy.load_scene(scenes / "pendulum.json"))
+    again = tinkertoy.Simulator(tinkertoy.load_scene(scenes / "pendulum.json"))
+    again.restore_state(state)
+    assert again.step_count == 100
+
+    moved = tinkertoy.load_scene(scenes / "pendulum.json")
+    bob = moved.model.find_body("bob")
+    moved.model.set_position(bob, [0.0, -1.0])
+    moved.model.set_velocity(bob, [1.0, 0.0])
+    moved.name = "renamed"
+    moved.duration = 3.0
+    sim = tinkertoy.Simulator(moved)
+    sim.restore_state(state)
+    assert sim.step_count == 100 and moved.model.coordinates(bob)[0] != 0.0
+
+
+def test_the_origin_is_a_hash_of_the_model_and_can_still_be_given(scenes):
+    a = tinkertoy.Simulator(tinkertoy.load_scene(scenes / "pendulum.json"))
+    b = tinkertoy.Simulator(tinkertoy.parse_scene(pendulum_text(scenes, mass=1.5)))
+    assert a.origin.startswith("a model whose contents hash to ") and a.origin != b.origin
+    # An explicit origin (the command line's) is what the state records and requires.
+    state = b.save_state(origin="a scene whose contents hash to 0123")
+    with pytest.raises(tinkertoy.StateError):
+        a.restore_state(state)
+    a.restore_state(state, origin="a scene whose contents hash to 0123")
+
+
+def test_a_model_the_writer_cannot_write_falls_back_to_the_fingerprint():
+    scene = tinkertoy.Scene()
+    box = scene.model.add_rigid_body(1.0, tinkertoy.Shape.box(1.0, 0.2), [0.0, 0.0])
+    scene.model.add_fixed_point(tinkertoy.BodyPoint(box, local=[0.5, 0.0]))  # off-centre: not writable
+    sim = tinkertoy.Simulator(scene)
+    assert sim.origin == ""
+    sim.step()
+    state = sim.save_state()
+    sim.restore_state(state)
+    assert sim.step_count == 1

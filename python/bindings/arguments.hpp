@@ -1,0 +1,31 @@
+// Arguments a binding takes as py::object and casts itself: a wrong type is a TypeError that
+// names the function, the argument, what it must be and what it got, where pybind11's own cast
+// would raise RuntimeError("Unable to cast Python instance ...").
+//
+//   Scene& scene = argument<Scene&>(object, "Simulator", "scene", "a tinkertoy.Scene");
+//   // TypeError: Simulator: scene must be a tinkertoy.Scene, not str
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+namespace tinkertoy::python {
+
+namespace py = pybind11;
+
+// The name of `value`'s type, as valid UTF-8 whatever the type is called.
+std::string typeName(py::handle value);
+
+template <class T>
+T argument(py::handle value, const char* function, const char* name, const char* expected) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {  // a value of another type
+    throw py::type_error(std::string(function) + ": " + name + " must be " + expected + ", not " + typeName(value));
+  } catch (const py::reference_cast_error&) {  // None for a reference
+    throw py::type_error(std::string(function) + ": " + name + " must be " + expected + ", not " + typeName(value));
+  }
+}
+
+}  // namespace tinkertoy::python

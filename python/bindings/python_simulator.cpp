@@ -1,0 +1,180 @@
+#include "python_simulator.hpp"
+
+#include <nlohmann/json.hpp>
+#include <pybind11/numpy.h>
+
+#include <cstdint>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+#include <unordered_set>
+
+#include "bindings.hpp"
+#include "common/fnv1a.hpp"
+
+namespace tinkertoy::python {
+namespace {
+
+bool sameBits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+}
+
+// The models a live PythonSimulator steps. Read and written with the GIL held.
+std::unordered_set<const Model*>& simulatedModels() {
+  static std::unordered_set<const Model*> models;
+  return models;
+}
+
+// A scene whose model another live simulator steps is refused before anything is built.
+Scene& unclaimed(Scene& scene) {
+  if (simulatedModels().contains(&scene.model)) {
+    throw py::value_error(
+        "Simulator: another Simulator is stepping this scene: a Simulator steps its scene's model in place, "
+        "so two would share one state. Make the new one from a copy (tinkertoy.Simulator(scene.copy())), or "
+        "drop the other one first (del sim)");
+  }
+  return scene;
+}
+
+// The keys of a written scene that hold state, not model (docs/scene-format.md): a particle's
+// and a rigid body's pose and velocity, a bead's u and u̇, a chain's angles and their rates.
+constexpr const char* kStateKeys[] = {"position", "velocity", "angle", "angular_velocity",
+                                      "u",        "u_dot",    "angles", "angular_velocities"};
+// The top-level keys that describe the run or the scene, not the model.
+constexpr const char* kSceneKeys[] = {"settings", "duration", "name", "description", "period"};
+
+// One row of the recorded trajectory per recorded step.
+struct Recording {
+  Recording(std::size_t rows, std::size_t n)
+      : time(rows), q({rows, n}), v({rows, n}), kinetic(rows), potential(rows), constraintError(rows),
+        velocityError(rows) {}
+
+  void record(std::size_t row, const Model& model, const StepDiagnostics& d) {
+    time.mutable_data()[row] = model.time();
+    const auto n = static_cast<std::size_t>(model.q().size());
+    std::memcpy(q.mutable_data() + row * n, model.q().data(), n * sizeof(double));
+    std::memcpy(v.mutable_data() + row * n, model.v().data(), n * sizeof(double));
+    kinetic.mutable_data()[row] = d.kineticEnergy;
+    potential.mutable_data()[row] = d.potentialEnergy;
+    constraintError.mutable_data()[row] = d.constraintError;
+    velocityError.mutable_data()[row] = d.velocityError;
+  }
+
+  // The first `rows` rows, as a dict of arrays.
+  py::dict rowsUpTo(std::size_t rows) const {
+    const py::slice first(0, static_cast<py::ssize_t>(rows), 1);
+    py::dict out;
+    out["time"] = time[first];
+    out["q"] = q[first];
+    out["v"] = v[first];
+    out["kinetic_energy"] = kinetic[first];
+    out["potential_energy"] = potential[first];
+    out["constraint_error"] = constraintError[first];
+    out["velocity_error"] = velocityError[first];
+    return out;
+  }
+
+  py::array_t<double> time, q, v, kinetic, potential, constraintError, velocityError;
+};
+
+}  // namespace
+
+std::string modelOrigin(const Scene& scene) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(writeScene(scene));
+  } catch (const std::invalid_argument&) {
+    return "";  // a model the format cannot express: the model's own fingerprint alone tells it
+  }
+  for (const char* key : kSceneKeys) document.erase(key);
+  for (const char* list : {"particles", "bodies"}) {
+    if (!document.contains(list)) continue;
+    for (nlohmann::json& body : document[list]) {
+      for (const char* key : kStateKeys) body.erase(key);
+    }
+  }
+  std::ostringstream hex;
+  hex << "a model whose contents hash to " << std::hex << std::setw(16) << std::setfill('0')
+      << detail::fnv1a(document.dump());
+  return hex.str();
+}
+
+PythonSimulator::PythonSimulator(py::object sceneObject, Scene& scene, const SimulationSettings& settings)
+    : sceneObject_(std::move(sceneObject)),
+      scene_(unclaimed(scene)),
+      simulator_(scene_.model, settings),
+      origin_(modelOrigin(scene_)) {
+  simulatedModels().insert(&scene_.model);
+}
+
+PythonSimulator::~PythonSimulator() { simulatedModels().erase(&scene_.model); }
+
+void PythonSimulator::step() {
+  noticeViewWrites();
+  {
+    py::gil_scoped_release unlocked;  // the caller holds the model's lock: no other thread touches it
+    simulator_.step();
+  }
+  rememberState();
+}
+
+py::dict PythonSimulator::run(double duration, int every) {
+  if (!(duration >= 0.0) || duration / simulator_.settings().dt > kMaxSteps) {
+    throw py::value_error("run: duration must be a finite number of seconds ≥ 0 that takes at most 1e12 steps, not " +
+                          std::to_string(duration));
+  }
+  if (every < 1) throw py::value_error("run: every must be at least 1, not " + std::to_string(every));
+  const std::uint64_t steps = stepsToReach(duration, simulator_.settings().dt);
+  const auto everyStep = static_cast<std::uint64_t>(every);
+  const std::size_t rows = 1 + steps / everyStep + (steps % everyStep != 0 ? 1 : 0);
+  Recording recording(rows, static_cast<std::size_t>(scene_.model.q().size()));
+  noticeViewWrites();
+  std::size_t row = 0;
+  recording.record(row++, scene_.model, simulator_.diagnostics());
+  try {
+    py::gil_scoped_release unlocked;  // as in step()
+    for (std::uint64_t i = 1; i <= steps; ++i) {
+      simulator_.step();
+      if (i % everyStep == 0 || i == steps) recording.record(row++, scene_.model, simulator_.diagnostics());
+    }
+  } catch (const SimulationError& e) {
+    rememberState();
+    raiseSimulationError(e, {{"trajectory", recording.rowsUpTo(row)}});
+  }
+  rememberState();
+  return recording.rowsUpTo(row);
+}
+
+py::object PythonSimulator::view(StateVector which, std::optional<BodyId> body) {
+  const Model& model = scene_.model;
+  const std::size_t offset = body ? model.offsetOf(*body) : 0;
+  const std::size_t length = body ? model.body(*body).coordinateCount() : model.q().size();
+  watching_ = true;
+  rememberState();
+  // The registered Python object of this simulator, which the view keeps alive.
+  const py::object self = py::cast(this, py::return_value_policy::reference);
+  return stateView(scene_.model, which, offset, length, self);
+}
+
+void PythonSimulator::restoreState(std::string_view file, const std::string& origin) {
+  simulator_.restoreState(file, origin);
+  rememberState();
+}
+
+// A write through a view changed q or v behind the model's back: tell the model (the
+// non-const accessor counts as an edit), so the simulator drops what it derived from the old state.
+void PythonSimulator::noticeViewWrites() {
+  if (!watching_) return;
+  const Model& model = scene_.model;
+  if (!sameBits(model.q(), seenQ_)) (void)scene_.model.q();
+  if (!sameBits(model.v(), seenV_)) (void)scene_.model.v();
+}
+
+void PythonSimulator::rememberState() {
+  if (!watching_) return;
+  const Model& model = scene_.model;
+  seenQ_ = model.q();
+  seenV_ = model.v();
+}
+
+}  // namespace tinkertoy::python
