@@ -28,6 +28,8 @@ packages=(
   # the Python module, built against Debian's python3 (python/), its tests (pytest), its sweeps
   # (Dask's distributed scheduler) and its examples' plots (matplotlib)
   python3-dev python3-pybind11 python3-numpy python3-pytest python3-dask python3-distributed python3-matplotlib
+  # `pip install .` (pyproject.toml): Debian's setuptools drives the CMake build, in a venv
+  python3-setuptools python3-wheel python3-venv python3-pip
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
