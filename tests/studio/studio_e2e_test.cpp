@@ -168,6 +168,37 @@ TEST(Studio, TheInspectorEditsAFormulaAndKeepsTheOldOneOnAnError) {
   EXPECT_DOUBLE_EQ(J.derived(0, 1), 1.0);
 }
 
+// The Studio's fields hold the line every other door holds (issue #34): the settings panel
+// refuses a billion substeps with the words of SimulationSettings::validate() and keeps the old
+// value, then takes a sane one; the inspector refuses a formula that is not defined at the
+// scene's state, at its JSON path, and keeps the old one.
+TEST(Studio, TheSettingsPanelAndTheInspectorRefuseWhatEveryDoorRefuses) {
+  const fs::path scene = write("velocity.json", R"({"particles": [{"id": "p", "mass": 1, "position": [1, 0]}],
+    "constraints": [{"type": "formula", "id": "wire", "points": {"p": "p"}, "C": "yp"}],
+    "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.01}})");
+  // The side panel with nothing selected: the substeps field is the fourth of "Simulation".
+  const std::string substepsField = "[1000, " + std::to_string(static_cast<int>(studio::layout::kToolbarHeight) + 169) + "]";
+  const std::string formulaField = "[990, " + std::to_string(static_cast<int>(studio::layout::kToolbarHeight) + 137) + "]";
+  const fs::path script = write("fields.json", R"({"events": [
+    {"t": 0.1, "mouse_px": )" + substepsField + R"(}, {"t": 0.15, "press": "left"}, {"t": 0.2, "release": "left"},
+    {"t": 0.25, "key": "ctrl+a"}, {"t": 0.3, "text": "1000000000"}, {"t": 0.35, "key": "enter"},
+    {"t": 0.5, "press": "left"}, {"t": 0.55, "release": "left"},
+    {"t": 0.6, "key": "ctrl+a"}, {"t": 0.65, "text": "20"}, {"t": 0.7, "key": "enter"},
+    {"t": 0.9, "click": [2, 0]},
+    {"t": 1.1, "mouse_px": )" + formulaField + R"j(}, {"t": 1.15, "press": "left"}, {"t": 1.2, "release": "left"},
+    {"t": 1.25, "key": "ctrl+a"}, {"t": 1.3, "text": "sqrt(xp - 2)"}, {"t": 1.35, "key": "enter"}]})j");
+  const fs::path dump = scratch("fields-kept.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_NE(run.errors.find("velocity.substeps: must be between 1 and 10000, got 1000000000"), std::string::npos)
+      << run.errors;
+  EXPECT_NE(run.errors.find("constraints[0].C: the formula \"sqrt(xp - 2)\""), std::string::npos) << run.errors;
+  const Scene after = loadScene(dump);
+  EXPECT_EQ(after.settings.velocity.substeps, 20);
+  EXPECT_EQ(std::get<FormulaConstraintSettings>(after.model.constraint(after.model.constraintAt(0)).settings()).rows,
+            std::vector<std::string>{"yp"});
+}
+
 // 200 presses of S (one step of dt each), four to a frame: every press acts exactly once. A
 // particle falling from rest under gravity, stepped by RK4 (exact for constant acceleration),
 // is then at y = −½ g (200 dt)². Polling ImGui's key state, the presses within a frame merged
