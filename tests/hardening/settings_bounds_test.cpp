@@ -5,6 +5,7 @@
 // module's door is tests/python/test_settings.py.)
 #include <gtest/gtest.h>
 
+#include "support/test_name.hpp"
 #include "cli_fixture.hpp"
 #include "tinkertoy/tinkertoy.hpp"
 
@@ -70,13 +71,7 @@ TEST_P(SettingsBounds, TheLibraryRefusesThemNamingTheSetting) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Hardening, SettingsBounds, ::testing::ValuesIn(kBad),
-                         [](const ::testing::TestParamInfo<BadSettings>& p) {
-                           std::string name = p.param.label;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         [](const ::testing::TestParamInfo<BadSettings>& p) { return testing_support::testName(p.param.label); });
 
 // The bounds are the ones documented, both ends included.
 TEST(SettingsBounds, TheLimitsThemselvesAreAccepted) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/test_name.hpp"
 #include "scene/rigid_scene_text.hpp"
 #include "support/scratch_directory.hpp"
 #include "tinkertoy/scene/scene.hpp"
@@ -313,13 +314,7 @@ TEST_P(RejectsBadRigidScene, NamingThePathAndTheReason) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RigidScene, RejectsBadRigidScene, ::testing::ValuesIn(badRigidScenes()),
-                         [](const ::testing::TestParamInfo<BadRigidScene>& p) {
-                           std::string name = p.param.label;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         [](const ::testing::TestParamInfo<BadRigidScene>& p) { return testing_support::testName(p.param.label); });
 
 // Through a file too: the message starts with the file's name.
 TEST(RigidScene, ReportsTheFileOfABadScene) {

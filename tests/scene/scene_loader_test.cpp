@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <variant>
 
+#include "support/test_name.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
 #include "tinkertoy/forces/gravity.hpp"
@@ -291,13 +292,7 @@ TEST_P(RejectsBadScene, NamingThePathAndTheReason) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SceneLoader, RejectsBadScene, ::testing::ValuesIn(kBadScenes),
-                         [](const ::testing::TestParamInfo<BadScene>& p) {
-                           std::string name = p.param.label;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         [](const ::testing::TestParamInfo<BadScene>& p) { return testing_support::testName(p.param.label); });
 
 TEST(SceneLoader, ReportsAMissingFile) {
   try {
