@@ -22,7 +22,7 @@ void TimeSeries::add(double t, const StepDiagnostics& d, double ledger) {
   work.push_back(ledger);
 }
 
-TimeSeries readTrajectory(const std::filesystem::path& file) {
+TimeSeries readTrajectory(const std::filesystem::path& file, std::size_t maxRows) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot read the file");
   const auto fail = [&](std::size_t line, const std::string& reason) {
@@ -57,6 +57,10 @@ TimeSeries readTrajectory(const std::filesystem::path& file) {
   for (std::size_t number = line; next(); number = line) {
     const std::vector<std::string>& cells = *record;
     if (cells.size() == 1 && cells[0].empty()) continue;  // a blank line
+    if (series.size() == maxRows) {
+      fail(number, "more than the limit of " + std::to_string(maxRows) +
+                       " rows of a trajectory CSV for plot; write fewer with `run --every N`");
+    }
     if (cells.size() != header.size()) {
       fail(number, "expected " + std::to_string(header.size()) + " values, found " + std::to_string(cells.size()));
     }

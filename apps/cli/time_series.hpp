@@ -30,9 +30,15 @@ struct TimeSeries {
 inline constexpr const char* kSeriesColumns[] = {"time", "kinetic_energy", "potential_energy", "total_energy",
                                                  "constraint_error", "velocity_error", "work"};
 
+// The most a trajectory CSV given to `plot` may hold: 10 million rows (`run --every` thins a
+// longer run), so that an endless or runaway file (a FIFO fed forever) is refused, not read until
+// memory runs out.
+inline constexpr std::size_t kMaxTrajectoryRows = 10'000'000;
+
 // Reads a trajectory CSV. Throws std::runtime_error "FILE:LINE: reason" for a missing column, a
-// value that is not a finite number, a ragged row, or a file with no rows.
-TimeSeries readTrajectory(const std::filesystem::path& file);
+// value that is not a finite number, a ragged row, a file with no rows or with more than
+// `maxRows` (kMaxTrajectoryRows; a test passes fewer).
+TimeSeries readTrajectory(const std::filesystem::path& file, std::size_t maxRows = kMaxTrajectoryRows);
 
 // Simulates `run` to the scene's duration, keeping the initial state, every k-th step so that
 // there are at most `maxSamples` samples, and the last step. A blow-up ends the series at the

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cli_fixture.hpp"
+#include "time_series.hpp"
 #include "scene/duplicate_keys.hpp"
 #include "scene/json_text_check.hpp"
 #include "tinkertoy/tinkertoy.hpp"
@@ -177,6 +178,25 @@ TEST_F(Cli, MalformedSweepValuesAreRefusedBeforeAnythingRuns) {
                               file("names.csv")});
   EXPECT_EQ(r.code, kSuccess) << r.err;
   EXPECT_NE(r.out.find("3 of 3 cases run, 0 failed"), std::string::npos) << r.out;
+}
+
+// plot's trajectory CSV: a file of more rows than the limit (one fed forever reaches it) is
+// refused at the row past it, naming the line; /dev/zero as a trajectory is refused at once.
+TEST_F(Cli, ATrajectoryBeyondItsRowLimitIsRefused) {
+  {
+    std::ofstream csv(file("long.csv"));
+    csv << "time,kinetic_energy,potential_energy,total_energy,constraint_error,velocity_error,work\n";
+    for (int k = 0; k < 30; ++k) csv << k << ",1,1,2,0,0,0\n";
+  }
+  EXPECT_EQ(readTrajectory(file("long.csv"), 30).size(), 30u);
+  try {
+    (void)readTrajectory(file("long.csv"), 29);
+    FAIL();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("long.csv:31: more than the limit of 29 rows"), std::string::npos) << e.what();
+  }
+  const Result r = tinkertoy({"plot", "/dev/zero", "-o", file("zero.svg")});
+  EXPECT_EQ(r.code, kBadInput) << r.err;
 }
 
 // --resume with an endless file: refused by the first bytes, exit code 2.
