@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "cli.hpp"
-#include "common/fnv1a.hpp"
 #include "model_contents.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
@@ -159,18 +158,6 @@ void printSummary(std::ostream& out, const Report& r) {
   }
 }
 
-// What a state file saved by `run` belongs to beyond the model's sizes and names
-// (Simulator::saveState's origin): a hash of the scene as loaded, its settings left out (they
-// are compared one by one, and --duration may differ), so that a scene whose masses or lengths
-// were edited since is refused.
-std::string contentsHash(const Scene& scene) {
-  nlohmann::json contents = nlohmann::json::parse(writeScene(scene));
-  contents.erase("settings");
-  std::ostringstream hex;
-  hex << "a scene whose contents hash to " << std::hex << detail::fnv1a(contents.dump());
-  return hex.str();
-}
-
 // Restores the state saved in options.resume; false, with the reason on `err`, if it cannot.
 bool resume(const RunOptions& options, const std::string& origin, Simulator& simulator, std::ostream& err) {
   std::string file;
@@ -219,7 +206,7 @@ int runScene(const RunOptions& options, std::ostream& out, std::ostream& err) {
   // Step k is at t0 + k·dt, not at the model's running sum of dt; a resumed run goes on counting.
   const double t0 = scene.model.time(), dt = scene.settings.dt;
   const bool saves = !options.saveState.empty() || !options.resume.empty();
-  const std::string origin = saves ? contentsHash(scene) : "";  // writing the scene out costs a load's time
+  const std::string origin = saves ? modelOrigin(scene) : "";  // writing the scene out costs a load's time
   if (!options.resume.empty() && !resume(options, origin, simulator, err)) return kBadInput;
   const std::uint64_t done = simulator.stepCount(), last = stepsToReach(scene.duration, dt);
   if (!options.resume.empty() && done >= last) {

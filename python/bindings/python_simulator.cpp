@@ -1,16 +1,13 @@
 #include "python_simulator.hpp"
 
-#include <nlohmann/json.hpp>
 #include <pybind11/numpy.h>
 
 #include <cstdint>
 #include <cstring>
-#include <iomanip>
 #include <sstream>
 #include <unordered_set>
 
 #include "bindings.hpp"
-#include "common/fnv1a.hpp"
 
 namespace tinkertoy::python {
 namespace {
@@ -35,13 +32,6 @@ Scene& unclaimed(Scene& scene) {
   }
   return scene;
 }
-
-// The keys of a written scene that hold state, not model (docs/scene-format.md): a particle's
-// and a rigid body's pose and velocity, a bead's u and u̇, a chain's angles and their rates.
-constexpr const char* kStateKeys[] = {"position", "velocity", "angle", "angular_velocity",
-                                      "u",        "u_dot",    "angles", "angular_velocities"};
-// The top-level keys that describe the run or the scene, not the model.
-constexpr const char* kSceneKeys[] = {"settings", "duration", "name", "description", "period"};
 
 // One row of the recorded trajectory per recorded step.
 struct Recording {
@@ -78,26 +68,6 @@ struct Recording {
 };
 
 }  // namespace
-
-std::string modelOrigin(const Scene& scene) {
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(writeScene(scene));
-  } catch (const std::invalid_argument&) {
-    return "";  // a model the format cannot express: the model's own fingerprint alone tells it
-  }
-  for (const char* key : kSceneKeys) document.erase(key);
-  for (const char* list : {"particles", "bodies"}) {
-    if (!document.contains(list)) continue;
-    for (nlohmann::json& body : document[list]) {
-      for (const char* key : kStateKeys) body.erase(key);
-    }
-  }
-  std::ostringstream hex;
-  hex << "a model whose contents hash to " << std::hex << std::setw(16) << std::setfill('0')
-      << detail::fnv1a(document.dump());
-  return hex.str();
-}
 
 PythonSimulator::PythonSimulator(py::object sceneObject, Scene& scene, const SimulationSettings& settings)
     : sceneObject_(std::move(sceneObject)),

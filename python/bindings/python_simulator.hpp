@@ -63,7 +63,4 @@ inline const Model& modelOf(const PythonSimulator& simulator) {
   return const_cast<PythonSimulator&>(simulator).scene().model;
 }
 
-// The hash of a scene's model that PythonSimulator::origin() describes.
-std::string modelOrigin(const Scene& scene);
-
 }  // namespace tinkertoy::python

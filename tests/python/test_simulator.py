@@ -2,6 +2,7 @@
 
 import json
 import math
+import pathlib
 import time
 
 import numpy as np
@@ -143,7 +144,7 @@ def test_a_state_restores_into_the_same_scene_loaded_again_or_moved_before_the_s
 def test_the_origin_is_a_hash_of_the_model_and_can_still_be_given(scenes):
     a = tinkertoy.Simulator(tinkertoy.load_scene(scenes / "pendulum.json"))
     b = tinkertoy.Simulator(tinkertoy.parse_scene(pendulum_text(scenes, mass=1.5)))
-    assert a.origin.startswith("a model whose contents hash to ") and a.origin != b.origin
+    assert a.origin.startswith("a model whose parameters hash to ") and a.origin != b.origin
     # An explicit origin (the command line's) is what the state records and requires.
     state = b.save_state(origin="a scene whose contents hash to 0123")
     with pytest.raises(tinkertoy.StateError):
@@ -161,3 +162,21 @@ def test_a_model_the_writer_cannot_write_falls_back_to_the_fingerprint():
     state = sim.save_state()
     sim.restore_state(state)
     assert sim.step_count == 1
+
+
+def test_a_state_saved_by_the_command_line_restores_in_python(scenes, tmp_path):
+    """Both doors record the same origin (modelOrigin): the model's parameters, not the file."""
+    import subprocess
+
+    cli = pathlib.Path(tinkertoy.__file__).resolve().parents[2] / "tinkertoy"
+    if not cli.exists():
+        pytest.skip("the command line is not built beside the module")
+    state = tmp_path / "pendulum.state"
+    subprocess.run([str(cli), "run", str(scenes / "pendulum.json"), "--duration", "0.5", "--save-state", str(state)],
+                   check=True, capture_output=True)
+    sim = tinkertoy.Simulator(tinkertoy.load_scene(scenes / "pendulum.json"))
+    sim.restore_state(state.read_bytes())
+    assert sim.step_count == 500
+    other = tinkertoy.Simulator(tinkertoy.parse_scene(pendulum_text(scenes, mass=1.5)))
+    with pytest.raises(tinkertoy.StateError, match="origin"):
+        other.restore_state(state.read_bytes())

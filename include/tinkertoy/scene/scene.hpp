@@ -75,4 +75,13 @@ std::string writeScene(const Scene& scene);
 // writeScene into a file; a file that cannot be written is a SceneError.
 void saveScene(const Scene& scene, const std::filesystem::path& file);
 
+// What a state saved from this scene's simulator belongs to (Simulator::saveState's `origin`):
+// a hash of the model's bodies, forces and constraints with their parameters, as the scene
+// writer gives them, leaving out the bodies' state (which a restore replaces), the settings
+// (which the state file compares one by one) and the scene's name, description, period and
+// duration. The command line and the Python module both pass it, so a state saved by one is
+// restored by the other, and only an edit of the model refuses it. Empty for a model the scene
+// format cannot express.
+std::string modelOrigin(const Scene& scene);
+
 }  // namespace tinkertoy
