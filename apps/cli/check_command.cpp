@@ -16,9 +16,6 @@ namespace tinkertoy::cli {
 
 namespace {
 
-// Initial-state violations above this are worth a warning (the model starts off its constraints).
-constexpr double kInitialViolationWarning = 1e-6;
-
 // The audit's verdicts over every constraint and body: the worst wrong one, and what could not
 // be audited.
 struct Verdicts {
@@ -150,10 +147,8 @@ int checkScene(const std::string& path, std::ostream& out, std::ostream& err) {
   const StepDiagnostics& d = simulator->diagnostics();
   out << "initial state: |C| = " << d.constraintError << ", |dC/dt| = " << d.velocityError
       << ", energy = " << d.totalEnergy() << " J\n";
-  if (d.constraintError > kInitialViolationWarning || d.velocityError > kInitialViolationWarning) {
-    out << (loaded->settings.correctsDrift() ? "note: the initial state violates its constraints; the first steps pull it back onto them\n"
-                       : "warning: the initial state violates its constraints; the simulation keeps the error "
-                         "unless ks/kd feedback or projection pulls it back\n");
+  if (const InitialStateNotice notice = initialStateNotice(d, loaded->settings, model.size()); !notice.text.empty()) {
+    out << (notice.warns ? "warning: " : "note: ") << notice.text << "\n";
   }
   if (verdicts.worstWrong > 0.0) {
     err << "error: " << verdicts.worstWrongName << " has derivatives that disagree with finite differences ("

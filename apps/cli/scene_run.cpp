@@ -32,17 +32,6 @@ CLI::Validator relativeToleranceFlag() {
       "");
 }
 
-// Witkin's method keeps C and Ċ where they start; an illegal start stays illegal unless the
-// settings correct drift, so say so up front.
-void warnIfIllegal(const StepDiagnostics& initial, const SimulationSettings& s, std::ostream& err) {
-  constexpr double kTolerance = 1e-6;
-  if (initial.constraintError <= kTolerance && initial.velocityError <= kTolerance) return;
-  if (s.correctsDrift()) return;
-  err << "warning: the initial state violates its constraints (|C| = " << initial.constraintError
-      << ", |dC/dt| = " << initial.velocityError
-      << "); with these settings (no projection, feedback or position correction) the error stays\n";
-}
-
 // A whole-number flag in the range its setting accepts (checked before CLI11 narrows it to int).
 CLI::Validator wholeSetting(Setting setting) {
   const WholeRange range = wholeRange(setting);
@@ -193,8 +182,34 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
     err << "error: " << problem << "\n";
     return nullptr;
   }
-  warnIfIllegal(run->simulator.diagnostics(), run->scene.settings, err);
+  if (const InitialStateNotice notice = initialStateNotice(run->simulator.diagnostics(), run->scene.settings,
+                                                          run->scene.model.size());
+      notice.warns) {
+    err << "warning: " << notice.text << "\n";
+  }
   return run;
+}
+
+InitialStateNotice initialStateNotice(const StepDiagnostics& initial, const SimulationSettings& settings,
+                                      double modelSize) {
+  constexpr double kTolerance = 1e-6;
+  const double c = initial.constraintError, cDot = initial.velocityError;
+  if (c <= kTolerance && cDot <= kTolerance) return {};
+  std::ostringstream text;
+  text << "the initial state violates its constraints (|C| = " << c << ", |dC/dt| = " << cDot << ")";
+  if (c > modelSize) {
+    // Correction would close a gap wider than the model in a few steps: a violent start.
+    text << ", by more than the model's size (" << modelSize << " m); "
+         << (settings.correctsDrift() ? "the first steps will snap it back, hard" : "the error stays")
+         << ": check the positions and lengths";
+    return {true, text.str()};
+  }
+  if (!settings.correctsDrift()) {
+    text << "; with these settings (no projection, feedback or position correction) the error stays";
+    return {true, text.str()};
+  }
+  text << "; the first steps pull it back onto them";
+  return {false, text.str()};
 }
 
 std::string checkStepCount(double time, double dt, const std::string& what, const std::string& dtName) {

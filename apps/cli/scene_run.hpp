@@ -56,9 +56,19 @@ struct SceneRun {
 };
 
 // Loads `path`, applies `flags` and builds the simulator. On a bad scene, or settings that do
-// not fit the model, prints "error: …" to `err` and returns null. Warns on `err` when the
-// initial state violates its constraints and nothing will pull it back.
+// not fit the model, prints "error: …" to `err` and returns null. Warns on `err` as
+// initialStateNotice says.
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err);
+
+// What to say of an initial state off its constraints (|C| or |dC/dt| above 1e-6), if anything:
+// a warning when nothing will pull it back or when |C| exceeds the model's size `modelSize` (m),
+// which correction would close in a violent snap; otherwise a note that it will be pulled back.
+struct InitialStateNotice {
+  bool warns = false;
+  std::string text;  // "" when the state is on its constraints
+};
+InitialStateNotice initialStateNotice(const StepDiagnostics& initial, const SimulationSettings& settings,
+                                      double modelSize);
 
 // What is wrong with the settings `error` reports, for `path` run with `flags`: "--substeps:
 // must be …" when the flag of a setting it involves was given, else "PATH: settings.substeps:

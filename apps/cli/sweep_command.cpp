@@ -14,6 +14,7 @@
 #include "json_path.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
+#include "common/utf8.hpp"
 #include "scene/json_text_check.hpp"
 #include "scene/scene_file.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
@@ -58,6 +59,8 @@ nlohmann::json parseValue(const std::string& text, std::size_t position) {
 // "PATH=V1,V2,..." split at its commas, except those inside brackets, braces or quotes. Brackets
 // must pair up and quotes close, or nothing is split at all.
 Axis parseAxis(const std::string& text) {
+  // Paths and values become JSON text, which is UTF-8.
+  if (!detail::isUtf8(text)) throw std::invalid_argument("holds bytes that are not UTF-8 text");
   const std::size_t equals = text.find('=');
   if (equals == std::string::npos || equals == 0) throw std::invalid_argument("expected PATH=V1,V2,...");
   Axis axis{text.substr(0, equals), {}};
@@ -207,6 +210,10 @@ int sweepScene(const SweepOptions& options, std::ostream& out, std::ostream& err
   for (const std::string& set : options.sets) {
     try {
       axes.push_back(parseAxis(set));
+      for (std::size_t k = 0; k + 1 < axes.size(); ++k) {
+        if (axes[k].path == axes.back().path) throw std::invalid_argument("the path is an axis already (--set " +
+                                                                          std::to_string(k + 1) + "): give its values once");
+      }
     } catch (const std::invalid_argument& e) {
       err << "error: --set " << set << ": " << e.what() << "\n";
       return kBadInput;

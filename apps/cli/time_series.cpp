@@ -22,6 +22,23 @@ void TimeSeries::add(double t, const StepDiagnostics& d, double ledger) {
   work.push_back(ledger);
 }
 
+namespace {
+
+// The finite number that is all of `text`, written in decimal as `run --trajectory` writes it:
+// not hex (0x10), inf or nan, and not beyond a double; a number too small for a normal double
+// (4.9e-321, which a trajectory may hold) is read as the subnormal it is.
+std::optional<double> decimal(const std::string& text) {
+  const bool digitsAndSigns = !text.empty() && text.find_first_not_of("0123456789+-.eE") == std::string::npos;
+  if (!digitsAndSigns) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(value)) return std::nullopt;
+  return value;  // ERANGE with a finite value is an underflow, read as the nearest double
+}
+
+}  // namespace
+
 TimeSeries readTrajectory(const std::filesystem::path& file, std::size_t maxRows) {
   std::ifstream in(file);
   if (!in) throw std::runtime_error(file.string() + ": cannot read the file");
@@ -66,13 +83,18 @@ TimeSeries readTrajectory(const std::filesystem::path& file, std::size_t maxRows
     }
     for (std::size_t k = 0; k < columns.size(); ++k) {
       const std::string& text = cells[columns[k]];
-      char* end = nullptr;
-      errno = 0;
-      const double value = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value)) {
-        fail(number, std::string("column '") + kSeriesColumns[k] + "': expected a finite number, got '" + text + "'");
+      const std::optional<double> value = decimal(text);
+      const std::string column = std::string("column '") + kSeriesColumns[k] + "': ";
+      if (!value) fail(number, column + "expected a finite decimal number, got '" + text + "'");
+      // The time runs forward; an error is a norm, never negative (and drawn on a log scale).
+      if (targets[k] == &series.time && !series.time.empty() && *value < series.time.back()) {
+        fail(number, column + "the time goes back, from " + cells[columns[k]] + " after " +
+                         std::to_string(series.time.back()) + "; the rows must be in the order of time");
       }
-      targets[k]->push_back(value);
+      if ((targets[k] == &series.constraintError || targets[k] == &series.velocityError) && *value < 0.0) {
+        fail(number, column + "a norm cannot be negative, got '" + text + "'");
+      }
+      targets[k]->push_back(*value);
     }
   }
   if (series.size() == 0) fail(2, "no rows after the header");

@@ -44,9 +44,30 @@ std::string escaped(unsigned char byte) {
 
 }  // namespace
 
+bool isUtf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t length = utf8SequenceLength(text, at);
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
+namespace {
+
+// The bytes of the character at `at` that a message shows as they are: a well-formed sequence
+// that is not a control character; 0 for one it escapes.
+std::size_t shownLength(std::string_view text, std::size_t at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x20 || byte == 0x7f) return 0;
+  return utf8SequenceLength(text, at);
+}
+
+}  // namespace
+
 std::string utf8CharacterAt(std::string_view text, std::size_t at) {
   if (at >= text.size()) return {};
-  const std::size_t length = utf8SequenceLength(text, at);
+  const std::size_t length = shownLength(text, at);
   return length > 0 ? std::string(text.substr(at, length)) : escaped(static_cast<unsigned char>(text[at]));
 }
 
@@ -54,7 +75,7 @@ std::string printableUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t at = 0; at < text.size();) {
-    const std::size_t length = utf8SequenceLength(text, at);
+    const std::size_t length = shownLength(text, at);
     out += length > 0 ? text.substr(at, length) : escaped(static_cast<unsigned char>(text[at]));
     at += length > 0 ? length : 1;
   }
@@ -64,11 +85,17 @@ std::string printableUtf8(std::string_view text) {
 std::size_t utf8ColumnOf(std::string_view text, std::size_t at) {
   std::size_t column = 0;
   for (std::size_t k = 0; k < at && k < text.size();) {
-    const std::size_t length = utf8SequenceLength(text, k);
+    const std::size_t length = shownLength(text, k);
     column += length > 0 ? 1 : 4;
     k += length > 0 ? length : 1;
   }
   return column;
+}
+
+std::string nameProblem(std::string_view name) {
+  if (name.find('\0') != std::string_view::npos) return "holds a NUL byte";
+  if (!isUtf8(name)) return "is not UTF-8 text";
+  return {};
 }
 
 }  // namespace tinkertoy::detail

@@ -4,7 +4,8 @@
 // and valid.
 //
 //   utf8SequenceLength("x−1", 1)   3: U+2212 takes three bytes
-//   printableUtf8("a\xffb")         "a\\xffb": a byte that is not UTF-8, shown as an escape
+//   printableUtf8("a\xffb\n")       "a\\xffb\\x0a": a byte that is not UTF-8, and a control
+//                                   character, shown as escapes
 #pragma once
 
 #include <cstddef>
@@ -17,11 +18,19 @@ namespace tinkertoy::detail {
 // if none does (a stray continuation byte, an overlong or truncated sequence, a surrogate).
 std::size_t utf8SequenceLength(std::string_view text, std::size_t at);
 
-// The character that starts at byte `at`: its whole UTF-8 sequence, or "\xHH" for a byte that
-// begins none.
+// Whether all of `text` is well-formed UTF-8.
+bool isUtf8(std::string_view text);
+
+// Why `name` cannot name a body or constraint ("holds a NUL byte", "is not UTF-8 text"), or "":
+// a name shows in messages and is an id in scene files, so it is text.
+std::string nameProblem(std::string_view name);
+
+// The character that starts at byte `at`, as a message quotes it: its whole UTF-8 sequence, or
+// "\xHH" for a byte that begins none and for a control character (NUL, ESC, a line break: a
+// quoted NUL would end the message where C strings end).
 std::string utf8CharacterAt(std::string_view text, std::size_t at);
 
-// `text` with every byte that is not part of a well-formed UTF-8 sequence written as "\xHH".
+// `text` as a message quotes it: every character as utf8CharacterAt gives it.
 std::string printableUtf8(std::string_view text);
 
 // The characters (code points, an escaped byte counting as its four) of printableUtf8(text)

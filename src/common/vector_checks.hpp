@@ -4,6 +4,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -30,6 +31,15 @@ inline void requireNonNegative(double x, std::string_view what) {
 inline void requirePositive(double x, std::string_view what) {
   requireFinite(x, what);
   if (!(x > 0.0)) throw std::invalid_argument(std::string(what) + " must be positive");
+}
+
+// A mass or a moment of inertia: positive, finite, and with a finite inverse (W = M⁻¹), so not a
+// subnormal number such as 5e-324.
+inline void requireMass(double x, std::string_view what) {
+  requirePositive(x, what);
+  if (x < std::numeric_limits<double>::min()) {
+    throw std::invalid_argument(std::string(what) + " must be at least 2.2e-308 (a smaller number has no finite inverse)");
+  }
 }
 
 // A gear or pulley ratio couples one body's motion to r times another's. Beyond 1e6 one row's

@@ -13,7 +13,7 @@ namespace {
 // Unit normals of a line with direction u: in 2D the single normal (−u_y, u_x); in 3D two
 // unit vectors completing u to an orthonormal basis.
 std::array<Eigen::Vector3d, 2> lineNormals(const Eigen::VectorXd& direction) {
-  const Eigen::Vector3d u = padTo3d(direction).normalized();
+  const Eigen::Vector3d u = padTo3d(direction).stableNormalized();
   if (direction.size() == 2) return {Eigen::Vector3d(-u.y(), u.x(), 0.0), Eigen::Vector3d::Zero()};
   const Eigen::Vector3d helper =
       std::abs(u.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
@@ -31,7 +31,7 @@ PointOnLineConstraint::PointOnLineConstraint(BodyPoint point, Eigen::VectorXd or
 void PointOnLineConstraint::validate(int dimension) const {
   detail::requireDimension(origin_, dimension, "line point");
   detail::requireDimension(direction_, dimension, "line direction");
-  if (direction_.norm() == 0.0) throw std::invalid_argument("line direction must be non-zero");
+  if (direction_.isZero(0.0)) throw std::invalid_argument("line direction must be non-zero");
 }
 
 void PointOnLineConstraint::evaluate(const ConstraintInput& input,

@@ -9,7 +9,7 @@ namespace tinkertoy {
 PointOnPlaneConstraint::PointOnPlaneConstraint(BodyPoint point, Eigen::VectorXd origin,
                                                Eigen::VectorXd normal)
     : point_(point), origin_(std::move(origin)), normal_(std::move(normal)),
-      unitNormal_(padTo3d(normal_).normalized()) {}
+      unitNormal_(padTo3d(normal_).stableNormalized()) {}
 
 void PointOnPlaneConstraint::validate(int dimension) const {
   if (dimension != 3) {
@@ -17,7 +17,7 @@ void PointOnPlaneConstraint::validate(int dimension) const {
   }
   detail::requireDimension(origin_, dimension, "plane point");
   detail::requireDimension(normal_, dimension, "plane normal");
-  if (normal_.norm() == 0.0) throw std::invalid_argument("plane normal must be non-zero");
+  if (normal_.isZero(0.0)) throw std::invalid_argument("plane normal must be non-zero");
 }
 
 void PointOnPlaneConstraint::evaluate(const ConstraintInput& input,

@@ -12,7 +12,7 @@ namespace tinkertoy {
 
 PrismaticJoint::PrismaticJoint(const JointConnection& connection, const Eigen::Vector2d& axis, double referenceAngle,
                                const JointLimits& limits, const std::optional<JointMotor>& motor)
-    : Joint(connection), axis_(axis.norm() > 0.0 ? axis.normalized() : axis), referenceAngle_(referenceAngle),
+    : Joint(connection), axis_(axis.isZero(0.0) ? axis : axis.stableNormalized()), referenceAngle_(referenceAngle),
       limits_(limits), motor_(motor) {}
 
 int PrismaticJoint::rows() const { return 2 + detail::CoordinateRows(limits_, motor_).count(); }
@@ -23,7 +23,7 @@ RowKind PrismaticJoint::rowKind(int row) const {
 
 void PrismaticJoint::validate(int dimension) const {
   requirePlanar(dimension);
-  if (!axis_.allFinite() || axis_.norm() == 0.0) throw std::invalid_argument("prismatic axis must be non-zero");
+  if (!axis_.allFinite() || axis_.isZero(0.0)) throw std::invalid_argument("prismatic axis must be non-zero");
   detail::requireFinite(referenceAngle_, "prismatic reference angle");
   detail::CoordinateRows(limits_, motor_).validate("prismatic translation");
 }

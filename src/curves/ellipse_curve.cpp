@@ -11,7 +11,7 @@ namespace tinkertoy {
 EllipseCurve::EllipseCurve(Eigen::VectorXd center, double semiAxisA, double semiAxisB,
                            Eigen::Vector3d normal)
     : center_(std::move(center)), a_(semiAxisA), b_(semiAxisB), normal_(normal) {
-  const detail::PlaneFrame frame = center_.size() == 3 && normal_.norm() > 0.0
+  const detail::PlaneFrame frame = center_.size() == 3 && !normal_.isZero(0.0)
                                        ? detail::planeFrame(normal_)
                                        : detail::PlaneFrame{Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY()};
   e1_ = frame.e1;
@@ -24,7 +24,7 @@ void EllipseCurve::validatePlacement() const {
     throw std::invalid_argument(what + " center must have 2 or 3 components");
   }
   if (!center_.allFinite()) throw std::invalid_argument(what + " center must be finite");
-  if (!normal_.allFinite() || normal_.norm() == 0.0) {
+  if (!normal_.allFinite() || normal_.isZero(0.0)) {
     throw std::invalid_argument(what + " normal must be finite and non-zero");
   }
 }

@@ -14,11 +14,11 @@ void LineCurve::validate() const {
   }
   detail::requireDimension(origin_, static_cast<int>(origin_.size()), "line origin");
   detail::requireDimension(direction_, static_cast<int>(origin_.size()), "line direction");
-  if (direction_.norm() == 0.0) throw std::invalid_argument("line direction must be non-zero");
+  if (direction_.isZero(0.0)) throw std::invalid_argument("line direction must be non-zero");
 }
 
 CurvePoint LineCurve::evaluate(double u) const {
-  const Eigen::Vector3d unit = padTo3d(direction_).normalized();
+  const Eigen::Vector3d unit = padTo3d(direction_).stableNormalized();
   return {padTo3d(origin_) + u * unit, unit, Eigen::Vector3d::Zero()};
 }
 

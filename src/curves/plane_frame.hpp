@@ -18,7 +18,7 @@ struct PlaneFrame {
 };
 
 inline PlaneFrame planeFrame(const Eigen::Vector3d& normal) {
-  const Eigen::Vector3d n = normal.normalized();
+  const Eigen::Vector3d n = normal.stableNormalized();
   const Eigen::Vector3d reference = std::abs(n.y()) > 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   const Eigen::Vector3d e1 = reference.cross(n).normalized();
   return {e1, n.cross(e1)};

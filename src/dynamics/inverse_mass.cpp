@@ -35,6 +35,20 @@ void InverseMass::update(const Model& model, const Eigen::VectorXd& q) {
   for (const std::size_t i : dense_) updateBlock(model, q, i);
 }
 
+std::string massMatrixProblem(const Body& body, BodyCoordinates q) {
+  const int n = body.coordinateCount();
+  Eigen::MatrixXd M(n, n);
+  body.massMatrix(q, M);
+  if (!M.allFinite()) {
+    return "is not finite at its current coordinates: its parametrization (a curve's formula, say) is not defined "
+           "there";
+  }
+  if (Eigen::LLT<Eigen::MatrixXd>(M).info() != Eigen::Success) {
+    return "is singular at its current coordinates (a bead where its curve stands still, c'(u) = 0)";
+  }
+  return {};
+}
+
 void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std::size_t i) {
   const Body& body = model.body(model.bodyAt(i));
   const int n = body.coordinateCount();
@@ -52,8 +66,8 @@ void InverseMass::updateBlock(const Model& model, const Eigen::VectorXd& q, std:
   Eigen::LLT<Eigen::MatrixXd>& llt = cholesky_[i];
   llt.compute(M);
   if (llt.info() != Eigen::Success || !M.allFinite()) {
-    throw SingularMassError("the mass matrix of " + model.describe(model.bodyAt(i)) +
-                                " is singular at its current coordinates",
+    throw SingularMassError("the mass matrix of " + model.describe(model.bodyAt(i)) + " " +
+                                massMatrixProblem(body, model.slice(q, i)),
                             i);
   }
   auto W = W_.denseBlock(i);

@@ -34,6 +34,13 @@ void Simulator::watchFrom(const StepDiagnostics& state) {
 void Simulator::step() {
   syncStructure();
   const double startTime = model_.time();
+  if (startTime + settings_.dt == startTime) {
+    std::ostringstream message;
+    message << "step " << stepCount_ + 1 << ": the clock cannot advance: at t = " << startTime
+            << " s a step of dt = " << settings_.dt << " s is lost in round-off (a double resolves about "
+            << startTime * 2.2e-16 << " s there); set the time back, or take longer steps";
+    throw SimulationError(message.str(), stepCount_ + 1, startTime, std::nullopt, std::nullopt);
+  }
   double time = startTime;
   const bool edited = model_.revision() != committedRevision_;
   if (edited) formulation_->modelEdited();

@@ -170,8 +170,10 @@ std::string undefinedFormulaReason(const Formula& f, std::span<const std::string
     if (!std::isfinite(values[v]) || !std::isfinite(rates[v])) return {};
     state << (state.tellp() > 0 ? ", " : "") << variables[v] << " = " << values[v];
   }
-  return "the formula \"" + f.text() + "\" or one of its derivatives is not finite at " + state.str() +
-         ": it is not defined there (a square root or logarithm of a number at or below 0, a division by 0?)";
+  return "the formula \"" + detail::printableUtf8(f.text()) + "\" or one of its derivatives is not finite at " +
+         state.str() +
+         ": it is not defined there (a square root or logarithm of a number at or below 0, a division by 0?), or too "
+         "large for a double";
 }
 
 std::string shiftVariable(std::string_view text, std::string_view variable, double offset) {

@@ -11,7 +11,7 @@ Bead::Bead(std::shared_ptr<const Curve> curve, double mass) : curve_(std::move(c
 }
 
 void Bead::validate(int dimension) const {
-  detail::requirePositive(mass_, "bead mass");
+  detail::requireMass(mass_, "bead mass");
   curve_->validate();
   if (curve_->dimension() != dimension) {
     throw std::invalid_argument("the bead's " + std::string(curve_->type()) + " is " +

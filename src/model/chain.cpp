@@ -25,7 +25,7 @@ void Chain::validate(int dimension) const {
   }
   for (std::size_t j = 0; j < lengths_.size(); ++j) {
     detail::requirePositive(lengths_[j], "chain link length " + std::to_string(j));
-    detail::requirePositive(masses_[j], "chain mass " + std::to_string(j));
+    detail::requireMass(masses_[j], "chain mass " + std::to_string(j));
   }
 }
 

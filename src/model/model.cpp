@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "common/article.hpp"
+#include "common/utf8.hpp"
+#include "common/vector_checks.hpp"
 #include "tinkertoy/constraints/make_constraint.hpp"
 #include "tinkertoy/model/point.hpp"
 
@@ -81,17 +83,26 @@ Eigen::Ref<const Eigen::VectorXd> Model::slice(const Eigen::VectorXd& x, std::si
 
 BodyId Model::addParticle(double mass, const Eigen::VectorXd& position,
                           const Eigen::VectorXd& velocity, std::string name) {
-  if (!(mass > 0.0) || !std::isfinite(mass)) {
-    throw std::invalid_argument("particle mass must be positive and finite");
-  }
+  detail::requireMass(mass, "particle mass");
   requireVector(position, "particle position");
   if (velocity.size() != 0) requireVector(velocity, "particle velocity");
   return addBody(std::make_unique<Particle>(dimension_, mass), position, velocity, std::move(name));
 }
 
+namespace {
+
+void requireName(const std::string& name, std::string_view owner) {
+  if (const std::string problem = detail::nameProblem(name); !problem.empty()) {
+    throw std::invalid_argument(std::string(owner) + " name '" + detail::printableUtf8(name) + "' " + problem);
+  }
+}
+
+}  // namespace
+
 BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordinates,
                       const Eigen::VectorXd& velocities, std::string name) {
   if (!body) throw std::invalid_argument("addBody: null body");
+  requireName(name, "a body's");
   body->validate(dimension_);
   const int n = body->coordinateCount();
   if (n < 1 || n > kMaxBodyCoordinates) {
@@ -312,6 +323,7 @@ void Model::requireFits(const Constraint& constraint) const {
 
 ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::string name) {
   if (!constraint) throw std::invalid_argument("addConstraint: null constraint");
+  requireName(name, "a constraint's");
   requireFits(*constraint);
   const ConstraintId id = constraintIds_.insert();
   constraints_.push_back(std::move(constraint));
@@ -335,6 +347,12 @@ void Model::setBreakForce(ConstraintId id, double force) {
   touch();
   if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
   breakForces_[indexOf(id)] = force;
+}
+
+void Model::setTime(double time) {
+  detail::requireFinite(time, "the model's time");
+  touch();
+  time_ = time;
 }
 
 void Model::throwWrongConstraintType(ConstraintId id, std::string_view wanted) const {

@@ -11,11 +11,11 @@ void Particle::validate(int dimension) const {
     throw std::invalid_argument("a " + std::to_string(dimension_) + "D particle cannot live in a " +
                                 std::to_string(dimension) + "D model");
   }
-  detail::requirePositive(mass_, "particle mass");
+  detail::requireMass(mass_, "particle mass");
 }
 
 void Particle::setMass(double mass) {
-  detail::requirePositive(mass, "particle mass");
+  detail::requireMass(mass, "particle mass");
   mass_ = mass;
 }
 

@@ -27,8 +27,8 @@ RigidBody::RigidBody(double mass, Shape shape, Motion motion)
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");
   shape_.validate();  // first: an inertia from a bad shape is meaningless
-  detail::requirePositive(mass_, "rigid body mass");
-  detail::requirePositive(inertia_, "rigid body inertia");
+  detail::requireMass(mass_, "rigid body mass");
+  detail::requireMass(inertia_, "rigid body inertia");
 }
 
 void RigidBody::validateVelocities(BodyCoordinates v) const {

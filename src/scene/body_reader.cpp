@@ -1,6 +1,7 @@
 // Bodies of a scene: beads on curves, reduced chains and rigid bodies (docs/scene-format.md).
 #include <array>
 
+#include "common/vector_checks.hpp"
 #include "scene/curve_reader.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/model/bead.hpp"
@@ -61,7 +62,7 @@ void SceneBuilder::readBody(const JsonObject& b) {
     b.allowOnly({"id", "type", "mass", "curve", "u", "u_dot"});
     const std::string id = claimId(b);
     auto curve = scene::readCurve(b.object("curve"), d_);
-    addBody(b, id, std::make_unique<Bead>(std::move(curve), b.positive("mass")),
+    addBody(b, id, std::make_unique<Bead>(std::move(curve), b.mass("mass")),
             Eigen::VectorXd::Constant(1, b.optionalNumber("u").value_or(0.0)),
             Eigen::VectorXd::Constant(1, b.optionalNumber("u_dot").value_or(0.0)));
   } else if (type == "chain") {
@@ -87,6 +88,11 @@ void SceneBuilder::readBody(const JsonObject& b) {
       for (const auto& [key, values] : {std::pair{"lengths", &lengths}, std::pair{"masses", &masses}}) {
         if (!((*values)[j] > 0.0)) throw SceneError(b.pathOf(key) + element(j), "must be positive");
       }
+      try {
+        detail::requireMass(masses[j], "it");
+      } catch (const std::invalid_argument& e) {
+        throw SceneError(b.pathOf("masses") + element(j), e.what());
+      }
     }
     addBody(b, id,
             std::make_unique<Chain>(b.vector("pivot", d_), std::vector<double>(lengths.begin(), lengths.end()),
@@ -106,9 +112,9 @@ void SceneBuilder::readRigid(const JsonObject& b) {
                "static", "kinematic"});
   const std::string id = claimId(b);
   if (d_ != 2) throw SceneError(b.pathOf("type"), "rigid bodies need \"dimension\": 2");
-  const double mass = b.positive("mass");
+  const double mass = b.mass("mass");
   Shape shape = readShape(b.object("shape"));
-  const double inertia = b.has("inertia") ? b.positive("inertia") : shape.inertia(mass);
+  const double inertia = b.has("inertia") ? b.mass("inertia") : shape.inertia(mass);
   const bool fixed = b.optionalBoolean("static").value_or(false);
   const bool kinematic = b.optionalBoolean("kinematic").value_or(false);
   if (fixed && kinematic) throw SceneError(b.pathOf("kinematic"), "a body is static or kinematic, not both");

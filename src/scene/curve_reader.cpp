@@ -31,7 +31,7 @@ Eigen::Vector3d direction3d(const JsonObject& curve, std::string_view key, int d
   if (!curve.has(key)) return fallback;
   if (dimension != 3) throw SceneError(curve.pathOf(key), "only a 3D curve has a " + std::string(key));
   const Eigen::Vector3d v = curve.vector(key, 3);
-  if (v.norm() == 0.0) throw SceneError(curve.pathOf(key), "must be non-zero");
+  if (v.isZero(0.0)) throw SceneError(curve.pathOf(key), "must be non-zero");
   return v;
 }
 
@@ -57,7 +57,7 @@ std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
   if (type == "line") {
     allowOnly(curve, {"type", "point", "direction"}, extraFields);
     const Eigen::VectorXd direction = curve.vector("direction", dimension);
-    if (direction.norm() == 0.0) throw SceneError(curve.pathOf("direction"), "must be non-zero");
+    if (direction.isZero(0.0)) throw SceneError(curve.pathOf("direction"), "must be non-zero");
     return std::make_shared<LineCurve>(curve.vector("point", dimension), direction);
   }
   if (type == "segment") {

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy::scene {
@@ -12,16 +13,25 @@ namespace tinkertoy::scene {
 void requireFiniteEnergy(const Model& model, std::size_t particles) {
   const auto overflow = [](const std::string& path, const char* what, double energy) {
     std::ostringstream reason;
-    reason << "its " << what << " energy at the start is " << energy
-           << " J, beyond what a double holds; scale the scene's numbers down";
+    reason << "its " << what << " energy at the start is ";
+    if (std::isnan(energy)) {
+      reason << "not defined (nan): a formula or curve it depends on has no value there";
+    } else {
+      reason << energy << " J, beyond what a double holds; scale the scene's numbers down";
+    }
     throw SceneError(path, reason.str());
   };
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     const BodyId id = model.bodyAt(i);
+    const std::string path =
+        i < particles ? "particles[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - particles) + "]";
+    // A body no force can accelerate (no W = M⁻¹) could not take one step.
+    if (const std::string problem = massMatrixProblem(model.body(id), model.coordinates(id)); !problem.empty()) {
+      throw SceneError(path, "its mass matrix " + problem + ", at the scene's initial state");
+    }
     const double kinetic = model.body(id).kineticEnergy(model.coordinates(id), model.velocities(id));
     if (std::isfinite(kinetic)) continue;
-    overflow(i < particles ? "particles[" + std::to_string(i) + "]" : "bodies[" + std::to_string(i - particles) + "]",
-             "kinetic", kinetic);
+    overflow(path, "kinetic", kinetic);
   }
   const StateView state{model.time(), model.q(), model.v()};
   Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());

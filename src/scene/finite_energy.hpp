@@ -1,6 +1,8 @@
-// The initial state's energy must be a double: every number of a scene is finite, but a velocity
-// of 1e200, or a mass of 1e308 under gravity, has an energy that overflows one. Such a state is no
-// state to start from, and every output would hold inf or nan, so the loader refuses it.
+// The initial state must be one to start from. Its energy must be a double: every number of a
+// scene is finite, but a velocity of 1e200, or a mass of 1e308 under gravity, has an energy that
+// overflows one, and every output would hold inf or nan. Every body's mass matrix must be
+// invertible there (a bead on a curve that stands still at its u has none), and every formula
+// potential defined: otherwise the first step could not be taken. The loader refuses such a state.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +11,8 @@
 
 namespace tinkertoy::scene {
 
-// Throws SceneError naming the first body or force whose energy overflows, or force that is not
+// Throws SceneError naming the first body whose mass matrix has no inverse or whose energy
+// overflows, or force whose energy overflows or that is not
 // defined at the initial state (a formula potential's V, at "forces[k].V"): bodies in the
 // model's order, the first `particles` of them from "particles", the rest from "bodies"; forces
 // gravity first, then "forces".

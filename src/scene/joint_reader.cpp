@@ -79,9 +79,9 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
                  "break_force"});
     const JointConnection link = connection(c);
     const Eigen::Vector2d axis = toVector2(c.vector("axis", 2));
-    if (axis.norm() == 0.0) throw SceneError(c.pathOf("axis"), "must be non-zero");
+    if (axis.isZero(0.0)) throw SceneError(c.pathOf("axis"), "must be non-zero");
     // The slide direction lives in b's frame: undo b's initial rotation.
-    const Eigen::Vector2d local = Eigen::Rotation2Dd(-frameAngle(link.b)) * axis.normalized();
+    const Eigen::Vector2d local = Eigen::Rotation2Dd(-frameAngle(link.b)) * axis.stableNormalized();
     addConstraint(std::make_unique<PrismaticJoint>(link, local, frameAngle(link.a) - frameAngle(link.b), limits(c),
                                                    motor(c)),
                   c, name);

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <sstream>
 
+#include "common/utf8.hpp"
+#include "common/vector_checks.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy::scene {
@@ -45,7 +47,7 @@ std::string_view typeName(const nlohmann::json& value) {
 // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(text) + "'".
 std::string inQuotes(std::string_view text) {
   std::string result(1, '\'');
-  result += text;
+  result += detail::printableUtf8(text);  // a NUL would end the message there
   result += '\'';
   return result;
 }
@@ -124,6 +126,16 @@ std::optional<double> JsonObject::optionalNumber(std::string_view key) const {
 double JsonObject::positive(std::string_view key) const {
   const double x = number(key);
   if (!(x > 0.0)) throw SceneError(pathOf(key), "must be positive, got " + describeNumber(at(key)));
+  return x;
+}
+
+double JsonObject::mass(std::string_view key) const {
+  const double x = positive(key);
+  try {
+    detail::requireMass(x, "it");
+  } catch (const std::invalid_argument& e) {
+    throw SceneError(pathOf(key), e.what());
+  }
   return x;
 }
 

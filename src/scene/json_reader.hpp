@@ -42,6 +42,8 @@ class JsonObject {
   [[nodiscard]] std::optional<double> optionalNumber(std::string_view key) const;
   // A number > 0.
   [[nodiscard]] double positive(std::string_view key) const;
+  // A mass or moment of inertia: a number > 0 whose inverse is finite (detail::requireMass).
+  [[nodiscard]] double mass(std::string_view key) const;
   // A number ≥ 0; `fallback` if the key is absent and a fallback is given.
   [[nodiscard]] double nonNegative(std::string_view key, std::optional<double> fallback = std::nullopt) const;
   [[nodiscard]] std::string string(std::string_view key) const;
@@ -67,7 +69,7 @@ class JsonObject {
   std::string path_;
 };
 
-// 'text', for messages.
+// 'text', for messages: control characters and bytes that are not UTF-8 as \xHH.
 std::string inQuotes(std::string_view text);
 
 // Throws SceneError at object.type: an unknown `kind` ("force", "curve", ...) type, with the

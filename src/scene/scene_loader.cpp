@@ -134,9 +134,21 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   validateSettings(settings, s.path());
 }
 
+namespace {
+
+// An id names a body or constraint in messages and files: text (detail::nameProblem).
+void requireTextId(const JsonObject& object, const std::string& id) {
+  if (const std::string problem = detail::nameProblem(id); !problem.empty()) {
+    throw SceneError(object.pathOf("id"), "the id " + inQuotes(id) + " " + problem);
+  }
+}
+
+}  // namespace
+
 std::string SceneBuilder::claimId(const JsonObject& object) {
   const std::string id = object.string("id");
   if (id.empty()) throw SceneError(object.pathOf("id"), "must not be empty");
+  requireTextId(object, id);
   if (const auto first = bodyPaths_.find(id); first != bodyPaths_.end()) {
     throw SceneError(object.pathOf("id"), "duplicate id " + inQuotes(id) + " (first used by " + first->second + ")");
   }
@@ -147,7 +159,7 @@ std::string SceneBuilder::claimId(const JsonObject& object) {
 void SceneBuilder::readParticle(const JsonObject& p) {
   p.allowOnly({"id", "mass", "position", "velocity"});
   const std::string id = claimId(p);
-  const double mass = p.positive("mass");
+  const double mass = p.mass("mass");
   const Eigen::VectorXd position = p.vector("position", d_);
   const Eigen::VectorXd velocity = p.optionalVector("velocity", d_).value_or(Eigen::VectorXd::Zero(d_));
   scene_.model.addParticle(mass, position, velocity, id);
@@ -277,6 +289,7 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
   const std::string type = c.string("type");
   std::string name = c.path();
   if (const auto id = c.optionalString("id")) {
+    requireTextId(c, *id);
     if (const auto first = constraintPaths_.find(*id); first != constraintPaths_.end()) {
       throw SceneError(c.pathOf("id"), "duplicate constraint id " + inQuotes(*id) + " (first used by " +
                                            first->second + ")");
@@ -305,7 +318,7 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     c.allowOnly({"type", "id", "particle", "point", "direction", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
-    if (direction.norm() == 0.0) throw SceneError(c.pathOf("direction"), "must be non-zero");
+    if (direction.isZero(0.0)) throw SceneError(c.pathOf("direction"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnLineConstraint>(p, origin, direction), c, name);
   } else if (type == "plane") {
@@ -313,7 +326,7 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd normal = c.vector("normal", d_);
-    if (normal.norm() == 0.0) throw SceneError(c.pathOf("normal"), "must be non-zero");
+    if (normal.isZero(0.0)) throw SceneError(c.pathOf("normal"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnPlaneConstraint>(p, origin, normal), c, name);
   } else if (type == "driven") {

@@ -372,7 +372,7 @@ class Writer {
   void put(Json& out, ConstraintId /*id*/, const PrismaticJointSettings& s) const {
     const JointConnection& link = s.connection;
     putJointEnds(out, link);
-    const Eigen::Vector2d axis = Eigen::Rotation2Dd(frameAngle(link.b)) * s.axis.normalized();
+    const Eigen::Vector2d axis = Eigen::Rotation2Dd(frameAngle(link.b)) * s.axis.stableNormalized();
     out["axis"] = {axis.x(), axis.y()};
     const Eigen::VectorXd b = link.b ? model_.position(*link.b) : Eigen::VectorXd(link.ground);
     const Eigen::VectorXd d = model_.position(link.a) - b;

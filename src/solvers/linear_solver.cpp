@@ -142,7 +142,11 @@ double relativeResidual(const ConstraintMatrix& A, const Eigen::VectorXd& b,
   const double bNorm = b.norm();
   if (bNorm == 0.0) return 0.0;
   A.apply(x, scratch);
-  return (b - scratch).norm() / bNorm;
+  scratch = b - scratch;
+  const double rNorm = scratch.norm();
+  // Entries beyond about 1e154 overflow a plain norm; the stable one scales them first.
+  if (std::isinf(bNorm) || std::isinf(rNorm)) return scratch.stableNorm() / b.stableNorm();
+  return rNorm / bNorm;
 }
 
 std::unique_ptr<LinearSolver> makeLinearSolver(const SolverSettings& settings) {

@@ -242,7 +242,7 @@ class Sketcher {
     out_.pins.push_back({.at = at(s.connection.a),
                          .kind = SketchPin::Kind::Slider,
                          .item = id,
-                         .direction = Eigen::Rotation2Dd(angle) * s.axis.normalized()});
+                         .direction = Eigen::Rotation2Dd(angle) * s.axis.stableNormalized()});
   }
   void draw(ConstraintId id, const PulleyJointSettings& s) {
     for (const auto& [end, ground] : {std::pair{s.a, s.groundA}, std::pair{s.b, s.groundB}}) {

@@ -217,14 +217,30 @@ TEST_F(Cli, CheckWarnsAboutAnIllegalInitialState) {
 
   const std::string pulled = writeScene("pulled.json", "{" + body + "}");
   const Result note = tinkertoy({"check", pulled});
-  EXPECT_NE(note.out.find("note: the initial state violates its constraints; the first steps pull it back"),
-            std::string::npos)
-      << note.out;
+  EXPECT_NE(note.out.find("note: the initial state violates its constraints (|C| = "), std::string::npos) << note.out;
+  EXPECT_NE(note.out.find("the first steps pull it back"), std::string::npos) << note.out;
   const Result projected = tinkertoy({"run", pulled, "--duration", "0.01"});
   EXPECT_EQ(projected.err.find("warning"), std::string::npos) << projected.err;
   const Result unprojected = tinkertoy({"run", pulled, "--duration", "0.01", "--no-project"});
   EXPECT_NE(unprojected.err.find("warning: the initial state violates its constraints"), std::string::npos)
       << unprojected.err;
+}
+
+// A start off its constraints by more than the model's size is a warning even when correction
+// pulls it back: the first steps would snap it across the model (a particle at the origin held
+// at a point 100 m away, in a model of 1 m).
+TEST_F(Cli, AnInitialViolationLargerThanTheModelIsAWarningWhateverTheCorrection) {
+  const std::string far = writeScene("far.json", R"({"particles": [{"id": "a", "mass": 1, "position": [0, 0]}],
+      "constraints": [{"type": "fixed", "particle": "a", "point": [100, 0]}]})");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{{"check", far}, {"run", far, "--duration", "0.01"}}) {
+    const Result r = tinkertoy(args);
+    EXPECT_EQ(r.code, kSuccess) << r.err;
+    const std::string said = r.out + r.err;
+    EXPECT_NE(said.find("warning: the initial state violates its constraints (|C| = 100, |dC/dt| = 0), by more "
+                        "than the model's size (1 m); the first steps will snap it back, hard"),
+              std::string::npos)
+        << said;
+  }
 }
 
 // Derivatives that finite differences cannot resolve (a rod 1e12 m from the origin) are "cannot

@@ -152,7 +152,7 @@ TEST_F(Cli, PlotBadInputExitsWithTwoAndLeavesNoFile) {
       {{"plot", pendulum, "-o", file("e.svg"), "--what", "energy,entropy"}, "entropy"},
       {{"plot", pendulum, "-o", file("e.svg"), "--dt", "nan"}, "--dt"},
       {{"plot", noTime, "-o", file("e.svg")}, "no column 'time'"},
-      {{"plot", text, "-o", file("e.svg")}, "text.csv:3: column 'potential_energy': expected a finite number, got 'two'"},
+      {{"plot", text, "-o", file("e.svg")}, "text.csv:3: column 'potential_energy': expected a finite decimal number, got 'two'"},
       {{"plot", ragged, "-o", file("e.svg")}, "ragged.csv:2: expected 7 values, found 6"},
       {{"plot", empty, "-o", file("e.svg")}, "no rows"},
       {{"plot", file("absent.csv"), "-o", file("e.svg")}, "cannot read"},

@@ -262,6 +262,27 @@ TEST(ConjugateGradient, ZeroRightHandSideGivesZero) {
   EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0);
 }
 
+// A right-hand side whose norm overflows a double (entries of 1e200: their squares are inf) is
+// solved as b/s with s a power of two: the answer is s times the ordinary one, bit for bit, and
+// the residual is finite. (It used to stop at once, its target ‖b‖·tol infinite, returning the
+// starting λ: a motor at 1e155 rad/s dropped its joint's pin without a word.)
+TEST(ConjugateGradient, SolvesARightHandSideWhoseNormOverflows) {
+  std::mt19937 rng(27);
+  Cloth cloth(3, rng);
+  const ConstraintMatrix A(cloth.system.jacobian(), cloth.inverseMass.matrix());
+  const Eigen::VectorXd b = cloth.rhs();
+  const double scale = std::ldexp(1.0, std::ilogb(1e200) - std::ilogb(b.cwiseAbs().maxCoeff()));
+  ConjugateGradient cg(1e-12, 0, 0.0);
+  cg.analyze(A);
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size()), huge = Eigen::VectorXd::Zero(b.size());
+  const SolveStats ordinary = cg.solve(A, b, x);
+  const SolveStats scaled = cg.solve(A, b * scale, huge);
+  ASSERT_TRUE(std::isinf((b * scale).norm()));
+  EXPECT_EQ(scaled.iterations, ordinary.iterations);
+  EXPECT_LE(scaled.residual, 1e-12);
+  EXPECT_EQ((huge - x * scale).cwiseAbs().maxCoeff(), 0.0);
+}
+
 // CG on a consistent singular system: the null-space part of λ keeps its starting value and
 // the force Jᵀλ is unique. With residual r = A(λ − λ*) restricted to range(A), the force
 // error satisfies ‖W^½ Jᵀ(λ − λ*)‖² = (λ − λ*)ᵀ r ≤ ‖r‖² / σ⁺_min, σ⁺_min the smallest

@@ -20,6 +20,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
@@ -36,6 +37,12 @@ class SingularMassError : public std::runtime_error {
  private:
   std::size_t body_;
 };
+
+// What is wrong with a body's mass matrix M(q) at coordinates q, or "": not finite (its
+// parametrization is not defined there: a formula curve's sqrt(u) at u < 0), or not positive
+// definite (a bead where its curve stands still, c'(u) = 0), so that no W = M⁻¹ exists. The
+// scene loader asks it at the initial state; InverseMass at every state it inverts.
+std::string massMatrixProblem(const Body& body, BodyCoordinates q);
 
 class InverseMass {
  public:

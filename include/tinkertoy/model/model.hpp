@@ -183,10 +183,8 @@ class Model {
 
   // ---- state -----------------------------------------------------------------------
   [[nodiscard]] double time() const { return time_; }
-  void setTime(double time) {
-    touch();
-    time_ = time;
-  }
+  // Throws std::invalid_argument for a time that is not finite.
+  void setTime(double time);
   [[nodiscard]] const Eigen::VectorXd& q() const { return q_; }
   [[nodiscard]] const Eigen::VectorXd& v() const { return v_; }
   // Mutable access (counts as an edit); the size must not change. The storage of q and v stays

@@ -16,6 +16,10 @@
 
 namespace tinkertoy::detail {
 
+// No mechanism turns at 1e9 rad/s; far beyond it (1e155) the motor's target swamped the joint's
+// other rows, and CG's norms overflowed, so the pin was silently dropped.
+inline constexpr double kMaxMotorSpeed = 1e9;
+
 class CoordinateRows {
  public:
   CoordinateRows(const JointLimits& limits, const std::optional<JointMotor>& motor)
@@ -49,6 +53,10 @@ class CoordinateRows {
     }
     if (motor_ && (!std::isfinite(motor_->speed) || !std::isfinite(motor_->maxForce) || motor_->maxForce < 0.0)) {
       throw std::invalid_argument(what + " motor needs a finite speed and a finite, non-negative maximum force");
+    }
+    if (motor_ && std::abs(motor_->speed) > kMaxMotorSpeed) {
+      throw std::invalid_argument(what + " motor speed must be at most 1e9 in size (rad/s or m/s): next to a faster "
+                                         "target the solve would lose the joint's other rows in round-off");
     }
   }
 
