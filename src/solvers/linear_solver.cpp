@@ -64,7 +64,7 @@ bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::V
   if (!x.allFinite()) return true;
   A.diagonal(shift_);
   const double weighted = x.cwiseAbs2().dot(shift_);
-  return weighted > 0.0 && !(b.dot(x) >= kRayleighFloor * weighted);
+  return weighted > 0.0 && !(b.dot(x) >= kNearNullMargin * regularization_ * weighted);
 }
 
 SolveStats LinearSolver::solve(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,

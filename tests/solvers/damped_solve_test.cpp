@@ -98,10 +98,11 @@ INSTANTIATE_TEST_SUITE_P(Solvers, DampedSolve, ::testing::Values(SolverKind::Con
                          [](const auto& param) { return std::string(solverName(param.param)); });
 
 // The damped solve refines: a system that is regular but ill-conditioned (eigenvalue ratio
-// 1e-4, well above ε) still gets its exact solution. Its solution lies along the small
-// eigenvalue (Rayleigh quotient ~1e-4, under the floor of 1e-2), so the solve is the damped one.
+// 2e-6, above ε) still gets its exact solution. Its solution lies along the small eigenvalue
+// (Rayleigh quotient ~2e-6, a few times the floor of 100 ε), so the solve is the exact one; at
+// y = 5e-5 (ratio 5e-9, under the floor) it is the damped one, refined.
 TEST(DampedSolve, RefinesIllConditionedButRegularSystemsToTheExactSolution) {
-  const TwoRods rods(1e-2);
+  const TwoRods rods(1e-3);
   const Eigen::VectorXd exact = rods.dense().ldlt().solve(Eigen::VectorXd(kOpposed));
   for (SolverKind kind : {SolverKind::ConjugateGradient, SolverKind::SparseLdlt}) {
     auto s = makeLinearSolver({.kind = kind, .tolerance = 1e-12, .regularization = kDamping});
@@ -110,6 +111,23 @@ TEST(DampedSolve, RefinesIllConditionedButRegularSystemsToTheExactSolution) {
     s->solve(rods.matrix(), kOpposed, lambda);
     EXPECT_LT((lambda - exact).norm(), 1e-9 * exact.norm()) << solverName(kind);
   }
+}
+
+// Only a solution dominated by directions with s/d under 100 ε is solved again damped: a direct
+// solve reports one iteration (its factorization) when it is not, more when it is. A fixed floor
+// of 1e-2 used to send every solve of a long chain or a cloth down the damped path (a second
+// factorization and refinements each, for the same answer: issue #35).
+TEST(DampedSolve, OnlyANearNullSolutionTakesTheDampedPath) {
+  const auto iterations = [](double y) {
+    const TwoRods rods(y);
+    auto s = makeLinearSolver({.kind = SolverKind::SparseLdlt, .regularization = kDamping});
+    s->analyze(rods.matrix());
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(2);
+    return s->solve(rods.matrix(), kOpposed, lambda).iterations;
+  };
+  EXPECT_EQ(iterations(0.5), 1);
+  EXPECT_EQ(iterations(1e-3), 1);  // s/d = 2e-6 ≥ 100 ε
+  EXPECT_GT(iterations(5e-5), 1);  // s/d = 5e-9 < 100 ε
 }
 
 }  // namespace
