@@ -6,6 +6,8 @@
 //   // TypeError: Simulator: scene must be a tinkertoy.Scene, not str
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 
 #include <string>

@@ -3,6 +3,8 @@
 // adds the state arrays' guard and the sweeps.
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 
 #include <initializer_list>

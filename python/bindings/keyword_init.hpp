@@ -5,6 +5,8 @@
 // a new struct.
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 
 #include <string>

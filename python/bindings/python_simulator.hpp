@@ -10,6 +10,8 @@
 //   sim.step();                   // releases the GIL while it steps, keeping the lock
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 #include <tinkertoy/tinkertoy.hpp>
 

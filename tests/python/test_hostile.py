@@ -163,3 +163,69 @@ def test_rebuild_refuses_a_class_that_does_not_pickle():
         tinkertoy._pickling.rebuild(tinkertoy.Model, None)
     with pytest.raises(TypeError, match="rebuild: cls must be a tinkertoy class that pickles"):
         tinkertoy._pickling.rebuild(int, None)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Real numbers only
+
+NOT_REAL_VECTORS = [
+    np.array([1 + 2j, 0]),  # used to lose its imaginary part, with a mere ComplexWarning
+    np.array([1.0, 0.0], dtype=complex),  # even with no imaginary part: the type is wrong
+    np.array(["1", "2"]),  # used to be parsed as numbers
+    np.array(["1", "2"], dtype=object),
+    np.array([1.0, 2.0], dtype=object),
+    ["1", "2"],
+    [1 + 2j, 0],
+    [b"1", b"2"],
+]
+NOT_REAL_NUMBERS = [np.complex128(1 + 0j), np.complex64(2), np.array(1 + 0j), 1 + 0j, np.array("1"), np.str_("1")]
+
+
+@pytest.mark.filterwarnings("error")  # never a ComplexWarning either
+@pytest.mark.parametrize("value", NOT_REAL_VECTORS, ids=repr)
+@pytest.mark.parametrize(
+    "argument, call",
+    [
+        ("position", lambda m, x: m.add_particle(1.0, x)),
+        ("velocity", lambda m, x: m.add_particle(1.0, [0, 0], x)),
+        ("g", lambda m, x: m.add_gravity(x)),
+        ("coordinates", lambda m, x: m.set_coordinates(m.bodies[0], x)),
+        ("position", lambda m, x: m.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), x)),  # a Vector2d
+        ("axis", lambda m, x: tinkertoy.HelixCurve([0, 0, 0], 1.0, 0.1, axis=np.append(x, 0))),  # a Vector3d
+        ("anchor", lambda m, x: m.add_distance(m.bodies[0], anchor=x)),  # an optional vector
+    ],
+)
+def test_a_vector_that_is_not_real_is_a_type_error_naming_the_argument(pendulum, value, argument, call):
+    m = pendulum.model
+    q, bodies, forces = m.q, m.bodies, m.forces
+    with pytest.raises(TypeError, match=f"{argument}: .*numpy.ndarray") as caught:
+        call(m, value)
+    assert "incompatible" in str(caught.value)
+    assert np.array_equal(m.q, q) and m.bodies == bodies and m.forces == forces
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("value", NOT_REAL_NUMBERS, ids=repr)
+@pytest.mark.parametrize(
+    "argument, call",
+    [
+        ("mass", lambda s, x: s.model.add_particle(x, [0, 0])),
+        ("mass", lambda s, x: s.model.set_mass(s.model.bodies[0], x)),
+        ("length", lambda s, x: s.model.add_distance(s.model.bodies[0], anchor=[0, 0], length=x)),  # optional
+        ("duration", lambda s, x: tinkertoy.Simulator(s).run(x)),
+        ("", lambda s, x: setattr(s.settings, "dt", x)),
+    ],
+)
+def test_a_number_that_is_not_real_is_a_type_error_naming_the_argument(pendulum, value, argument, call):
+    before = pendulum.write()
+    with pytest.raises(TypeError, match=f"{argument}: float" if argument else "float"):
+        call(pendulum, value)
+    assert pendulum.write() == before
+
+
+def test_real_numbers_of_every_kind_are_still_taken(pendulum):
+    m = pendulum.model
+    m.add_particle(np.float32(2.0), np.array([1, 2], dtype=np.int64), velocity=(np.float64(0.5), True))
+    m.add_particle(3, [np.float16(1.0), 2], name="ints")
+    m.add_gravity(np.array([[0.0], [-9.81]]))  # a column
+    assert m.mass(m.find_body("ints")) == 3.0
