@@ -3,6 +3,7 @@ what is wrong, never a crash, an abort, a hang or a silent NaN. Each test here c
 or passed a bad value through before its fix."""
 
 import copy
+import math
 import pickle
 import subprocess
 import sys
@@ -229,3 +230,221 @@ def test_real_numbers_of_every_kind_are_still_taken(pendulum):
     m.add_particle(3, [np.float16(1.0), 2], name="ints")
     m.add_gravity(np.array([[0.0], [-9.81]]))  # a column
     assert m.mass(m.find_body("ints")) == 3.0
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. The scene and the state take what the scene loader takes
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, -1.0, -1e-300])
+def test_a_scene_duration_is_finite_and_not_negative(pendulum, bad):
+    pendulum.duration = 0.0  # as the loader's "duration" ≥ 0
+    with pytest.raises(ValueError, match=r"^Scene\.duration: must be a finite number of seconds ≥ 0, got "):
+        pendulum.duration = bad
+    assert pendulum.duration == 0.0
+    with pytest.raises(ValueError, match=r"^Scene\.duration: "):
+        tinkertoy.Scene(duration=bad)
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, 0.0, -2.0])
+def test_a_scene_period_is_finite_and_positive_or_none(pendulum, bad):
+    pendulum.period = 2.5
+    with pytest.raises(ValueError, match=r"^Scene\.period: must be a finite number of seconds > 0 \(or None\), got "):
+        pendulum.period = bad
+    assert pendulum.period == 2.5
+    pendulum.period = None
+    assert pendulum.period is None
+
+
+@pytest.mark.parametrize(
+    "add",
+    [
+        lambda m: m.add_particle(1.0, [3, 0], name="bob"),
+        lambda m: m.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), [3, 0], name="bob"),
+        lambda m: m.add_bead(tinkertoy.LineCurve([0, 0], [1, 0]), 1.0, 0.0, name="bob"),
+        lambda m: m.add_chain([0, 0], [1.0], [1.0], [0.0], name="bob"),
+    ],
+)
+def test_a_body_name_in_use_is_refused_as_the_loader_refuses_a_duplicate_id(add):
+    m = tinkertoy.Scene().model
+    first = m.add_particle(1.0, [1, 0], name="bob")
+    with pytest.raises(ValueError, match="^name: another body of this model is named 'bob'"):
+        add(m)
+    assert m.bodies == [first]
+    m.add_particle(1.0, [2, 0])  # no name is never a duplicate
+    m.add_particle(1.0, [2, 1])
+
+
+def test_a_constraint_name_in_use_is_refused(pendulum):
+    m = pendulum.model
+    bob = m.bodies[0]
+    m.add_distance(bob, anchor=[0, 1], name="hook")
+    before = m.constraints
+    with pytest.raises(ValueError, match="^name: another constraint of this model is named 'hook'"):
+        m.add_fixed_point(bob, name="hook")
+    assert m.constraints == before
+    # The loader names a constraint without an id by its JSON path: that name is taken too.
+    loaded = m.constraint_name(m.constraints[0])
+    with pytest.raises(ValueError, match="another constraint"):
+        m.add_fixed_point(bob, name=loaded)
+
+
+@pytest.mark.parametrize(
+    "join",
+    [
+        lambda m, a, b: m.add_fixed_point(a),
+        lambda m, a, b: m.add_weld(a, anchor=[5, 5]),
+        lambda m, a, b: m.add_revolute(a, b, anchor=[5, 5]),
+        lambda m, a, b: m.add_distance(a, b),
+    ],
+)
+def test_a_constraint_that_nothing_can_move_is_refused_as_the_loader_refuses_it(join):
+    m = tinkertoy.Scene().model
+    wall = m.add_rigid_body(1.0, tinkertoy.Shape.box(1, 1), [5, 5], motion="static")
+    lift = m.add_rigid_body(1.0, tinkertoy.Shape.box(1, 1), [6, 5], motion="kinematic")
+    with pytest.raises(ValueError, match="joins only static or kinematic bodies .* attach it to a dynamic body"):
+        join(m, wall, lift)
+    assert m.constraints == []
+    # The loader's message is the same rule's.
+    text = '{"dimension": 2, "bodies": [{"id": "w", "type": "rigid", "static": true, "mass": 1, "position": [0, 0],' \
+           ' "shape": {"type": "box", "size": [1, 1]}}], "constraints": [{"type": "revolute", "a": "w", "anchor": [0, 0]}]}'
+    with pytest.raises(tinkertoy.SceneError, match="joins only static or kinematic bodies"):
+        tinkertoy.parse_scene(text)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda sim: sim.q.__setitem__(0, np.nan),
+        lambda sim: sim.q.__setitem__(slice(None), np.inf),
+        lambda sim: sim.q.__setitem__(slice(0, 2), [1.0, -np.inf]),
+        lambda sim: sim.v.__setitem__(np.array([True, False]), np.nan),
+        lambda sim: sim.v.__setitem__(0, "nan"),
+        lambda sim: sim.q[0:1].__setitem__(0, np.nan),
+        lambda sim: sim.body_v(sim.model.bodies[0]).__setitem__(1, np.inf),
+        lambda sim: np.add(sim.q, np.inf, out=sim.q),
+        lambda sim: sim.q.__iadd__(np.inf),
+        lambda sim: np.add.at(sim.v, [0], np.nan),
+        lambda sim: sim.q.fill(np.nan),
+        lambda sim: sim.q.put([0], [np.nan]),
+        lambda sim: np.copyto(sim.v, np.nan),
+        lambda sim: np.putmask(sim.q, [True, False], np.inf),
+    ],
+)
+def test_a_non_finite_write_through_a_view_is_undone_and_refused(pendulum, write):
+    sim = tinkertoy.Simulator(pendulum)
+    sim.step()
+    q, v = pendulum.model.q, pendulum.model.v
+    with pytest.raises(ValueError, match=r"^[qv]: the state takes finite numbers only; a write of NaN or infinity"):
+        write(sim)
+    assert np.array_equal(pendulum.model.q, q) and np.array_equal(pendulum.model.v, v)
+    sim.step()  # and the simulator goes on
+    assert np.all(np.isfinite(pendulum.model.q))
+
+
+@pytest.mark.parametrize("advance", [lambda sim: sim.step(), lambda sim: sim.run(0.01)])
+def test_a_non_finite_write_around_the_view_is_undone_before_the_next_step(pendulum, advance):
+    sim = tinkertoy.Simulator(pendulum)
+    q = sim.q
+    np.asarray(q)[0] = np.nan  # the raw buffer: the view cannot see it
+    np.asarray(sim.v)[1] = 0.25  # a finite write at the same time stays
+    with pytest.raises(ValueError, match="left NaN or an infinity in the state"):
+        advance(sim)
+    assert np.array_equal(pendulum.model.q, [1.0, 0.0]) and pendulum.model.v[1] == 0.25
+    assert sim.step_count == 0
+    advance(sim)
+    assert np.all(np.isfinite(pendulum.model.q))
+
+
+# ---------------------------------------------------------------------------------------------
+# 6. sim.settings
+
+
+def test_simulator_settings_is_read_only_and_says_how_to_change_them(pendulum):
+    sim = tinkertoy.Simulator(pendulum)
+    with pytest.raises(AttributeError, match=r"Simulator\.settings is read-only: .*tinkertoy\.Simulator\(scene, settings\)"):
+        sim.settings = tinkertoy.Settings(dt=0.5)
+    assert sim.settings.dt == pendulum.settings.dt
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. run()'s arguments
+
+
+@pytest.mark.parametrize(
+    "duration, every, message",
+    [
+        (math.nan, 1, r"^run: duration must be a finite number of seconds ≥ 0, got nan$"),
+        (math.inf, 1, r"^run: duration must be a finite number of seconds ≥ 0, got inf$"),
+        (-0.1, 1, r"^run: duration must be a finite number of seconds ≥ 0, got -0\.1$"),
+        (1e300, 1, r"^run: duration 1e\+300 s takes 1e\+303 steps of dt = 0\.001 s; a run takes at most 1e\+12$"),
+        (1e9 + 0.5, 1, r"^run: duration 1e\+09 s takes 1e\+12 steps of dt = 0\.001 s; a run takes at most 1e\+12$"),
+        (1.0, 0, r"^run: every must be at least 1, got 0$"),
+        (1.0, -5, r"^run: every must be at least 1, got -5$"),
+    ],
+)
+def test_run_refuses_a_bad_argument_naming_it_in_short_numbers(pendulum, duration, every, message):
+    sim = tinkertoy.Simulator(pendulum)
+    with pytest.raises(ValueError, match=message):
+        sim.run(duration, every=every)
+    assert sim.step_count == 0
+
+
+def test_run_takes_an_every_beyond_an_int(pendulum):
+    trajectory = tinkertoy.Simulator(pendulum).run(0.01, every=2**40)
+    assert len(trajectory["time"]) == 2  # the start and the last step
+
+
+# ---------------------------------------------------------------------------------------------
+# 9. Names and numbers the core refuses
+
+
+@pytest.mark.parametrize(
+    "add",
+    [
+        lambda m, name: m.add_particle(1.0, [3, 0], name=name),
+        lambda m, name: m.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), [3, 0], name=name),
+        lambda m, name: m.add_fixed_point(m.bodies[0], name=name),
+    ],
+)
+def test_a_name_with_a_nul_byte_or_not_utf8_is_a_clean_error(pendulum, add):
+    m = pendulum.model
+    before = (m.bodies, m.constraints)
+    with pytest.raises(ValueError, match=r"name 'a\\x00b' holds a NUL byte"):
+        add(m, "a\0b")
+    with pytest.raises(ValueError, match=r"name '\\xff' is not UTF-8 text"):
+        add(m, b"\xff")
+    for surrogate in ("\udcff", "a\ud800"):  # a str that is no UTF-8 text: refused as a wrong argument
+        with pytest.raises((ValueError, TypeError)) as caught:
+            add(m, surrogate)
+        assert not isinstance(caught.value, UnicodeError)
+        assert "name" in str(caught.value)
+    assert (m.bodies, m.constraints) == before
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: m.add_particle(1e-310, [3, 0]),
+        lambda m: m.add_particle(5e-324, [3, 0]),
+        lambda m: m.add_rigid_body(1e-310, tinkertoy.Shape.circle(0.1), [3, 0]),
+        lambda m: m.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), [3, 0], inertia=1e-310),
+    ],
+)
+def test_a_subnormal_mass_is_a_value_error(pendulum, call):
+    with pytest.raises(ValueError, match="at least 2.2e-308"):
+        call(pendulum.model)
+    assert len(pendulum.model.bodies) == 1
+
+
+@pytest.mark.parametrize("speed", [1.0000001e9, -2e9, 1e155, math.inf, math.nan])
+def test_a_motor_speed_beyond_1e9_is_a_value_error(speed):
+    scene = tinkertoy.Scene(settings=tinkertoy.Settings(formulation="velocity"))
+    m = scene.model
+    wheel = m.add_rigid_body(1.0, tinkertoy.Shape.circle(0.1), [0, 0])
+    pin = m.add_revolute(wheel, anchor=[0, 0])
+    with pytest.raises(ValueError, match="motor"):
+        m.set_motor(pin, motor_speed=speed, max_motor_force=1.0)
+    with pytest.raises(ValueError, match="motor"):
+        m.add_revolute(wheel, anchor=[0, 0], motor_speed=speed, max_motor_force=1.0)
+    m.set_motor(pin, motor_speed=1e9, max_motor_force=1.0)  # the limit itself is taken
