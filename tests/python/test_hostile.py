@@ -448,3 +448,70 @@ def test_a_motor_speed_beyond_1e9_is_a_value_error(speed):
     with pytest.raises(ValueError, match="motor"):
         m.add_revolute(wheel, anchor=[0, 0], motor_speed=speed, max_motor_force=1.0)
     m.set_motor(pin, motor_speed=1e9, max_motor_force=1.0)  # the limit itself is taken
+
+
+# ---------------------------------------------------------------------------------------------
+# 3 and 8. Sweeps: a bad call is refused before anything runs
+
+
+def test_a_grid_of_more_than_a_million_cases_is_refused_before_it_is_built():
+    axis = range(1001)
+    with pytest.raises(ValueError, match=r"^grid: 1003003001 cases is more than the 1000000 a sweep takes"):
+        tinkertoy.grid(a=axis, b=axis, c=axis)  # built, it would need gigabytes
+    assert len(tinkertoy.grid(a=range(1000), b=range(1000))["a"]) == 1_000_000  # the limit itself is taken
+    with pytest.raises(TypeError, match="^grid: b must be a list of values, not int$"):
+        tinkertoy.grid(a=[1], b=5)
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        {"settings.dt": range(1_000_001)},
+        [{"settings.dt": 1e-3}] * 1_000_001,
+    ],
+    ids=["columns", "rows"],
+)
+def test_a_sweep_of_more_than_a_million_cases_is_refused(pendulum, parameters):
+    with pytest.raises(ValueError, match=r"^sweep: 1000001 cases is more than the 1000000"):
+        tinkertoy.sweep(pendulum, parameters, scheduler="serial")
+
+
+@pytest.fixture
+def no_dask(monkeypatch):
+    """Makes any use of Dask fail the test: a bad call must be refused before it."""
+    import dask.distributed
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("Dask was started")
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", refuse)
+    monkeypatch.setattr(dask.distributed, "Client", refuse)
+
+
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        ({"parameters": {"particles[0].mass": [1.0, math.nan]}}, ValueError,
+         r"^sweep: parameters\['particles\[0\]\.mass'\] holds nan \(case 1\); a parameter must be finite"),
+        ({"parameters": [{"settings.dt": math.inf}]}, ValueError, r"^sweep: parameters\['settings\.dt'\] holds inf"),
+        ({"parameters": {"particles[0].position": [[1.0, math.nan]]}}, ValueError, "holds"),
+        ({"parameters": {"particles[0].mass": np.array([1.0, np.nan])}}, ValueError, "holds nan"),
+        ({"duration": "2"}, TypeError, r"^sweep: duration must be a number of seconds or None, not str$"),
+        ({"duration": math.nan}, ValueError, r"^sweep: duration must be finite and >= 0, not nan$"),
+        ({"duration": -1.0}, ValueError, r"^sweep: duration must be finite and >= 0"),
+        ({"every": 1.5}, TypeError, r"^sweep: every must be an int, not float$"),
+        ({"every": "10"}, TypeError, r"^sweep: every must be an int, not str$"),
+        ({"every": 0}, ValueError, r"^sweep: every must be at least 1, not 0$"),
+        ({"parameters": 5}, TypeError, r"^sweep: parameters must be a dict of columns, a list of dicts or a DataFrame"),
+        ({"parameters": "settings.dt"}, TypeError, r"^sweep: parameters must be"),
+        ({"parameters": {"settings.dt": 1e-3}}, TypeError, r"^sweep: parameters\['settings\.dt'\] must be a list"),
+        ({"parameters": [{"settings.dt": 1e-3}, 5]}, TypeError, r"^sweep: parameters\[1\] must be a dict"),
+        ({"edit": "function"}, TypeError, r"^sweep: edit must be a function"),
+        ({"workers": 0}, ValueError, r"^sweep: workers must be at least 1, not 0$"),
+        ({"workers": 2.0}, TypeError, r"^sweep: workers must be an int, not float$"),
+    ],
+)
+def test_a_bad_sweep_call_names_the_argument_before_any_dask_work(pendulum, no_dask, arguments, error, message):
+    call = {"parameters": {"particles[0].mass": [1.0, 2.0]}, "duration": 0.01} | arguments
+    with pytest.raises(error, match=message):
+        tinkertoy.sweep(pendulum, call.pop("parameters"), **call)
