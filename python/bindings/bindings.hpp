@@ -3,6 +3,8 @@
 // adds the state arrays' guard and the sweeps.
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 
 #include <initializer_list>
@@ -31,5 +33,8 @@ void bindModel(py::module_& module);
 void bindConstraints(py::module_& module);
 // Simulator: step, run, state views, diagnostics, λ and reactions, save and restore.
 void bindSimulator(py::module_& module);
+// What every class above does alike (classes.cpp): no object from Cls.__new__(Cls) alone, and
+// pickling at every protocol (__reduce__ through __getstate__/__setstate__, or a TypeError).
+void hardenClasses(py::module_& module);
 
 }  // namespace tinkertoy::python

@@ -9,6 +9,7 @@
 #include <Eigen/Geometry>
 #include <pybind11/eigen.h>
 #include <pybind11/stl.h>
+#include <tinkertoy/model/immovable.hpp>
 #include <tinkertoy/tinkertoy.hpp>
 
 #include <cmath>
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <utility>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 #include "model_lock.hpp"
 
@@ -27,7 +29,11 @@ namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
+// Every add_* ends here: what the scene loader refuses, refused alike (a duplicate name, a
+// constraint that could hold nothing), then the model's own checks.
 ConstraintId add(Model& m, std::unique_ptr<Constraint> constraint, std::string name) {
+  name = newName(m, std::move(name), "constraint");
+  if (const std::string problem = immovableProblem(m, *constraint); !problem.empty()) throw py::value_error(problem);
   return m.addConstraint(std::move(constraint), std::move(name));
 }
 

@@ -20,7 +20,9 @@
 #include <tinkertoy/dynamics/simulation_settings.hpp>
 #include <tinkertoy/scene/scene.hpp>
 
+#include <cstdio>
 #include <exception>
+#include <string_view>
 #include <initializer_list>
 #include <new>
 #include <stdexcept>
@@ -103,6 +105,24 @@ std::string typeName(py::handle value) {
   PyObject* encoded = PyUnicode_AsEncodedString(name.ptr(), "utf-8", "backslashreplace");
   if (encoded == nullptr) throw py::error_already_set();
   return std::string(py::reinterpret_steal<py::bytes>(encoded));
+}
+
+std::string shortNumber(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", x);
+  return buffer;
+}
+
+std::string newName(const Model& model, std::string name, const char* what) {
+  if (name.empty()) return name;
+  const bool body = std::string_view(what) == "body";
+  bool taken = body && model.findBody(name).has_value();
+  for (std::size_t i = 0; !body && !taken && i < model.constraintCount(); ++i) taken = model.name(model.constraintAt(i)) == name;
+  if (taken) {
+    throw py::value_error("name: another " + std::string(what) + " of this model is named '" +
+                          std::string(text(name)) + "'; names are unique, as ids in a scene file are");
+  }
+  return name;
 }
 
 void raiseSimulationError(const SimulationError& error,

@@ -5,6 +5,8 @@
 // a new struct.
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 
 #include <string>
@@ -38,7 +40,9 @@ auto keywordPickle() {
       [](const pybind11::object& self) {
         pybind11::dict state;
         const pybind11::handle property = reinterpret_cast<PyObject*>(&PyProperty_Type);
-        for (const auto& [name, attribute] : pybind11::type::of(self).attr("__dict__").cast<pybind11::dict>()) {
+        // The bound class's properties (self may be of a Python subclass, whose __dict__ has none).
+        const auto properties = pybind11::type::of<Struct>().attr("__dict__").template cast<pybind11::dict>();
+        for (const auto& [name, attribute] : properties) {
           if (pybind11::isinstance(attribute, property)) state[name] = self.attr(name);
         }
         return state;

@@ -8,6 +8,7 @@
 #include <pybind11/stl/filesystem.h>
 #include <tinkertoy/tinkertoy.hpp>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -63,6 +64,22 @@ std::string writtenScene(const Scene& scene, const char* what) {
     throw py::value_error(std::string("Scene: a ") + what + " goes through the scene writer, which cannot write this "
                           "model: " + e.what());
   }
+}
+
+// A scene's duration and period as the scene format takes them (docs/scene-format.md): a duration
+// finite and ≥ 0, a period finite and > 0 (or None); anything else is a ValueError naming it.
+double checkedDuration(double duration) {
+  if (!std::isfinite(duration) || duration < 0.0) {
+    throw py::value_error("Scene.duration: must be a finite number of seconds ≥ 0, got " + shortNumber(duration));
+  }
+  return duration;
+}
+
+std::optional<double> checkedPeriod(std::optional<double> period) {
+  if (period && (!std::isfinite(*period) || *period <= 0.0)) {
+    throw py::value_error("Scene.period: must be a finite number of seconds > 0 (or None), got " + shortNumber(*period));
+  }
+  return period;
 }
 
 Scene copyScene(const Scene& scene) { return parseScene(writtenScene(scene, "copy"), "<copied scene>"); }
@@ -136,7 +153,7 @@ void bindBodies(LockedClass<Model>& model) {
           "add_particle",
           [](Model& m, double mass, const Eigen::VectorXd& position, const std::optional<Eigen::VectorXd>& velocity,
              std::string name) {
-            return editLayout(m, [&] { return m.addParticle(mass, position, velocity.value_or(Eigen::VectorXd()), name); });
+            return editLayout(m, [&] { return m.addParticle(mass, position, velocity.value_or(Eigen::VectorXd()), newName(m, name, "body")); });
           },
           py::arg("mass"), py::arg("position"), py::arg("velocity") = py::none(), py::arg("name") = "",
           "A particle: mass > 0, position [dimension], velocity (default zero).")
@@ -149,7 +166,7 @@ void bindBodies(LockedClass<Model>& model) {
                                 : std::make_unique<RigidBody>(mass, shape, parseMotion(motion));
             return editLayout(m, [&] {
               return m.addBody(std::move(body), Eigen::Vector3d(position.x(), position.y(), angle),
-                               Eigen::Vector3d(velocity.x(), velocity.y(), angularVelocity), name);
+                               Eigen::Vector3d(velocity.x(), velocity.y(), angularVelocity), newName(m, name, "body"));
             });
           },
           py::arg("mass"), py::arg("shape"), py::arg("position"), py::arg("angle") = 0.0,
@@ -162,7 +179,7 @@ void bindBodies(LockedClass<Model>& model) {
           [](Model& m, const std::shared_ptr<Curve>& curve, double mass, double u, double uDot, std::string name) {
             return editLayout(m, [&] {
               return m.addBody(std::make_unique<Bead>(curve, mass), Eigen::VectorXd::Constant(1, u),
-                               Eigen::VectorXd::Constant(1, uDot), name);
+                               Eigen::VectorXd::Constant(1, uDot), newName(m, name, "body"));
             });
           },
           py::arg("curve"), py::arg("mass"), py::arg("u"), py::arg("u_dot") = 0.0, py::arg("name") = "",
@@ -173,7 +190,7 @@ void bindBodies(LockedClass<Model>& model) {
              const Eigen::VectorXd& angles, const std::optional<Eigen::VectorXd>& rates, std::string name) {
             return editLayout(m, [&] {
               return m.addBody(std::make_unique<Chain>(pivot, std::move(lengths), std::move(masses)), angles,
-                               orZero(rates, angles.size()), name);
+                               orZero(rates, angles.size()), newName(m, name, "body"));
             });
           },
           py::arg("pivot"), py::arg("lengths"), py::arg("masses"), py::arg("angles"),
@@ -284,17 +301,23 @@ void bindModel(py::module_& module) {
       .def(py::init([](int dimension, const std::optional<SimulationSettings>& settings, double duration,
                        std::string name, std::string description) {
              return Scene{.name = std::move(name), .model = Model(dimension),
-                          .settings = settings.value_or(SimulationSettings{}), .duration = duration,
+                          .settings = settings.value_or(SimulationSettings{}), .duration = checkedDuration(duration),
                           .description = std::move(description)};
            }),
            py::arg("dimension") = 2, py::arg("settings") = py::none(), py::arg("duration") = 10.0,
            py::arg("name") = "", py::arg("description") = "")
       .def_property_readonly("model", [](Scene& s) -> Model& { return s.model; }, py::return_value_policy::reference_internal)
       .def_readwrite("settings", &Scene::settings)
-      .def_readwrite("duration", &Scene::duration, "s")
+      .def_property(
+          "duration", [](const Scene& s) { return s.duration; },
+          [](Scene& s, double duration) { s.duration = checkedDuration(duration); },
+          "How long `tinkertoy run` and sweeps run it, s: finite and ≥ 0.")
       .def_readwrite("name", &Scene::name)
       .def_readwrite("description", &Scene::description)
-      .def_readwrite("period", &Scene::period)
+      .def_property(
+          "period", [](const Scene& s) { return s.period; },
+          [](Scene& s, std::optional<double> period) { s.period = checkedPeriod(period); },
+          "The time after which the motion repeats, s: finite and > 0, or None.")
       .def("write", &writeScene, "The scene as scene JSON, with the model's current state as its initial state.")
       .def("save", &saveScene, py::arg("path"))
       .def("copy", &copyScene,

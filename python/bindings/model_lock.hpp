@@ -16,6 +16,8 @@
 //   model.def("mass", &Model::mass);   // Model.mass(body) holds the model's lock
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 #include <tinkertoy/scene/scene.hpp>
 

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_tinkertoy, module) {
   bindModel(module);
   bindConstraints(module);
   bindSimulator(module);
+  hardenClasses(module);  // last: it sets up every class bound above
 }

@@ -2,11 +2,14 @@
 
 #include <pybind11/numpy.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
 #include <unordered_set>
+#include <utility>
 
+#include "arguments.hpp"
 #include "bindings.hpp"
 
 namespace tinkertoy::python {
@@ -88,12 +91,16 @@ void PythonSimulator::step() {
   rememberState();
 }
 
-py::dict PythonSimulator::run(double duration, int every) {
-  if (!(duration >= 0.0) || duration / simulator_.settings().dt > kMaxSteps) {
-    throw py::value_error("run: duration must be a finite number of seconds ≥ 0 that takes at most 1e12 steps, not " +
-                          std::to_string(duration));
+py::dict PythonSimulator::run(double duration, std::int64_t every) {
+  const double dt = simulator_.settings().dt;
+  if (!std::isfinite(duration) || duration < 0.0) {
+    throw py::value_error("run: duration must be a finite number of seconds ≥ 0, got " + shortNumber(duration));
   }
-  if (every < 1) throw py::value_error("run: every must be at least 1, not " + std::to_string(every));
+  if (duration / dt > kMaxSteps) {
+    throw py::value_error("run: duration " + shortNumber(duration) + " s takes " + shortNumber(duration / dt) +
+                          " steps of dt = " + shortNumber(dt) + " s; a run takes at most " + shortNumber(kMaxSteps));
+  }
+  if (every < 1) throw py::value_error("run: every must be at least 1, got " + std::to_string(every));
   const std::uint64_t steps = stepsToReach(duration, simulator_.settings().dt);
   const auto everyStep = static_cast<std::uint64_t>(every);
   const std::size_t rows = 1 + steps / everyStep + (steps % everyStep != 0 ? 1 : 0);
@@ -133,18 +140,40 @@ void PythonSimulator::restoreState(std::string_view file, const std::string& ori
 
 // A write through a view changed q or v behind the model's back: tell the model (the
 // non-const accessor counts as an edit), so the simulator drops what it derived from the old state.
+// A write that left NaN or an infinity (through np.asarray(view) or view.flat, which the view's
+// own check does not see) is undone, entry by entry, and refused.
 void PythonSimulator::noticeViewWrites() {
   if (!watching_) return;
   const Model& model = scene_.model;
+  bool undone = false;
+  for (auto [x, seen] : {std::pair{&model.q(), &seenQ_}, std::pair{&model.v(), &seenV_}}) {
+    if (x->size() != seen->size() || x->allFinite()) continue;  // another size: a layout edit, which checks its values
+    auto& written = const_cast<Eigen::VectorXd&>(*x);            // the views' storage, as state_views.cpp writes it
+    for (Eigen::Index i = 0; i < written.size(); ++i) {
+      if (!std::isfinite(written[i])) written[i] = (*seen)[i];
+    }
+    undone = true;
+  }
+  if (undone) {
+    throw py::value_error("Simulator: a write through a view of q or v left NaN or an infinity in the state; the "
+                          "state takes finite numbers only, and those entries were put back");
+  }
   if (!sameBits(model.q(), seenQ_)) (void)scene_.model.q();
   if (!sameBits(model.v(), seenV_)) (void)scene_.model.v();
 }
 
+// What the model holds now; an entry a raw write left non-finite keeps its last finite value, which
+// noticeViewWrites puts back.
 void PythonSimulator::rememberState() {
   if (!watching_) return;
   const Model& model = scene_.model;
-  seenQ_ = model.q();
-  seenV_ = model.v();
+  for (auto [x, seen] : {std::pair{&model.q(), &seenQ_}, std::pair{&model.v(), &seenV_}}) {
+    if (x->size() == seen->size() && !x->allFinite()) {
+      *seen = x->array().isFinite().select(*x, *seen);
+    } else {
+      *seen = *x;
+    }
+  }
 }
 
 }  // namespace tinkertoy::python

@@ -10,9 +10,12 @@
 //   sim.step();                   // releases the GIL while it steps, keeping the lock
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 #include <tinkertoy/tinkertoy.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -41,7 +44,9 @@ class PythonSimulator {
   // One step, with the GIL released.
   void step();
   // Steps for `duration` s with the GIL released, recording a row every `every` steps.
-  py::dict run(double duration, int every);
+  // Refuses (ValueError, naming the argument) a duration that is not finite and ≥ 0 or that takes
+  // more than kMaxSteps steps, and `every` below 1.
+  py::dict run(double duration, std::int64_t every);
   // A writable view of the model's q or v (of one body's slice); `self` is this simulator's
   // Python object, which the view keeps alive.
   py::object view(StateVector which, std::optional<BodyId> body);

@@ -100,7 +100,16 @@ void bindSimulator(py::module_& module) {
       .def_property_readonly("model", [](PythonSimulator& s) -> Model& { return s.scene().model; },
                              py::return_value_policy::reference_internal)
       .def_property_readonly("time", [](PythonSimulator& s) { return s.scene().model.time(); })
-      .def_property_readonly("settings", [](PythonSimulator& s) { return s.simulator().settings(); })
+      .def_property(
+          "settings", [](PythonSimulator& s) { return s.simulator().settings(); },
+          [](PythonSimulator& /*s*/, const py::object& /*settings*/) {
+            throw py::attribute_error(
+                "Simulator.settings is read-only: a simulator runs with the settings it was made with. Edit "
+                "scene.settings and make a new simulator (del sim; tinkertoy.Simulator(scene)), or pass them: "
+                "tinkertoy.Simulator(scene, settings)");
+          },
+          "A copy of the settings this simulator runs with (editing it changes nothing; read-only: "
+          "Simulator(scene, settings) sets them).")
       .def_property_readonly("step_count", [](PythonSimulator& s) { return s.simulator().stepCount(); })
       .def_property_readonly("diagnostics", [](PythonSimulator& s) { return s.simulator().diagnostics(); },
                              "StepDiagnostics of the last step (a copy).")

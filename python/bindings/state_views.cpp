@@ -38,7 +38,8 @@ py::object stateView(Model& model, StateVector which, std::size_t offset, std::s
   py::object base = py::cast(keeper);
   py::array_t<double> array({static_cast<py::ssize_t>(length)}, {static_cast<py::ssize_t>(sizeof(double))},
                             x.data() + offset, base);
-  return py::module_::import("tinkertoy._state_array").attr("guard")(array, base, owner);
+  return py::module_::import("tinkertoy._state_array")
+      .attr("guard")(array, base, owner, which == StateVector::Coordinates ? "q" : "v");
 }
 
 LayoutEdit::LayoutEdit(Model& model) : model_(model) {

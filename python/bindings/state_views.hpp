@@ -9,6 +9,8 @@
 // memory, whatever NumPy does with it.
 #pragma once
 
+#include "real_numbers.hpp"  // before any cast of a double or a vector
+
 #include <pybind11/pybind11.h>
 #include <tinkertoy/model/model.hpp>
 

@@ -11,6 +11,12 @@ engine keeps the old storage while they exist), so even code that reaches the ra
 
 Slices of a view are views too, and guarded the same way; a copy (view.copy(), np.array(view))
 is an ordinary array that stays valid.
+
+The state takes finite numbers only: a write through a view that would put NaN or an infinity
+into it (view[0] = nan, view[:] = inf, view += inf, view.fill(nan), np.copyto(view, ...)) is
+undone and raises ValueError. A write that goes around the view's methods (np.asarray(view),
+view.flat, the buffer) is caught by the simulator before its next step, which undoes it the same
+way (PythonSimulator::noticeViewWrites).
 """
 
 import numpy as np
@@ -28,6 +34,24 @@ _MESSAGE = (
 _MACHINERY = frozenset({"__new__", "__array_finalize__", "__class_getitem__", "__doc__", "__hash__", "__sizeof__",
                         "__array_priority__"})
 _METADATA = frozenset({"shape", "strides", "dtype", "size", "ndim", "itemsize", "nbytes", "flags", "base"})
+# The ndarray methods and NumPy functions that write values into an array (their first argument).
+_WRITING_METHODS = frozenset({"fill", "put", "itemset", "setfield", "byteswap"})
+_WRITING_FUNCTIONS = frozenset({np.copyto, np.put, np.place, np.putmask, np.put_along_axis, np.fill_diagonal})
+
+
+def _keeping_finite(views, write):
+    """Runs write(), which may write into the StateArrays `views`; if it made an entry of one
+    non-finite, puts every entry back as it was and raises ValueError."""
+    views = [view for view in views if isinstance(view, StateArray)]
+    before = [np.array(view.view(np.ndarray)) for view in views]
+    result = write()
+    for view, old in zip(views, before):
+        if not np.all(np.isfinite(view.view(np.ndarray)) | ~np.isfinite(old)):
+            for undone, was in zip(views, before):
+                undone.view(np.ndarray)[...] = was
+            raise ValueError(f"{view._name or 'state view'}: the state takes finite numbers only; a write of NaN or "
+                             "infinity through this view was undone")
+    return result
 
 
 class StateArray(np.ndarray):
@@ -40,6 +64,7 @@ class StateArray(np.ndarray):
         shares = keeper is not None and _memory_of(self) is keeper
         self._keeper = keeper if shares else None
         self._owner = getattr(parent, "_owner", None) if shares else None
+        self._name = getattr(parent, "_name", None) if shares else None
 
     @property
     def stale(self):
@@ -58,7 +83,8 @@ class StateArray(np.ndarray):
         plain = tuple(x.view(np.ndarray) if isinstance(x, StateArray) else x for x in inputs)
         if outputs:
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, StateArray) else x for x in outputs)
-        result = getattr(ufunc, method)(*plain, **kwargs)
+        written = inputs[:1] if method == "at" else outputs  # ufunc.at writes into its first operand
+        result = _keeping_finite(written, lambda: getattr(ufunc, method)(*plain, **kwargs))
         if not outputs or method == "at":
             return result
         # Written into `out`: hand back the given arrays, so `view += 1` stays a guarded view.
@@ -68,7 +94,12 @@ class StateArray(np.ndarray):
 
     def __array_function__(self, function, types, args, kwargs):
         self._check()
-        return super().__array_function__(function, types, args, kwargs)
+        call = lambda: super(StateArray, self).__array_function__(function, types, args, kwargs)  # noqa: E731
+        return _keeping_finite(args[:1], call) if function in _WRITING_FUNCTIONS else call()
+
+    def __setitem__(self, key, value):
+        self._check()
+        _keeping_finite([self], lambda: np.ndarray.__setitem__(self, key, value))
 
     def __array__(self, *args, **kwargs):
         self._check()
@@ -106,17 +137,21 @@ def _memory_of(array):
     return array
 
 
-def guard(array, keeper, owner):
-    """The StateArray over `array` (whose base is `keeper`), keeping `owner` alive."""
+def guard(array, keeper, owner, name=None):
+    """The StateArray over `array` (whose base is `keeper`), keeping `owner` alive; `name` ("q",
+    "v") names it in messages."""
     view = array.view(StateArray)
     view._keeper = keeper
     view._owner = owner
+    view._name = name
     return view
 
 
 def _guarded_method(name, method):
     def guarded(self, *args, **kwargs):
         self._check()
+        if name in _WRITING_METHODS:
+            return _keeping_finite([self], lambda: method(self, *args, **kwargs))
         return method(self, *args, **kwargs)
 
     guarded.__name__ = name

@@ -40,12 +40,18 @@ import ast
 import copy
 import itertools
 import json
+import math
 import multiprocessing
+import numbers
 import os
 import re
 import sys
 
 import numpy as np
+
+# The most cases a sweep or a grid takes: a table of results holds a trajectory per case, and a
+# typo in a grid (an axis of 10**4 values where 10 were meant) should be an error, not a week.
+MAX_CASES = 1_000_000
 
 SUMMARY = ("error", "steps", "final_time", "energy_drift", "constraint_error")
 TRAJECTORY = ("time", "q", "v")
@@ -58,7 +64,14 @@ def grid(**axes):
     """The Cartesian product of named value lists as a table: grid(a=[1, 2], b=[3]) gives
     {"a": [1, 2], "b": [3, 3]}. Keys that are not identifiers go in as grid(**{"settings.dt": [...]})."""
     names = list(axes)
-    rows = list(itertools.product(*(axes[name] for name in names)))
+    values = {}
+    for name in names:
+        try:
+            values[name] = list(axes[name])
+        except TypeError:
+            raise TypeError(f"grid: {name} must be a list of values, not {type(axes[name]).__name__}") from None
+    _require_case_count(math.prod(len(v) for v in values.values()) if names else 0, "grid")
+    rows = list(itertools.product(*(values[name] for name in names)))
     return {name: [row[i] for row in rows] for i, name in enumerate(names)}
 
 
@@ -161,20 +174,82 @@ def _plain(value):
     return value
 
 
+def _require_case_count(count, caller):
+    """Raises ValueError, before anything is built, if a table of `count` cases is beyond MAX_CASES."""
+    if count > MAX_CASES:
+        raise ValueError(f"{caller}: {count} cases is more than the {MAX_CASES} a sweep takes; split it "
+                         "(tinkertoy sweep --shard on the command line) or use fewer values")
+
+
+_WRONG_TABLE = "sweep: parameters must be a dict of columns, a list of dicts or a DataFrame, not "
+
+
 def _rows(parameters):
     """The cases of a table: a dict of equal-length columns, a list of dicts, or a DataFrame."""
     if hasattr(parameters, "to_dict") and hasattr(parameters, "columns"):
-        return parameters.to_dict("records")
-    if isinstance(parameters, dict):
-        lengths = {name: len(values) for name, values in parameters.items()}
+        _require_case_count(len(parameters), "sweep")
+        rows = parameters.to_dict("records")
+    elif isinstance(parameters, dict):
+        lengths = {}
+        for name, values in parameters.items():
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+                raise TypeError(f"sweep: parameters[{name!r}] must be a list of values, not {type(values).__name__}")
+            lengths[name] = len(values)
         if len(set(lengths.values())) > 1:
             raise ValueError(f"sweep: the parameter columns differ in length: {lengths}")
         count = next(iter(lengths.values()), 0)
-        return [{name: parameters[name][i] for name in parameters} for i in range(count)]
-    rows = list(parameters)
-    if not all(isinstance(row, dict) for row in rows):
-        raise ValueError("sweep: parameters must be a dict of columns, a list of dicts or a DataFrame")
+        _require_case_count(count, "sweep")
+        rows = [{name: parameters[name][i] for name in parameters} for i in range(count)]
+    elif isinstance(parameters, (list, tuple)):
+        _require_case_count(len(parameters), "sweep")
+        rows = list(parameters)
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise TypeError(f"sweep: parameters[{i}] must be a dict (a row), not {type(row).__name__}")
+    else:
+        raise TypeError(_WRONG_TABLE + type(parameters).__name__)
+    for i, row in enumerate(rows):
+        for name, value in row.items():
+            if not _finite(value):
+                raise ValueError(f"sweep: parameters[{name!r}] holds {value!r} (case {i}); a parameter must be "
+                                 "finite: NaN and infinity have no place in a scene file")
     return rows
+
+
+def _finite(value):
+    """Whether no number in `value` (a number, or lists, tuples, arrays and dicts of them) is NaN
+    or infinite."""
+    if isinstance(value, (bool, str, bytes)) or value is None:
+        return True
+    if isinstance(value, numbers.Real):
+        return math.isfinite(value)
+    if isinstance(value, np.ndarray):
+        return all(_finite(x) for x in value.tolist()) if value.dtype.kind in "fcO" else True
+    if isinstance(value, dict):
+        return all(_finite(x) for x in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_finite(x) for x in value)
+    return True
+
+
+def _check_arguments(duration, every, edit, scheduler, workers):
+    """TypeError or ValueError naming the argument of a bad call, before anything runs."""
+    if isinstance(every, bool) or not isinstance(every, numbers.Integral):
+        raise TypeError(f"sweep: every must be an int, not {type(every).__name__}")
+    if every < 1:
+        raise ValueError(f"sweep: every must be at least 1, not {every}")
+    if duration is not None:
+        if isinstance(duration, bool) or not isinstance(duration, numbers.Real):
+            raise TypeError(f"sweep: duration must be a number of seconds or None, not {type(duration).__name__}")
+        if not (math.isfinite(duration) and duration >= 0):
+            raise ValueError(f"sweep: duration must be finite and >= 0, not {duration}")
+    if edit is not None and not callable(edit):
+        raise TypeError(f"sweep: edit must be a function (document, row) -> document or None, not {type(edit).__name__}")
+    if scheduler is None:
+        if isinstance(workers, bool) or not isinstance(workers, numbers.Integral):
+            raise TypeError(f"sweep: workers must be an int, not {type(workers).__name__}")
+        if workers < 1:
+            raise ValueError(f"sweep: workers must be at least 1, not {workers}")
 
 
 def _scene_text(scene):
@@ -213,14 +288,14 @@ def sweep(scene, parameters, *, duration=None, every=1, edit=None, scheduler=Non
     """Runs every case of `parameters` on `scene` and returns the table of results (see the
     module's documentation). `scene`: a path, scene JSON text, a parsed document (dict) or a
     Scene. A case that fails is reported in its row; only a bad call raises (ValueError; a
-    RuntimeError when a script without `if __name__ == "__main__":` calls it in a worker)."""
+    RuntimeError when a script without `if __name__ == "__main__":` calls it in a worker):
+    arguments of the wrong type are a TypeError and bad values (every < 1, a duration that is not
+    finite and >= 0, NaN or infinity among the parameters, more than MAX_CASES cases) a
+    ValueError, each naming the argument, before any case runs."""
     _refuse_worker_import()
-    if every < 1:
-        raise ValueError(f"sweep: every must be at least 1, not {every}")
-    if duration is not None and not (duration >= 0 and np.isfinite(duration)):
-        raise ValueError(f"sweep: duration must be finite and >= 0, not {duration}")
-    text = _scene_text(scene)
+    _check_arguments(duration, every, edit, scheduler, workers)
     rows = _rows(parameters)
+    text = _scene_text(scene)
     if edit is None:
         _require_known_fields(text, rows)
     if scheduler == "serial":
@@ -236,8 +311,6 @@ def sweep(scene, parameters, *, duration=None, every=1, edit=None, scheduler=Non
     if isinstance(scheduler, Client):
         return _table(rows, _gather(scheduler, text, rows, duration, every, edit))
     if scheduler is None:
-        if workers < 1:
-            raise ValueError(f"sweep: workers must be at least 1, not {workers}")
         _refuse_unguarded_script()
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
             with Client(cluster) as client:

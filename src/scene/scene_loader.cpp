@@ -18,6 +18,7 @@
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
 #include "tinkertoy/constraints/fixed_point_constraint.hpp"
+#include "tinkertoy/model/immovable.hpp"
 #include "tinkertoy/constraints/point_on_circle_constraint.hpp"
 #include "tinkertoy/constraints/point_on_line_constraint.hpp"
 #include "tinkertoy/constraints/point_on_plane_constraint.hpp"
@@ -390,10 +391,8 @@ void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const J
   // What the loader accepts, the simulator runs: Witkin's acceleration level solves equality
   // rows only (AccelerationDynamics).
   // A constraint among static and kinematic bodies only holds nothing: nothing it can push moves.
-  if (!scene_.model.movesAny(constraint->points())) {
-    throw SceneError(c.path(), std::string("this ") + std::string(constraint->type()) +
-                                   " joins only static or kinematic bodies (or fixed points), which no constraint moves, "
-                                   "so it could hold nothing; attach it to a dynamic body");
+  if (const std::string problem = immovableProblem(scene_.model, *constraint); !problem.empty()) {
+    throw SceneError(c.path(), problem);
   }
   if (scene_.settings.formulation == FormulationKind::Acceleration && !onlyEqualityRows(*constraint)) {
     throw SceneError(c.path(), detail::withArticle(constraint->type()) +

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tinkertoy
+import tinkertoy._pickling
 
 
 def test_a_scene_error_carries_the_json_path_and_the_reason():
@@ -114,7 +115,7 @@ def test_a_state_from_another_model_is_a_state_error(scenes):
         (lambda s: tinkertoy.Simulator(None), "scene must be a tinkertoy.Scene .*, not NoneType$"),
         (lambda s: tinkertoy.Simulator(s.model), "scene must be a tinkertoy.Scene .*, not Model$"),
         (lambda s: tinkertoy.Simulator(s, 5), "^Simulator: settings must be a tinkertoy.Settings or None, not int$"),
-        (lambda s: tinkertoy.BodyId.__new__(tinkertoy.BodyId).__setstate__(("a", 0)),
+        (lambda s: tinkertoy._pickling.rebuild(tinkertoy.BodyId, ("a", 0)),
          "^BodyId: slot must be an int from 0 to 2\\*\\*32 - 1, not str$"),
     ],
 )
