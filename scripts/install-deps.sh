@@ -14,6 +14,8 @@ packages=(
   libsuitesparse-dev libmetis-dev libopenblas-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the speed guard counts instructions per step under callgrind (tests/speed/)
+  valgrind
   # Tinkertoy Studio: window, OpenGL, Dear ImGui (its GLFW and OpenGL3 backends are inside
   # libimgui), a font, PNG screenshots through cairo
   libglfw3-dev libgl-dev libimgui-dev libstb-dev libcairo2-dev fonts-dejavu-core

@@ -22,7 +22,8 @@
 // Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines TEXT,...]
 //                        [--duration S] [--repeat N]
 //   --engines   only the modes whose "engine/mode" contains one of the texts ("bullet",
-//               "tinkertoy/exact")
+//               "tinkertoy/exact"), or is a text that ends in $ without it ("tinkertoy/exact$":
+//               not "tinkertoy/exact, 2 threads"); a comma followed by a space is part of a text
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -124,11 +125,18 @@ RunResult run(const Scenario& scenario, const EngineMode& mode, long steps, int 
   return median;
 }
 
+// "a,b,c" split at its commas, except a comma followed by a space, which belongs to a mode's name
+// ("exact, 2 threads").
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> items;
-  std::stringstream stream(text);
-  for (std::string item; std::getline(stream, item, ',');) {
-    if (!item.empty()) items.push_back(item);
+  std::string item;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || (text[i] == ',' && (i + 1 == text.size() || text[i + 1] != ' '))) {
+      if (!item.empty()) items.push_back(item);
+      item.clear();
+    } else {
+      item += text[i];
+    }
   }
   return items;
 }
@@ -177,8 +185,11 @@ Options parse(int argc, char** argv) {
 
 bool selected(const Options& options, const EngineMode& mode) {
   if (options.engines.empty()) return true;
-  return std::any_of(options.engines.begin(), options.engines.end(),
-                     [&](const std::string& e) { return (mode.engine + "/" + mode.mode).find(e) != std::string::npos; });
+  const std::string name = mode.engine + "/" + mode.mode;
+  return std::any_of(options.engines.begin(), options.engines.end(), [&](const std::string& e) {
+    if (!e.empty() && e.back() == '$') return name == e.substr(0, e.size() - 1);  // the whole name
+    return name.find(e) != std::string::npos;
+  });
 }
 
 }  // namespace
