@@ -30,7 +30,7 @@ void HelixCurve::validate() const {
 CurvePoint HelixCurve::evaluate(double u) const {
   const double c = std::cos(u), s = std::sin(u);
   const double rise = pitch_ / (2.0 * std::numbers::pi);
-  const Eigen::Vector3d a = axis_.stableNormalized();
+  const Eigen::Vector3d a = e1_.cross(e2_);  // the unit axis: planeFrame makes e2 = a × e1
   const Eigen::Vector3d radial = radius_ * (c * e1_ + s * e2_);
   return {padTo3d(center_) + radial + rise * u * a, radius_ * (-s * e1_ + c * e2_) + rise * a, -radial};
 }

@@ -6,7 +6,7 @@
 namespace tinkertoy {
 
 LineCurve::LineCurve(Eigen::VectorXd origin, Eigen::VectorXd direction)
-    : origin_(std::move(origin)), direction_(std::move(direction)) {}
+    : origin_(std::move(origin)), direction_(std::move(direction)), unit_(padTo3d(direction_).stableNormalized()) {}
 
 void LineCurve::validate() const {
   if (origin_.size() != 2 && origin_.size() != 3) {
@@ -18,8 +18,7 @@ void LineCurve::validate() const {
 }
 
 CurvePoint LineCurve::evaluate(double u) const {
-  const Eigen::Vector3d unit = padTo3d(direction_).stableNormalized();
-  return {padTo3d(origin_) + u * unit, unit, Eigen::Vector3d::Zero()};
+  return {padTo3d(origin_) + u * unit_, unit_, Eigen::Vector3d::Zero()};
 }
 
 }  // namespace tinkertoy

@@ -11,18 +11,18 @@ CgResult preconditionedConjugateGradient(const ConstraintMatrix& A, const Eigen:
                                          CgPatience patience) {
   const Eigen::Index m = b.size();
   if (x.size() != m) x.setZero(m);
+  const double bNorm = b.norm();
   // Beyond about 1e154 an entry's square, and so ‖b‖, overflows: the target would be infinite and
   // CG would stop before its first step. Solve A (x/s) = b/s instead, with s a power of two so
   // that scaling loses nothing.
-  if (const double largest = b.cwiseAbs().maxCoeff(); largest > 0x1p500 && std::isfinite(largest)) {
-    const int exponent = std::ilogb(largest);
+  if (std::isinf(bNorm) && b.allFinite()) {
+    const int exponent = std::ilogb(b.cwiseAbs().maxCoeff());
     const Eigen::VectorXd scaled = b * std::ldexp(1.0, -exponent);
     x *= std::ldexp(1.0, -exponent);
     const CgResult r = preconditionedConjugateGradient(A, scaled, x, M, tolerance, cap, s, patience);
     x *= std::ldexp(1.0, exponent);
     return r;
   }
-  const double bNorm = b.norm();
   if (bNorm == 0.0) {
     x.setZero();
     return {0, 0.0, true};

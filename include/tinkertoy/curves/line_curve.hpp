@@ -28,6 +28,7 @@ class LineCurve final : public Curve {
 
  private:
   Eigen::VectorXd origin_, direction_;
+  Eigen::Vector3d unit_;  // d̂, of any direction's finite length (stableNormalized)
 };
 
 }  // namespace tinkertoy
