@@ -114,6 +114,7 @@ Reaction Simulator::reaction(ConstraintId id) {
 // All reactions are measured before any constraint is disabled: disabling one changes the
 // layout, after which the step's λ is gone.
 void Simulator::breakOverloadedConstraints() {
+  if (!model_.anyBreakForce()) return;
   const std::size_t before = breaks_.size();
   for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
     const ConstraintId id = model_.constraintAt(k);

@@ -63,16 +63,10 @@ void BlockDiagonalMatrix::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y)
 }
 
 // W_b is symmetric, so row · W_b = (W_b rowᵀ)ᵀ.
-void BlockDiagonalMatrix::multiplyRow(Eigen::Index column, const double* row, double* out) const {
+void BlockDiagonalMatrix::multiplyDenseRow(const Block& b, const double* row, double* out) const {
   assert(row != out && "BlockDiagonalMatrix::multiplyRow cannot work in place");
-  const Block& b = blockOfColumn(column);
-  if (b.diagonal) {
-    const double* w = diagonal_.data() + b.offset;
-    for (int i = 0; i < b.size; ++i) out[i] = row[i] * w[i];
-  } else {
-    const Eigen::Map<const Eigen::MatrixXd> W(dense_.data() + b.value, b.size, b.size);
-    Eigen::Map<Eigen::VectorXd>(out, b.size).noalias() = W * Eigen::Map<const Eigen::VectorXd>(row, b.size);
-  }
+  const Eigen::Map<const Eigen::MatrixXd> W(dense_.data() + b.value, b.size, b.size);
+  Eigen::Map<Eigen::VectorXd>(out, b.size).noalias() = W * Eigen::Map<const Eigen::VectorXd>(row, b.size);
 }
 
 Eigen::MatrixXd BlockDiagonalMatrix::toDense() const {

@@ -344,9 +344,12 @@ void Model::setEnabled(ConstraintId id, bool enabled) {
 }
 
 void Model::setBreakForce(ConstraintId id, double force) {
-  touch();
   if (!(force > 0.0)) throw std::invalid_argument("a break force must be positive (infinity never breaks)");
-  breakForces_[indexOf(id)] = force;
+  double& stored = breakForces_[indexOf(id)];
+  if (std::isfinite(stored)) --breakable_;
+  if (std::isfinite(force)) ++breakable_;
+  stored = force;
+  touch();
 }
 
 void Model::setTime(double time) {
@@ -375,6 +378,7 @@ void Model::removeConstraint(ConstraintId id) {
   eraseSwapLast(constraintNames_, hole);
   enabled_[hole] = enabled_.back();
   enabled_.pop_back();
+  if (std::isfinite(breakForces_[hole])) --breakable_;
   eraseSwapLast(breakForces_, hole);
   ++structureVersion_;
   touch();

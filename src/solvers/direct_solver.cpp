@@ -36,7 +36,7 @@ void DirectSolver::analyzeLayout(const ConstraintMatrix& A) {
     factorization_ = makeFactorization(kind_, A);
   }
   factorization_->analyze(A);
-  factored_ = false;
+  factored_ = factoredLast_ = false;
   skipReuse_ = 0;
   reuseBackoff_ = 1;
   reuseTolerance_ = kReuseTolerance;
@@ -70,6 +70,7 @@ SolveStats DirectSolver::solveSystem(const ConstraintMatrix& M, const Eigen::Vec
                                                        reuseCap_, scratch_, CgPatience::UntilTooSlow);
     if (r.converged) {
       reuseBackoff_ = 1;
+      factoredLast_ = false;
       return {r.iterations, r.residual, false};
     }
     // The matrix has moved too far for the factorization: the next solves likely find the same,
@@ -77,14 +78,18 @@ SolveStats DirectSolver::solveSystem(const ConstraintMatrix& M, const Eigen::Vec
     skipReuse_ = reuseBackoff_;
     reuseBackoff_ = std::min(2 * reuseBackoff_, kMostReuseBackoff);
   }
-  factored_ = false;  // a failed factorization leaves nothing to reuse
+  factored_ = factoredLast_ = false;  // a failed factorization leaves nothing to reuse
   factorization_->factorize(M);
-  factored_ = true;
+  factored_ = factoredLast_ = true;
   x = b;
   factorization_->solveInPlace(x);
   const double residual = relativeResidual(M, b, x, residual_);
   reuseTolerance_ = std::max(kReuseTolerance, 10.0 * residual);
   return {1, residual, true};
+}
+
+void DirectSolver::solvedDiagonal(const ConstraintMatrix& A, Eigen::VectorXd& d) const {
+  if (!(factoredLast_ && factorization_->factoredDiagonal(d))) A.diagonal(d);
 }
 
 void DirectSolver::serializeSolver(StateArchive& archive) {

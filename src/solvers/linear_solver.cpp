@@ -62,7 +62,7 @@ void LinearSolver::serialize(StateArchive& archive) {
 
 bool LinearSolver::dominatedByNearNull(const ConstraintMatrix& A, const Eigen::VectorXd& b, const Eigen::VectorXd& x) {
   if (!x.allFinite()) return true;
-  A.diagonal(shift_);
+  solvedDiagonal(A, shift_);
   const double weighted = x.cwiseAbs2().dot(shift_);
   return weighted > 0.0 && !(b.dot(x) >= kNearNullMargin * regularization_ * weighted);
 }

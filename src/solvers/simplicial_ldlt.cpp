@@ -76,6 +76,12 @@ void SimplicialLdlt::factorize(const ConstraintMatrix& A) {
   }
 }
 
+bool SimplicialLdlt::factoredDiagonal(Eigen::VectorXd& d) const {
+  d.resize(m_);
+  for (int row = 0; row < m_; ++row) d[row] = values_[assembly_->diagonal(row)];
+  return true;
+}
+
 void SimplicialLdlt::solveInPlace(Eigen::VectorXd& x) {
   if (m_ == 0) return;
   for (int k = 0; k < m_; ++k) permuted_[k] = x[pivotRow_[static_cast<std::size_t>(k)]];

@@ -137,6 +137,15 @@ void SupernodalCholesky::checkPivots() const {
   }
 }
 
+bool SupernodalCholesky::factoredDiagonal(Eigen::VectorXd& d) const {
+  d.resize(m_);
+  if (m_ == 0) return true;
+  const Cholmod& c = *cholmod_;
+  const auto* Avalues = static_cast<const double*>(c.A->x);
+  for (int row = 0; row < m_; ++row) d[row] = Avalues[c.assembly.diagonal(row)];
+  return true;
+}
+
 void SupernodalCholesky::solveInPlace(Eigen::VectorXd& x) {
   if (m_ == 0) return;
   Cholmod& c = *cholmod_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -115,6 +116,32 @@ TEST(RuntimeEdits, AFailedEditChangesNothingAndAGoodOneKeepsTheConstraintsIdenti
   model.setEnabled(rod, false);
   model.editConstraint<DistanceConstraintSettings>(rod, [](auto& s) { s.length = 0.7; });
   EXPECT_FALSE(model.isEnabled(rod));
+}
+
+// The simulator looks at reactions only while some constraint has a finite break force: the
+// count behind that must follow every way a break force comes and goes (set, set back to ∞,
+// its constraint removed), or a joint would silently stop breaking.
+TEST(RuntimeEdits, BreakForcesKeepBreakingAfterTheyAreSetClearedAndRemoved) {
+  Model model(2);
+  const BodyId a = model.addParticle(1.0, Eigen::Vector2d(0.0, -1.0));
+  const BodyId b = model.addParticle(1.0, Eigen::Vector2d(2.0, -1.0));
+  const ConstraintId rodA = model.addConstraint(std::make_unique<DistanceConstraint>(a, Eigen::Vector2d(0, 0), 1.0));
+  const ConstraintId rodB = model.addConstraint(std::make_unique<DistanceConstraint>(b, Eigen::Vector2d(2, 0), 1.0));
+  addGravity(model);
+  EXPECT_FALSE(model.anyBreakForce());
+  model.setBreakForce(rodA, 1.0);
+  model.setBreakForce(rodA, 2.0);  // set twice: still one
+  model.setBreakForce(rodB, 1.0);
+  model.setBreakForce(rodB, std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(model.anyBreakForce());
+  EXPECT_THROW(model.setBreakForce(rodB, -1.0), std::invalid_argument);  // refused: counts nothing
+  model.removeConstraint(rodA);
+  EXPECT_FALSE(model.anyBreakForce());
+  model.setBreakForce(rodB, 1.0);  // below the bob's weight, 9.81 N
+  EXPECT_TRUE(model.anyBreakForce());
+  Simulator sim(model, accelerationLevel(1e-3));
+  sim.step();
+  EXPECT_FALSE(model.isEnabled(rodB)) << "a rod loaded above its break force must break";
 }
 
 }  // namespace

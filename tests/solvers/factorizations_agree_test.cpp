@@ -182,5 +182,34 @@ TEST(FactorizationsAgree, OnARedundantGrid) {
   expectAgreement(model, 1e-9, "joint grid 8 × 8");
 }
 
+// The near-null test reads diag(A) from a factorization that keeps the assembled matrix instead
+// of forming J W Jᵀ's diagonal again: it must be the same diagonal, shift and held rows
+// included, for both factorizations that keep it; the tree factorization says it keeps none.
+TEST(FactorizationsAgree, TheFactoredDiagonalIsTheMatrixsDiagonal) {
+  const Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "cloth.json");
+  const ModelMatrix system(scene.model, 1e-10);
+  const Eigen::Index m = system.matrix().size();
+  ASSERT_GT(m, 10);
+  std::vector<char> held(static_cast<std::size_t>(m), 0);
+  for (Eigen::Index r = 0; r < m; r += 3) held[static_cast<std::size_t>(r)] = 1;
+  const ConstraintMatrix A(system.system.jacobian(), system.W.matrix(), &system.shift, held);
+  Eigen::VectorXd expected;
+  A.diagonal(expected);
+  for (const FactorizationKind kind : {FactorizationKind::Simplicial, FactorizationKind::Supernodal}) {
+    SCOPED_TRACE(std::string(factorizationName(kind)));
+    const std::unique_ptr<Factorization> f = makeFactorization(kind, A);
+    f->analyze(A);
+    f->factorize(A);
+    Eigen::VectorXd diagonal;
+    ASSERT_TRUE(f->factoredDiagonal(diagonal));
+    ASSERT_EQ(diagonal.size(), m);
+    EXPECT_LE((diagonal - expected).cwiseAbs().maxCoeff(), 1e-14 * expected.cwiseAbs().maxCoeff());
+    EXPECT_EQ(diagonal[0], 1.0);  // held
+  }
+  const std::unique_ptr<Factorization> tree = makeFactorization(FactorizationKind::Tree, A);
+  Eigen::VectorXd unused;
+  EXPECT_FALSE(tree->factoredDiagonal(unused));
+}
+
 }  // namespace
 }  // namespace tinkertoy

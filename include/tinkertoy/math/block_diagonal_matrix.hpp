@@ -58,8 +58,16 @@ class BlockDiagonalMatrix {
   // y = W x.  x, y: [size] (y resized if needed); x and y must be different vectors.
   void multiply(const Eigen::VectorXd& x, Eigen::VectorXd& y) const;
   // out = row · W_b for the block b at `column` (where a row of a Jacobian block starts).
-  // row, out: [b.size], not overlapping.
-  void multiplyRow(Eigen::Index column, const double* row, double* out) const;
+  // row, out: [b.size], not overlapping. Inline: the kernels call it for every block of J.
+  void multiplyRow(Eigen::Index column, const double* row, double* out) const {
+    const Block& b = blockOfColumn(column);
+    if (!b.diagonal) {
+      multiplyDenseRow(b, row, out);
+      return;
+    }
+    const double* w = diagonal_.data() + b.offset;
+    for (int i = 0; i < b.size; ++i) out[i] = row[i] * w[i];
+  }
 
   // Whether every block is diagonal (particles and rigid bodies only): W is then its diagonal.
   [[nodiscard]] bool isDiagonal() const { return denseBlocks_.empty(); }
@@ -70,6 +78,8 @@ class BlockDiagonalMatrix {
   [[nodiscard]] Eigen::MatrixXd toDense() const;
 
  private:
+  void multiplyDenseRow(const Block& b, const double* row, double* out) const;
+
   std::vector<Block> blocks_;
   std::vector<std::size_t> denseBlocks_;     // indices of the dense blocks
   std::vector<std::size_t> blockOfColumn_;   // [size]

@@ -162,6 +162,8 @@ class Model {
   // never breaks.
   [[nodiscard]] double breakForce(ConstraintId id) const { return breakForces_[indexOf(id)]; }
   void setBreakForce(ConstraintId id, double force);
+  // Whether any constraint has a finite break force (the simulator checks reactions only then).
+  [[nodiscard]] bool anyBreakForce() const { return breakable_ > 0; }
   // Replaces constraint `id` by the one `settings` describe (constraints/constraint_settings.hpp),
   // keeping its id, name, enabled flag and break force: how a running model changes a motor's
   // speed or force, limits, a spring, a length or a mouse target. It counts as a change of
@@ -252,6 +254,7 @@ class Model {
   std::vector<std::string> constraintNames_;
   std::vector<bool> enabled_;
   std::vector<double> breakForces_;
+  std::size_t breakable_ = 0;  // how many of breakForces_ are finite
 
   std::uint64_t structureVersion_ = 0;
   std::uint64_t revision_ = 0;

@@ -51,6 +51,8 @@ class DirectSolver final : public LinearSolver {
   // (an inexact Newton step); a fresh factorization solves exactly either way.
   SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                          double tolerance) override;
+  // From the factorization when the last solve factored A; from J and W otherwise.
+  void solvedDiagonal(const ConstraintMatrix& A, Eigen::VectorXd& d) const override;
   // Whether a factorization is there to reuse, the factorization and the reuse's backoff.
   void serializeSolver(StateArchive& archive) override;
 
@@ -71,6 +73,7 @@ class DirectSolver final : public LinearSolver {
   int reuseBackoff_ = 1;  // the skip after the next failure: doubles per failure, 1 after a success
   std::unique_ptr<Factorization> factorization_;
   bool factored_ = false;         // the factorization holds a matrix of the current layout
+  bool factoredLast_ = false;     // the last solve factored its matrix (did not reuse)
   double reuseTolerance_ = 0.0;   // the residual a CG solve with it must reach
   FactorPreconditioner preconditioner_{*this};
   CgScratch scratch_;

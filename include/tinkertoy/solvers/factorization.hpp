@@ -57,6 +57,9 @@ class Factorization {
   // x ← A_f⁻¹ x.  x: [m]
   virtual void solveInPlace(Eigen::VectorXd& x) = 0;
   [[nodiscard]] virtual FactorizationCost cost() const = 0;
+  // diag(A) of the matrix the last factorize() assembled, where the factorization keeps it
+  // (then true); false where it does not. d: [m]
+  virtual bool factoredDiagonal(Eigen::VectorXd& /*d*/) const { return false; }
   // The numeric factor of the last factorize(), saved or restored (Simulator::saveState); a
   // restore needs the same layout analyzed, and leaves solveInPlace() as it was when saved.
   virtual void serialize(StateArchive& archive) = 0;

@@ -129,6 +129,8 @@ class LinearSolver {
   // Solves A x = b as solve() describes, A already regularized.
   virtual SolveStats solveSystem(const ConstraintMatrix& A, const Eigen::VectorXd& b, Eigen::VectorXd& x,
                                  double tolerance) = 0;
+  // d = diag(A) for the A of the solve just made; a solver that assembled A reads it there.
+  virtual void solvedDiagonal(const ConstraintMatrix& A, Eigen::VectorXd& d) const { A.diagonal(d); }
   // A + ε diag(A), kept in regularized_.
   const ConstraintMatrix& regularized(const ConstraintMatrix& A);
   // Whether the solution x of A x = b lies mostly along directions A nearly annihilates.

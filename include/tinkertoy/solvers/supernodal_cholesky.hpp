@@ -41,6 +41,7 @@ class SupernodalCholesky final : public Factorization {
   void factorize(const ConstraintMatrix& A) override;
   void solveInPlace(Eigen::VectorXd& x) override;
   [[nodiscard]] FactorizationCost cost() const override { return cost_; }
+  bool factoredDiagonal(Eigen::VectorXd& d) const override;
   void serialize(StateArchive& archive) override;
 
  private:
