@@ -38,6 +38,8 @@ inline constexpr std::array<GlyphRange, 11> kStudioGlyphRanges = {{
 
 // The font the Studio draws its text with, when it is installed (Debian's fonts-dejavu-core).
 inline constexpr const char* kStudioFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+// Its monospaced companion, for a formula and the caret under it (message_lines.hpp).
+inline constexpr const char* kStudioMonospacedFont = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
 [[nodiscard]] constexpr bool inStudioGlyphRanges(char32_t c) {
   for (const GlyphRange& r : kStudioGlyphRanges) {

@@ -24,6 +24,20 @@ inline Camera onCanvas(Camera camera, const Eigen::Vector2d& window) {
   return camera;
 }
 
+// A window over the canvas (the help): centred on it, at most `widest` px wide, and never past
+// the canvas's edges less a margin, whatever the window's size.
+struct CanvasWindow {
+  Eigen::Vector2d center;
+  Eigen::Vector2d size;  // px: the width, and the most height (the rest scrolls)
+};
+inline CanvasWindow overCanvas(const Eigen::Vector2d& window, double widest) {
+  constexpr double kMargin = 10.0;
+  const Eigen::Vector2d corner(0.0, kToolbarHeight);
+  const Eigen::Vector2d canvas(std::max(window.x() - kPanelWidth, 1.0), std::max(window.y() - kToolbarHeight - kStatusHeight, 1.0));
+  const Eigen::Vector2d room = (canvas.array() - 2.0 * kMargin).max(1.0);
+  return {corner + canvas / 2.0, {std::min(widest, room.x()), room.y()}};
+}
+
 // An empty canvas shows the origin at the canvas centre, at 100 px per metre.
 inline Camera newCanvasCamera(const Eigen::Vector2d& window) {
   return onCanvas({.center = Eigen::Vector2d::Zero(), .scale = kNewCanvasScale}, window);

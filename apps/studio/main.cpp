@@ -38,6 +38,7 @@ namespace {
 using tinkertoy::studio::GlyphRange;
 using tinkertoy::studio::InputScript;
 using tinkertoy::studio::kStudioFont;
+using tinkertoy::studio::kStudioMonospacedFont;
 using tinkertoy::studio::kStudioGlyphRanges;
 using tinkertoy::studio::ScriptEvent;
 using tinkertoy::studio::Studio;
@@ -66,7 +67,8 @@ void requireWritable(const std::optional<std::filesystem::path>& file, const cha
 }
 
 // Loads DejaVu Sans with every character the panels and the library's messages use
-// (glyph_ranges.hpp), or keeps ImGui's font.
+// (glyph_ranges.hpp), and DejaVu Sans Mono second (monospacedFont()); or keeps ImGui's font,
+// which is monospaced itself.
 void loadFont() {
   if (!std::filesystem::exists(kStudioFont)) return;
   ImGuiIO& io = ImGui::GetIO();
@@ -77,6 +79,9 @@ void loadFont() {
   }
   builder.BuildRanges(&ranges);
   io.Fonts->AddFontFromFileTTF(kStudioFont, 16.0f, nullptr, ranges.Data);
+  if (std::filesystem::exists(kStudioMonospacedFont)) {
+    io.Fonts->AddFontFromFileTTF(kStudioMonospacedFont, 16.0f, nullptr, ranges.Data);
+  }
 }
 
 // Replays script events into ImGui's IO (after the backend wrote the real input).

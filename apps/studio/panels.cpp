@@ -10,11 +10,18 @@
 #include <sstream>
 
 #include "layout.hpp"
+#include "message_lines.hpp"
 #include "studio.hpp"
 
 namespace tinkertoy::studio {
 
 namespace {
+
+// The monospaced font main.cpp loads second, if it could; ImGui's own font is monospaced too.
+ImFont* monospacedFont() {
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  return atlas.Fonts.Size > 1 ? atlas.Fonts[1] : nullptr;
+}
 
 constexpr float kPlotHeight = 84.0f;    // px, of one plot's box
 constexpr float kPlotsHeight = 352.0f;  // px, of the three plots with their titles and the work line
@@ -192,17 +199,13 @@ void Studio::inspector() {
     ImGui::TextDisabled("This item is not part of the scene file.");
     return;
   }
-  // The item's JSON, refreshed after edits and, while running, a few times a second.
-  const double time = document_.scene().model.time();
-  if (inspectedRevision_ != document_.revision() || inspected_.is_null() ||
-      (time != inspectedTime_ && (!session_.playing() || std::abs(time - inspectedTime_) > 0.1))) {
-    inspected_ = document_.json()[*pointer];
-    inspectedTime_ = time;
-    inspectedRevision_ = document_.revision();
-  }
+  const Json item = inspection_.of(document_, *pointer, session_.playing());  // a copy: an edit reloads it
   ImGui::TextDisabled("%s", pointer->to_string().c_str());
-  const Json item = inspected_;
+  // The fields under the item's own ID: ImGui keeps a field's text while it is being edited,
+  // and a field of the same name on another item must not inherit it.
+  ImGui::PushID(pointer->to_string().c_str());
   for (const auto& [key, value] : item.items()) inspectorField(*pointer / key, key, value);
+  ImGui::PopID();
   if (const auto* constraint = std::get_if<ConstraintId>(&selected_)) {
     const std::span<const double> lambda = session_.simulator().lambda(*constraint);
     if (!lambda.empty()) ImGui::Text("λ[0] = %.6g (< 0: tension)", lambda[0]);
@@ -372,16 +375,25 @@ void Studio::statusBar() {
 
 void Studio::helpOverlay() {
   if (!showHelp_) return;
-  ImGui::SetNextWindowPos({static_cast<float>(window_.x() - layout::kPanelWidth) / 2, static_cast<float>(window_.y()) / 2},
-                          ImGuiCond_Always, {0.5f, 0.5f});
-  ImGui::Begin("Keys and mouse", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
-  if (ImGui::BeginTable("keys", 2)) {
+  // Inside the canvas at any window size: the text wraps to the width, and what does not fit the
+  // height scrolls.
+  constexpr double kWidest = 720.0;  // px
+  const layout::CanvasWindow place = layout::overCanvas(window_, kWidest);
+  ImGui::SetNextWindowPos({static_cast<float>(place.center.x()), static_cast<float>(place.center.y())}, ImGuiCond_Always,
+                          {0.5f, 0.5f});
+  const auto width = static_cast<float>(place.size.x());
+  ImGui::SetNextWindowSizeConstraints({width, 0.0f}, {width, static_cast<float>(place.size.y())});
+  ImGui::Begin("Keys and mouse", &showHelp_,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
     const auto row = [](const char* key, const char* what) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(key);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(what);
+      ImGui::TextWrapped("%s", what);
     };
     row("Space", "play / pause");
     row("S", "one step");
@@ -404,7 +416,10 @@ void Studio::helpOverlay() {
     ImGui::EndTable();
   }
   ImGui::Separator();
-  for (const ToolInfo& t : kTools) ImGui::BulletText("%s (%c): %s", t.label, t.key, t.help);
+  for (const ToolInfo& t : kTools) {
+    ImGui::Bullet();
+    ImGui::TextWrapped("%s (%c): %s", t.label, t.key, t.help);
+  }
   ImGui::End();
 }
 
@@ -417,7 +432,12 @@ void Studio::messageBanner() {
                                          ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing);
   if (messageIsError_) ImGui::TextColored({0.7f, 0.0f, 0.0f, 1.0f}, "Error");
   ImGui::PushTextWrapPos(static_cast<float>(window_.x() - layout::kPanelWidth - 60));
-  ImGui::TextUnformatted(message_.c_str());
+  ImFont* monospaced = monospacedFont();
+  for (const MessageLine& line : messageLines(message_)) {
+    if (line.code && monospaced) ImGui::PushFont(monospaced);
+    ImGui::TextUnformatted(line.text.c_str());
+    if (line.code && monospaced) ImGui::PopFont();
+  }
   ImGui::PopTextWrapPos();
   if (ImGui::SmallButton("dismiss")) message_.clear();
   ImGui::End();

@@ -114,6 +114,7 @@ void Studio::reset() {
   session_.endDrag();
   document_.reset();
   session_.restart();
+  frameModel();  // the view the model opened in, not the one it ran off to
 }
 
 void Studio::undo() {
@@ -145,6 +146,7 @@ void Studio::save() {
 }
 
 void Studio::frame(double frameSeconds, bool deterministic) {
+  clock_ += frameSeconds;
   messageAge_ += frameSeconds;
   if (!messageIsError_ && messageAge_ > kMessageSeconds) message_.clear();
   shortcuts();
@@ -181,7 +183,7 @@ void Studio::frame(double frameSeconds, bool deterministic) {
 }
 
 void Studio::afterRender(int width, int height) {
-  if (const auto note = capture_.afterRender(width, height)) report(note->message, note->error);
+  if (const auto note = capture_.afterRender(width, height, clock_)) report(note->message, note->error);
 }
 
 std::string Studio::captureName() const {
@@ -191,9 +193,12 @@ std::string Studio::captureName() const {
 void Studio::pressKey(int key, bool ctrl, bool shift) { pressedKeys_.push_back({key, ctrl, shift}); }
 
 void Studio::shortcuts() {
-  // A field being typed into takes the keys (ImGui has them from the backend); they are not
-  // shortcuts then.
-  if (!ImGui::GetIO().WantTextInput) {
+  // A field being typed into takes the keys (ImGui has them from the backend), and a dialog
+  // (Open, Save As, Unsaved changes) holds the window until it is answered: no shortcuts then,
+  // or Space would start the simulation behind the Open dialog.
+  const bool dialog = openDialog_ || saveDialog_ || confirmDiscard_ ||
+                      ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+  if (!ImGui::GetIO().WantTextInput && !dialog) {
     for (const KeyPress& press : pressedKeys_) shortcut(press.key, press.ctrl, press.shift);
   }
   pressedKeys_.clear();

@@ -16,6 +16,7 @@
 
 #include "canvas.hpp"
 #include "document.hpp"
+#include "inspection.hpp"
 #include "recent_files.hpp"
 #include "scene_list.hpp"
 #include "session.hpp"
@@ -159,6 +160,7 @@ class Studio {
   std::string message_;
   bool messageIsError_ = false;
   double messageAge_ = 0.0;  // s
+  double clock_ = 0.0;       // s: the frame clock, what recordings are timed by
 
   struct KeyPress {
     int key;
@@ -171,9 +173,7 @@ class Studio {
   bool closeConfirmed_ = false;
   std::string pathField_;
   std::vector<SceneEntry> examples_;  // the Open dialog's, read when it opens
-  Json inspected_;  // the selected item's JSON, refreshed while it can change
-  double inspectedTime_ = -1.0;
-  std::uint64_t inspectedRevision_ = 0;
+  Inspection inspection_;  // the selected item's JSON as the inspector shows it
 };
 
 }  // namespace tinkertoy::studio

@@ -6,6 +6,7 @@
 
 #include "layout.hpp"
 #include "studio.hpp"
+#include "tinkertoy/view/swing_bounds.hpp"
 
 namespace tinkertoy::studio {
 
@@ -55,19 +56,15 @@ void Studio::nextView() {
   report(std::string("view: ") + next, false);
 }
 
-// The model, the circles it can swing through about its nails, and the paths its points took so
-// far (trails and traces), so that F shows the whole motion, not only the pose of the moment.
+// The model, the circles it can swing through where it is held (swing_bounds.hpp), and the
+// paths its points took so far (trails and traces), so that F shows the whole motion, not only
+// the pose of the moment.
 void Studio::frameModel() {
-  const Sketch picture = sketch(document_.scene().model, nullptr, {.view = view_});
+  const Model& model = document_.scene().model;
+  const Sketch picture = sketch(model, nullptr, {.view = view_});
   Bounds bounds = picture.bounds();
   bounds.add(session_.pathBounds(view_));
-  // A model hanging from nails swings about them: show the whole circle it can sweep.
-  for (const SketchPin& pin : picture.pins) {
-    if (pin.kind != SketchPin::Kind::Nail && pin.kind != SketchPin::Kind::Pivot) continue;
-    double reach = 0.0;
-    for (const SketchDot& dot : picture.dots) reach = std::max(reach, (dot.at - pin.at).norm());
-    bounds.add(pin.at, reach);
-  }
+  bounds.add(swingBounds(model, picture));
   if (bounds.empty()) {
     camera_ = layout::newCanvasCamera(window_);
     return;

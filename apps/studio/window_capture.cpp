@@ -1,6 +1,7 @@
 // WindowCapture: screenshots and recordings of the window (window_capture.hpp).
 #include "window_capture.hpp"
 
+#include <cstdio>
 #include <iostream>
 
 #include "child_process.hpp"
@@ -40,7 +41,7 @@ std::filesystem::path WindowCapture::nextFile(const std::string& name, const cha
   }
 }
 
-std::optional<WindowCapture::Note> WindowCapture::afterRender(int width, int height) {
+std::optional<WindowCapture::Note> WindowCapture::afterRender(int width, int height, double clock) {
   std::optional<Note> note;
   if (screenshotRequested_) {
     screenshotRequested_ = false;
@@ -59,8 +60,11 @@ std::optional<WindowCapture::Note> WindowCapture::afterRender(int width, int hei
   if (startRequested_) {
     startRequested_ = false;
     if (auto problem = startRecording(width, height)) return problem;
+    start_ = clock;
   }
   if (!encoder_) return note;
+  const long owed = framesDue(clock - start_, kVideoFps) - frames_;
+  if (owed <= 0) return note;  // drawn faster than the video's rate
   // The window as a frame of the video's size (a resized window is cropped or padded).
   const Image window = captureWindow(width, height);
   const Image frame(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, videoWidth_, videoHeight_), cairo_surface_destroy);
@@ -70,8 +74,10 @@ std::optional<WindowCapture::Note> WindowCapture::afterRender(int width, int hei
   cairo_set_source_surface(cr, window.get(), 0, 0);
   cairo_paint(cr);
   cairo_destroy(cr);
-  ++frames_;
-  if (!encoder_->add(frame.get())) return stopRecording();
+  for (long k = 0; k < owed; ++k) {
+    ++frames_;
+    if (!encoder_->add(frame.get())) return stopRecording();
+  }
   return note;
 }
 
@@ -95,8 +101,10 @@ WindowCapture::Note WindowCapture::stopRecording() {
   const std::string problem = encoder_->finish();
   encoder_.reset();
   if (!problem.empty()) return {video_.string() + ": " + problem, true};
-  return {"video saved as " + video_.string() + " (" + std::to_string(frames_) + " frames, " +
-          std::to_string(frames_ / kVideoFps) + " s)"};
+  char length[32];
+  std::snprintf(length, sizeof length, "%.2f", static_cast<double>(frames_) / kVideoFps);
+  return {"video saved as " + video_.string() + " (" + std::to_string(frames_) + " frames at " +
+          std::to_string(kVideoFps) + " fps, " + length + " s of the Studio's clock)"};
 }
 
 }  // namespace tinkertoy::studio

@@ -2,11 +2,13 @@
 // video (F9 starts and stops it) — written to the capture directory (the working directory
 // unless --capture-dir says otherwise) as <name>-<n>.png or <name>-<n>.mp4, n the first number
 // whose file does not exist yet. A video goes through the same ffmpeg encoder as `tinkertoy
-// render` (H.264 MP4 at 60 frames per second, one frame per frame drawn), an even number of
-// pixels wide and high as H.264 needs.
+// render` (H.264 MP4 at 60 frames per second), an even number of pixels wide and high as H.264
+// needs. Its clock is the Studio's frame clock (wall time; 1/60 s a frame under --script): a
+// second of it is a second of video whatever the drawing rate, a slow frame shown for as many
+// video frames as it lasted and a fast one dropped.
 //
-//   capture.requestScreenshot("four_bar");          // on the key
-//   if (auto note = capture.afterRender(w, h)) …    // after drawing, before showing the frame
+//   capture.requestScreenshot("four_bar");                // on the key
+//   if (auto note = capture.afterRender(w, h, clock)) …   // after drawing, before showing the frame
 #pragma once
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "frames_due.hpp"
 #include "video_encoder.hpp"
 
 namespace tinkertoy::studio {
@@ -37,8 +40,9 @@ class WindowCapture {
     std::string message;
     bool error = false;
   };
-  // Takes what was asked for from the frame just drawn (width × height pixels).
-  std::optional<Note> afterRender(int width, int height);
+  // Takes what was asked for from the frame just drawn (width × height pixels) at `clock`
+  // seconds of the frame clock.
+  std::optional<Note> afterRender(int width, int height, double clock);
 
  private:
   std::filesystem::path nextFile(const std::string& name, const char* extension) const;
@@ -52,6 +56,7 @@ class WindowCapture {
   std::filesystem::path video_;
   int videoWidth_ = 0, videoHeight_ = 0;
   long frames_ = 0;
+  double start_ = 0.0;  // the clock at the recording's first frame
 };
 
 }  // namespace tinkertoy::studio

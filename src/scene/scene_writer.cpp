@@ -51,7 +51,7 @@ void putLimit(Json& out, const char* key, double value) {
 
 class Writer {
  public:
-  explicit Writer(const Scene& scene) : scene_(scene), model_(scene.model), noise_(1e-15 * scene.model.size()) {
+  explicit Writer(const Scene& scene) : scene_(scene), model_(scene.model) {
     nameBodies();
   }
 
@@ -147,7 +147,7 @@ class Writer {
 
   Json body(BodyId b) const {
     const Body& body = model_.body(b);
-    const Eigen::VectorXd q = cleaned(model_.coordinates(b)), v = cleaned(model_.velocities(b));
+    const Eigen::VectorXd q = model_.coordinates(b), v = model_.velocities(b);
     Json out;
     out["id"] = id(b);
     if (model_.isParticle(b)) {
@@ -216,16 +216,7 @@ class Writer {
   [[nodiscard]] bool needsAnchor(const BodyPoint& p) const { return model_.body(p.body).hasFrame(); }
 
   // The world position of a point at the current pose, as a scene vector.
-  Json at(const BodyPoint& p) const { return numbers(cleaned(model_.position(p))); }
-
-  // x with the round-off a run leaves where there should be zero (a velocity of −2.7e-27 m/s
-  // in a model at rest) set to zero: entries below 1e-15 of the model's size.
-  Eigen::VectorXd cleaned(Eigen::VectorXd x) const {
-    for (double& value : x) {
-      if (std::abs(value) < noise_) value = 0.0;
-    }
-    return x;
-  }
+  Json at(const BodyPoint& p) const { return numbers(model_.position(p)); }
 
   // "a"/"b" of a two-ended constraint or force, with "anchor_a"/"anchor_b" for rigid bodies.
   void putEnd(Json& out, const char* key, const char* anchorKey, const BodyPoint& p) const {
@@ -435,7 +426,6 @@ class Writer {
 
   const Scene& scene_;
   const Model& model_;
-  double noise_;  // entries of the state smaller than this are round-off: m, rad, m/s, rad/s
   std::vector<std::string> ids_;  // per body, by dense index
 };
 

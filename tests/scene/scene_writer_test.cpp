@@ -87,14 +87,22 @@ void advance(Model& model, const SimulationSettings& settings, int steps) {
 
 // Round-off a run leaves where there should be zero is written as zero (entries below 1e-15
 // of the model's size); small values that are not round-off stay.
-TEST(SceneWriter, WritesRoundOffAsZero) {
+// Writing a state never changes it: a round-off-sized number stays (it used to be written as 0
+// below 1e-15 of the model's size), and so does a state far out after a blow-up, which the
+// size-relative rounding wrote as all zeros.
+TEST(SceneWriter, WritesTheStateAsItIs) {
   const Scene scene = parseScene(R"({"particles": [
       {"id": "a", "mass": 1, "position": [1, -2.7e-27], "velocity": [-2.7e-27, 1e-9]},
       {"id": "b", "mass": 1, "position": [2, 0]}]})");
   const auto json = nlohmann::json::parse(writeScene(scene));
-  EXPECT_EQ(json["particles"][0]["position"], nlohmann::json::parse("[1.0, 0.0]"));
-  EXPECT_EQ(json["particles"][0]["velocity"][0].get<double>(), 0.0);
+  EXPECT_EQ(json["particles"][0]["position"][1].get<double>(), -2.7e-27);
+  EXPECT_EQ(json["particles"][0]["velocity"][0].get<double>(), -2.7e-27);
   EXPECT_EQ(json["particles"][0]["velocity"][1].get<double>(), 1e-9);
+  const Scene far = parseScene(R"({"particles": [
+      {"id": "a", "mass": 1, "position": [1e150, 3.5]}, {"id": "b", "mass": 1, "position": [0.25, -1]}]})");
+  const auto farJson = nlohmann::json::parse(writeScene(far));
+  EXPECT_EQ(farJson["particles"][0]["position"][1].get<double>(), 3.5);
+  EXPECT_EQ(farJson["particles"][1]["position"], nlohmann::json::parse("[0.25, -1.0]"));
 }
 
 class EveryScene : public testing::TestWithParam<std::filesystem::path> {};

@@ -121,6 +121,33 @@ TEST(Studio, TheInspectorEditsTheSelectedItemThroughTheLoader) {
   EXPECT_DOUBLE_EQ(scene.model.mass(scene.model.bodyAt(0)), 3.5);
 }
 
+// Paused, a click on a rod and then on a particle shows the particle's fields at once (it used to
+// keep the rod's, so that editing the mass went to /particles/1 with the rod's fields). Shortcuts
+// wait while a dialog is open: Space behind the Open dialog does not start the simulation.
+TEST(Studio, TheInspectorFollowsTheSelectionAndDialogsHoldTheKeys) {
+  const fs::path scene = write("rod.json", R"({"particles": [
+    {"id": "p1", "mass": 1, "position": [0, 0]}, {"id": "p2", "mass": 1, "position": [1, 0]}],
+    "constraints": [{"type": "distance", "a": "p1", "b": "p2"}]})");
+  const fs::path script = write("reselect.json", std::string(R"({"events": [
+    {"t": 0.1, "click": [0.5, 0]},
+    {"t": 0.3, "click": [1, 0]},
+    {"t": 0.5, "mouse_px": )") + kMassField + R"(}, {"t": 0.55, "press": "left"}, {"t": 0.6, "release": "left"},
+    {"t": 0.65, "key": "ctrl+a"}, {"t": 0.7, "text": "4"}, {"t": 0.8, "key": "enter"},
+    {"t": 1.0, "key": "ctrl+o"},
+    {"t": 1.2, "key": "space"},
+    {"t": 1.3, "key": "s"},
+    {"t": 1.8, "mouse": [3, 3]}
+  ]})");
+  const fs::path dump = scratch("reselected.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_EQ(run.errors, "");
+  const Scene after = loadScene(dump);
+  EXPECT_DOUBLE_EQ(after.model.mass(*after.model.findBody("p2")), 4.0);
+  EXPECT_DOUBLE_EQ(after.model.mass(*after.model.findBody("p1")), 1.0);
+  EXPECT_EQ(at(after, "p1"), Eigen::Vector2d(0, 0)) << "Space or S acted behind the Open dialog: the rod fell";
+}
+
 // A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
 // id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
 // (item 15).
