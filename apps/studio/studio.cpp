@@ -6,12 +6,14 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <array>
 #include <cmath>
 #include <iostream>
 
 #include "common/article.hpp"
 #include "layout.hpp"
 #include "scene_json.hpp"
+#include "tinkertoy/dynamics/pose_projection.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::studio {
@@ -395,6 +397,12 @@ void Studio::updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& 
         q = worldAt(world + gesture_.grabOffset, gesture_.depth);
       }
       model.setCoordinates(body, q);
+      // Paused, the model moves along its constraints: the rest follows the part in hand.
+      try {
+        projectPose(model, std::array{body});
+      } catch (const std::exception& e) {
+        report(std::string("the constraints cannot be met here: ") + e.what(), true);
+      }
       session_.simulator().refreshDiagnostics();
       break;
     }

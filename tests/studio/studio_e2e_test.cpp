@@ -148,6 +148,24 @@ TEST(Studio, TheInspectorFollowsTheSelectionAndDialogsHoldTheKeys) {
   EXPECT_EQ(at(after, "p1"), Eigen::Vector2d(0, 0)) << "Space or S acted behind the Open dialog: the rod fell";
 }
 
+// Paused, dragging a pendulum's bob moves it along its rod's circle (it used to leave the rod
+// 0.64 m off until Play snapped it back): the bob ends on the circle, toward the pointer.
+TEST(Studio, APausedDragKeepsTheConstraints) {
+  const fs::path scene = write("bob.json", R"({"particles": [{"id": "bob", "mass": 1, "position": [0, -1]}],
+    "constraints": [{"type": "distance", "a": "bob", "b": [0, 0]}]})");
+  const fs::path script = write("pull.json", R"({"events": [
+    {"t": 0.1, "mouse": [0, -1]}, {"t": 0.15, "press": "left"},
+    {"t": 0.3, "mouse": [0.3, -0.8]}, {"t": 0.5, "mouse": [0.6, -0.2]},
+    {"t": 0.7, "release": "left"}, {"t": 0.8, "mouse": [2, 2]}]})");
+  const fs::path dump = scratch("pulled.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const Scene after = loadScene(dump);
+  const Eigen::Vector2d bob = at(after, "bob");
+  EXPECT_NEAR(bob.norm(), 1.0, 1e-9) << bob.transpose();
+  EXPECT_LT((bob - Eigen::Vector2d(0.6, -0.2).normalized()).norm(), 0.05) << bob.transpose();
+}
+
 // A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
 // id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
 // (item 15).
