@@ -249,12 +249,13 @@ void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view)
   }
 }
 
-void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail) {
-  const Colour clear{colours::kTrail.r, colours::kTrail.g, colours::kTrail.b, 0};
+void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail,
+               const Colour& colour) {
+  const Colour clear{colour.r, colour.g, colour.b, 0};
   for (std::size_t i = 1; i < trail.size(); ++i) {
     const double age = 1.0 - static_cast<double>(i) / static_cast<double>(trail.size());
     draw.AddLine(px(camera, view.toPicture(trail[i - 1])), px(camera, view.toPicture(trail[i])),
-                 im(mix(colours::kTrail, clear, age)), 2.0f);
+                 im(mix(colour, clear, age)), 2.0f);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "tinkertoy/view/camera.hpp"
 #include "tinkertoy/view/sketch.hpp"
+#include "tinkertoy/view/style.hpp"
 #include "tinkertoy/view/view_direction.hpp"
 
 namespace tinkertoy::studio {
@@ -40,8 +41,10 @@ Eigen::Vector2d snapped(const Sketch& sketch, const Camera& camera, const Eigen:
 void drawGrid(ImDrawList& draw, const Camera& camera);
 // The world's axes as seen in a 3D view: x, y and z from the canvas's bottom-left corner.
 void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view);
-// A point's recent path (world positions, seen through `view`), fading with age.
-void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail);
+// A point's recent path (world positions, seen through `view`), fading with age: trails in
+// colours::kTrail, the points the user traces in colours::kTrace.
+void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail,
+               const Colour& colour);
 // Everything in the sketch, rods coloured by λ (red tension, blue compression), with rings
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,

@@ -37,14 +37,22 @@ void Document::load(Scene scene, std::string text) {
   scene_ = std::move(scene);
   design_ = std::move(text);
   ++revision_;
+  designChanged();
 }
+
+void Document::markSaved() {
+  savedDesign_ = Json::parse(design_);
+  dirty_ = false;
+}
+
+void Document::designChanged() { dirty_ = Json::parse(design_) != savedDesign_; }
 
 void Document::newCanvas() {
   load(parseScene(emptyCanvasScene(), "<new canvas>"), std::string(emptyCanvasScene()));
   undo_.clear();
   redo_.clear();
   file_.reset();
-  dirty_ = false;
+  markSaved();
 }
 
 void Document::open(const std::filesystem::path& file) {
@@ -54,7 +62,7 @@ void Document::open(const std::filesystem::path& file) {
   undo_.clear();
   redo_.clear();
   file_ = file;
-  dirty_ = false;
+  markSaved();
 }
 
 void Document::save() {
@@ -69,7 +77,7 @@ void Document::saveAs(const std::filesystem::path& file) {
   built.duration = scene_.duration;
   saveScene(built, file);
   file_ = file;
-  dirty_ = false;
+  markSaved();
 }
 
 Json Document::json() const { return Json::parse(writeScene(scene_)); }
@@ -88,13 +96,13 @@ void Document::recordChange(std::string before) {
   pushUndo(std::move(before));
   design_ = text();
   ++revision_;
+  designChanged();
 }
 
 void Document::pushUndo(std::string before) {
   undo_.push_back(std::move(before));
   if (undo_.size() > kUndoDepth) undo_.erase(undo_.begin());
   redo_.clear();
-  dirty_ = true;
 }
 
 void Document::setSettings(const SimulationSettings& settings) {
@@ -105,6 +113,7 @@ void Document::setSettings(const SimulationSettings& settings) {
   design_ = writeScene(design);
   scene_.settings = settings;
   ++revision_;
+  designChanged();
 }
 
 void Document::undo() { travel(undo_, redo_, "<undo>"); }
@@ -118,7 +127,6 @@ void Document::travel(std::vector<std::string>& from, std::vector<std::string>& 
   from.pop_back();
   Scene scene = parseScene(text, source);  // before the text moves on
   load(std::move(scene), std::move(text));
-  dirty_ = true;
 }
 
 void Document::reset() {

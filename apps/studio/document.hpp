@@ -36,6 +36,8 @@ class Document {
   void saveAs(const std::filesystem::path& file);
 
   [[nodiscard]] const std::optional<std::filesystem::path>& file() const { return file_; }
+  // Whether the design (what Reset returns to) differs from the file's, or from the empty
+  // canvas: an edit undone back to the saved state is not a change.
   [[nodiscard]] bool dirty() const { return dirty_; }
   [[nodiscard]] Scene& scene() { return scene_; }
   [[nodiscard]] const Scene& scene() const { return scene_; }
@@ -75,6 +77,10 @@ class Document {
 
  private:
   void load(Scene scene, std::string text);
+  // The design is the saved one now (after open, save, new canvas).
+  void markSaved();
+  // The design changed: dirty unless it is the saved one again.
+  void designChanged();
   void pushUndo(std::string before);
   // Undo (from undo_ to redo_) or redo (the other way): the design (the state right after the
   // last change, not the running state) goes on `to`.
@@ -84,6 +90,7 @@ class Document {
   std::string design_;  // scene text Reset returns to
   std::vector<std::string> undo_, redo_;
   std::optional<std::filesystem::path> file_;
+  Json savedDesign_;  // the design as last opened or saved, as JSON (formatting aside)
   bool dirty_ = false;
   std::uint64_t revision_ = 0;
 };

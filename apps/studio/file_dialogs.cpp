@@ -11,6 +11,8 @@
 
 namespace tinkertoy::studio {
 
+bool isShippedExample(const std::filesystem::path& file) { return isInDirectory(file, TINKERTOY_SCENES_DIR); }
+
 void Studio::fileDialogs() {
   if (openDialog_) {
     ImGui::OpenPopup("Open a scene");
@@ -21,7 +23,10 @@ void Studio::fileDialogs() {
   if (saveDialog_) {
     ImGui::OpenPopup("Save the scene as");
     saveDialog_ = false;
-    pathField_ = document_.file() ? document_.file()->string() : "untitled.json";
+    // A shipped example is saved as a copy in the working directory, never over itself.
+    pathField_ = !document_.file()                     ? "untitled.json"
+                 : isShippedExample(*document_.file()) ? document_.file()->filename().string()
+                                                       : document_.file()->string();
   }
   if (confirmDiscard_) {
     ImGui::OpenPopup("Unsaved changes");
@@ -68,10 +73,14 @@ void Studio::fileDialogs() {
     ImGui::EndPopup();
   }
   if (ImGui::BeginPopupModal("Save the scene as", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (document_.file() && isShippedExample(*document_.file())) {
+      ImGui::TextUnformatted("This is a shipped example: save your version as a file of your own.");
+    }
     ImGui::SetNextItemWidth(420);
     const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (enter || ImGui::Button("Save")) {
       try {
+        if (isShippedExample(pathField_)) throw SceneError(pathField_, "is a shipped example; save under another name");
         document_.saveAs(pathField_);
         recent_.add(pathField_);
         report("saved " + pathField_, false);

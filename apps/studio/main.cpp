@@ -183,6 +183,7 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
   {
     Studio studio(options.scene, {options.width, options.height}, deterministic, options.captureDirectory);
     glfwSetWindowUserPointer(window, &studio);
+    if (options.frames > 0 && !replay) studio.play();  // N frames of the scene running, not of t = 0
     const long lastFrame = options.frames > 0 ? options.frames
                            : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
                                              : -1;
@@ -255,7 +256,8 @@ int main(int argc, char** argv) {
   app.add_option("SCENE", options.scene, "scene file to open (default: an empty canvas)");
   app.add_option("--script", options.script, "replay the input events in this JSON file (docs/studio.md)")
       ->check(CLI::ExistingFile);
-  app.add_option("--frames", options.frames, "run this many frames (at 1/60 s each), then exit")
+  app.add_option("--frames", options.frames,
+                 "run this many frames (at 1/60 s each), then exit; without --script the scene plays")
       ->check(CLI::PositiveNumber);
   app.add_option("--screenshot", options.screenshot, "save the window as PNG after the script or the frames");
   app.add_option("--dump-scene", options.dump, "write the model and its state at exit");

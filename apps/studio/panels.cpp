@@ -11,6 +11,7 @@
 
 #include "layout.hpp"
 #include "message_lines.hpp"
+#include "plot_axis.hpp"
 #include "studio.hpp"
 
 namespace tinkertoy::studio {
@@ -49,16 +50,16 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   draw.AddRectFilled(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(255, 255, 255, 255));
   draw.AddRect(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(160, 160, 160, 255));
   if (history.size() < 2) return;
-  const auto transform = [&](double v) { return logScale ? std::log10(std::max(std::abs(v), 1e-16)) : v; };
-  double lo = INFINITY, hi = -INFINITY;
+  AxisRange range;
   for (const Series& s : series) {
-    for (const HistorySample& h : history) {
-      const double v = transform(s.value(h));
-      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    }
+    for (const HistorySample& h : history) range.add(axisCoordinate(s.value(h), logScale));
   }
-  if (!std::isfinite(lo)) return;
-  if (hi - lo < 1e-12 * std::max(1.0, std::abs(hi))) lo -= 0.5, hi += 0.5;
+  if (range.empty()) {
+    draw.AddText({corner.x + 8, corner.y + 8}, IM_COL32(120, 120, 120, 255), logScale ? "all zero" : "no values");
+    return;
+  }
+  const AxisRange framed = range.framed(logScale);
+  const double lo = framed.lo, hi = framed.hi;
   const double t0 = history.front().time, t1 = std::max(history.back().time, t0 + 1e-9);
   const float left = corner.x + 58.0f, right = corner.x + size.x - 6.0f, top = corner.y + 6.0f, bottom = corner.y + size.y - 18.0f;
   const auto at = [&](double t, double v) {
@@ -68,23 +69,15 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   for (const Series& s : series) {
     std::vector<ImVec2> points;
     for (const HistorySample& h : history) {
-      const double v = transform(s.value(h));
-      if (std::isfinite(v)) points.push_back(at(h.time, v));
+      if (const std::optional<double> x = axisCoordinate(s.value(h), logScale)) points.push_back(at(h.time, *x));
     }
     draw.AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, ImDrawFlags_None, 1.5f);
   }
   char label[48];
   const ImU32 ink = IM_COL32(60, 60, 60, 255);
-  const auto axisLabel = [&](double v, float y) {
-    if (logScale) {
-      std::snprintf(label, sizeof label, "1e%.0f", v);
-    } else {
-      std::snprintf(label, sizeof label, "%.3g", v);
-    }
-    draw.AddText({corner.x + 4, y - 7}, ink, label);
-  };
-  axisLabel(hi, top + 7);
-  axisLabel(lo, bottom - 7);
+  const auto valueLabel = [&](double x, float y) { draw.AddText({corner.x + 4, y - 7}, ink, axisLabel(x, logScale).c_str()); };
+  valueLabel(hi, top + 7);
+  valueLabel(lo, bottom - 7);
   std::snprintf(label, sizeof label, "%.2f s", t0);
   draw.AddText({left, bottom + 2}, ink, label);
   std::snprintf(label, sizeof label, "%.2f s   %s", t1, unit);
@@ -363,11 +356,10 @@ void Studio::statusBar() {
   ImGui::Begin("##status", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const StepDiagnostics& d = session_.simulator().diagnostics();
   const Scene& scene = document_.scene();
-  ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s, %.0f frames/s  |  %s, residual %.1e  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
+  ImGui::Text("t = %.3f s  |  %s  |  %.0f steps/s, %.0f frames/s  |  %s  |  ‖C‖∞ %.2e  |  E %.6g J  |  "
               "tool: %s  |  %s%s",
               scene.model.time(), session_.playing() ? "running" : "paused", session_.stepsPerSecond(),
-              static_cast<double>(ImGui::GetIO().Framerate), session_.solverReport().c_str(), d.solverResidual,
-              d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total,
+              static_cast<double>(ImGui::GetIO().Framerate), session_.solverReport().c_str(), d.constraintError, session_.history().empty() ? d.totalEnergy() : session_.history().back().total,
               toolInfo(tool_).label,
               document_.file() ? document_.file()->filename().string().c_str() : "untitled", document_.dirty() ? " *" : "");
   ImGui::End();

@@ -28,4 +28,14 @@ std::vector<SceneEntry> listScenes(const std::filesystem::path& directory) {
   return scenes;
 }
 
+bool isInDirectory(const std::filesystem::path& file, const std::filesystem::path& directory) {
+  std::error_code error;
+  const std::filesystem::path inside = std::filesystem::weakly_canonical(file, error);
+  if (error) return false;
+  const std::filesystem::path base = std::filesystem::weakly_canonical(directory, error);
+  if (error) return false;
+  const auto [end, at] = std::mismatch(base.begin(), base.end(), inside.begin(), inside.end());
+  return end == base.end();
+}
+
 }  // namespace tinkertoy::studio

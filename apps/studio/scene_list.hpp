@@ -18,4 +18,8 @@ struct SceneEntry {
 // The scenes in `directory` (not its subdirectories); none if it cannot be read.
 std::vector<SceneEntry> listScenes(const std::filesystem::path& directory);
 
+// Whether `file` lies in `directory` or below it, however either is spelled (relative, with
+// "..", through a symbolic link).
+bool isInDirectory(const std::filesystem::path& file, const std::filesystem::path& directory);
+
 }  // namespace tinkertoy::studio

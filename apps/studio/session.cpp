@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numbers>
 #include <sstream>
 
@@ -98,18 +99,27 @@ std::string Session::solverReport() const {
   };
   const SolverKind kind = document_.scene().settings.solver.kind;
   std::string report = std::string(solverName(kind)) + ": ";
-  if (kind != SolverKind::SparseLdlt) return report + count(d.solverIterations, "iteration");
+  // Sequential passes stop at their count, not at a residual: ‖C‖ says how far they got.
+  if (kind == SolverKind::SequentialImpulses) {
+    return report + std::to_string(d.solverIterations) + (d.solverIterations == 1 ? " pass" : " passes");
+  }
+  std::ostringstream residual;
+  residual << std::scientific << std::setprecision(1) << d.solverResidual;
+  if (kind != SolverKind::SparseLdlt) return report + count(d.solverIterations, "iteration") + ", residual " + residual.str();
   // A factored solve counts as one iteration (solvers/direct_solver.cpp); the rest are the
   // conjugate-gradient iterations of solves that reused an earlier factorization.
   report += count(d.factorizations, "factorization");
   const long reused = d.solverIterations - d.factorizations;
   if (reused > 0) report += " + " + count(reused, "iteration") + " on a reused one";
-  return report;
+  return report + ", residual " + residual.str();
 }
 
+// A new time line (a reset, an undo, an edit that starts the run again): the curves and the
+// traced paths of the old one end here, or they would be joined across the jump.
 void Session::clearHistory() {
   history_.clear();
   work_ = {};
+  for (Trace& trace : traces_) trace.path.clear();
 }
 
 void Session::step() {

@@ -68,8 +68,8 @@ class Session {
   // in 3D (a 2D point has z = 0), so a picture can show them from any side.
   [[nodiscard]] const std::vector<std::vector<std::deque<Eigen::Vector3d>>>& trails() const { return trails_; }
   // A point the user chose to trace: its body by name (an edit reloads the scene and renews the
-  // ids) and its site, and its recent path. Traces last through edits, undo and reset; a trace
-  // whose body is gone records nothing.
+  // ids) and its site, and its recent path. Traces last through edits, undo and reset, each of
+  // which starts their paths afresh; a trace whose body is gone records nothing.
   struct Trace {
     std::string body;
     Site site;

@@ -21,6 +21,7 @@ namespace tinkertoy::studio {
 namespace {
 
 constexpr double kMessageSeconds = 8.0;
+constexpr double kErrorSeconds = 30.0;  // an error stays longer, and goes with "dismiss" sooner
 constexpr double kOrbitPerPixel = 0.01;  // rad of view turn per pixel of a right-button drag
 constexpr double kGrabReach = 40.0;      // px: a Drag press this near a moving body grabs it
 
@@ -64,6 +65,7 @@ void Studio::open(const std::filesystem::path& file) {
 void Studio::newCanvas() {
   session_.endDrag();
   document_.newCanvas();
+  message_.clear();  // the last scene's news
   view_ = ViewDirection::front();
   session_.forgetScene();
   afterLoad();
@@ -134,7 +136,7 @@ void Studio::redo() {
 }
 
 void Studio::save() {
-  if (!document_.file()) {
+  if (!document_.file() || isShippedExample(*document_.file())) {  // the examples stay as shipped
     saveDialog_ = true;
     return;
   }
@@ -150,12 +152,12 @@ void Studio::save() {
 void Studio::frame(double frameSeconds, bool deterministic) {
   clock_ += frameSeconds;
   messageAge_ += frameSeconds;
-  if (!messageIsError_ && messageAge_ > kMessageSeconds) message_.clear();
+  if (messageAge_ > (messageIsError_ ? kErrorSeconds : kMessageSeconds)) message_.clear();
   shortcuts();
   canvasInput();
   session_.advance(frameSeconds, deterministic);
   if (!session_.error().empty()) {
-    report("the simulation stopped: " + session_.error() + " (the last good state is kept)", true);
+    report("the simulation stopped: " + session_.error(), true);  // the message says which state is kept
     session_.clearError();
   }
   sketch_ = picture(showForces_);
@@ -165,10 +167,10 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   if (document_.scene().model.dimension() == 3) drawAxes(draw, camera_, view_);
   if (showTrails_) {
     for (const auto& body : session_.trails()) {
-      for (const auto& trail : body) drawTrail(draw, camera_, view_, trail);
+      for (const auto& trail : body) drawTrail(draw, camera_, view_, trail, colours::kTrail);
     }
   }
-  for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, view_, trace.path);
+  for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, view_, trace.path, colours::kTrace);
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire ||
       gesture_.kind == Gesture::Kind::Part) {
@@ -179,7 +181,7 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   toolbar();
   sidePanel();
   statusBar();
-  messageBanner();
+  if (!capture_.capturing()) messageBanner();  // shown again once the picture is taken
   helpOverlay();
   fileDialogs();
 }

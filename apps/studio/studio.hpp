@@ -27,6 +27,10 @@
 
 namespace tinkertoy::studio {
 
+// Whether `file` is one of the scenes shipped with Tinkertoy (scenes/, kept as shipped: Save
+// writes a copy elsewhere).
+bool isShippedExample(const std::filesystem::path& file);
+
 class Studio {
  public:
   // Opens `scene`, or an empty canvas; a scene that fails to load leaves the empty canvas and
@@ -46,6 +50,8 @@ class Studio {
   void afterRender(int width, int height);
 
   void setTool(Tool tool);
+  // Starts the simulation (as Space does when paused).
+  void play() { session_.setPlaying(true); }
   // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
   void open(const std::filesystem::path& file);
   // Writes the live model in its current state (an end drag is let go first).

@@ -34,6 +34,8 @@ class WindowCapture {
   // Starts recording <name>-<n>.mp4 from the next frame drawn, or stops the one running.
   void toggleRecording(const std::string& name);
   [[nodiscard]] bool recording() const { return encoder_ != nullptr || startRequested_; }
+  // Whether the frame being drawn goes into a screenshot or a video: notifications stay out of it.
+  [[nodiscard]] bool capturing() const { return recording() || screenshotRequested_; }
 
   // What the user should hear about the capture, and whether it is an error.
   struct Note {

@@ -163,5 +163,27 @@ TEST(Document, OpeningABadFileKeepsTheDocument) {
   EXPECT_TRUE(document.dirty());
 }
 
+// Undoing back to the state that was saved leaves nothing unsaved (the file used to stay marked
+// modified), and so does an edit that puts a value back; a real change is unsaved again.
+TEST(Document, UndoingBackToTheSavedStateIsNotAChange) {
+  Document document;
+  addParticle(document, "a", 0, 0);
+  const testing_support::ScratchDirectory scratch;
+  const std::filesystem::path file = scratch.path() / "saved.json";
+  document.saveAs(file);
+  document.open(file);
+  EXPECT_FALSE(document.dirty());
+  document.edit([](Json& scene) { scene["particles"][0]["mass"] = 2.0; });
+  EXPECT_TRUE(document.dirty());
+  document.undo();
+  EXPECT_FALSE(document.dirty());
+  document.redo();
+  EXPECT_TRUE(document.dirty());
+  document.edit([](Json& scene) { scene["particles"][0]["mass"] = 1.0; });
+  EXPECT_FALSE(document.dirty()) << "the mass is back to what was saved";
+  document.scene().model.setPosition(*document.scene().model.findBody("a"), Eigen::Vector2d(0, -7));  // a run
+  EXPECT_FALSE(document.dirty()) << "running is not editing";
+}
+
 }  // namespace
 }  // namespace tinkertoy::studio

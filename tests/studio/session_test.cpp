@@ -122,7 +122,7 @@ TEST(Session, TheSolverReportNamesADirectSolvesFactorizations) {
   EXPECT_EQ(direct.rfind("ldlt: ", 0), 0U) << direct;
   const StepDiagnostics& d = session.simulator().diagnostics();
   ASSERT_EQ(d.factorizations, d.solves) << "rk4's stages each factor: no reuse in this step";
-  EXPECT_EQ(direct, "ldlt: " + std::to_string(d.factorizations) + " factorizations");
+  EXPECT_EQ(direct.rfind("ldlt: " + std::to_string(d.factorizations) + " factorizations, residual ", 0), 0U) << direct;
 
   document.edit([](Json& scene) { scene["settings"]["solver"] = "cg"; });
   session.sync();
@@ -131,6 +131,20 @@ TEST(Session, TheSolverReportNamesADirectSolvesFactorizations) {
   EXPECT_EQ(iterative.rfind("cg: ", 0), 0U) << iterative;
   EXPECT_NE(iterative.find(" iteration"), std::string::npos) << iterative;
   EXPECT_EQ(iterative.find("factorization"), std::string::npos) << iterative;
+  EXPECT_NE(iterative.find(", residual "), std::string::npos) << iterative;
+
+  // Sequential passes stop at their count: no residual to report (it read 0.0e+00 while ‖C‖ was
+  // 3e-2).
+  document.edit([](Json& scene) {
+    scene["settings"]["formulation"] = "velocity";
+    scene["settings"]["solver"] = "sequential";
+  });
+  session.sync();
+  session.step();
+  const std::string passes = session.solverReport();
+  EXPECT_EQ(passes.rfind("sequential: ", 0), 0U) << passes;
+  EXPECT_NE(passes.find(" passes"), std::string::npos) << passes;
+  EXPECT_EQ(passes.find("residual"), std::string::npos) << passes;
 }
 
 // F frames the motion so far: the paths recorded while running cover where a thrown particle
@@ -165,6 +179,25 @@ TEST(Session, AnEditThatRestartsTimeClearsTheHistory) {
   ASSERT_LT(document.scene().model.time(), 0.1);
   for (const HistorySample& sample : session.history()) EXPECT_LT(sample.time, 0.1);
   EXPECT_EQ(session.history().front().work, 0.0);  // the ledger starts again with the curves
+}
+
+// A traced path starts afresh at a reset (it used to draw a straight line from where the bob
+// had swung to back to where it starts), and the trace itself lasts.
+TEST(Session, ATraceStartsAfreshAtAReset) {
+  Document document = pendulum();
+  Session session(document);
+  const BodyId bob = *document.scene().model.findBody("bob");
+  ASSERT_TRUE(session.toggleTrace({bob, 0}));
+  session.setPlaying(true);
+  for (int frame = 0; frame < 30; ++frame) session.advance(1.0 / 60.0, true);
+  ASSERT_EQ(session.traces().size(), 1u);
+  ASSERT_GT(session.traces()[0].path.size(), 10u);
+  document.reset();
+  session.restart();
+  ASSERT_EQ(session.traces().size(), 1u) << "the trace lasts through the reset";
+  for (const Eigen::Vector3d& p : session.traces()[0].path) {
+    EXPECT_LT((p - Eigen::Vector3d(1, 0, 0)).norm(), 1e-12) << "a point of the run before the reset: " << p.transpose();
+  }
 }
 
 }  // namespace

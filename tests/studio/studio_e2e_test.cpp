@@ -166,6 +166,34 @@ TEST(Studio, APausedDragKeepsTheConstraints) {
   EXPECT_LT((bob - Eigen::Vector2d(0.6, -0.2).normalized()).norm(), 0.05) << bob.transpose();
 }
 
+// `--frames N` on a scene shows it N frames in (scenes open paused, so it used to show t = 0).
+TEST(Studio, FramesWithoutAScriptPlayTheScene) {
+  const fs::path scene = write("drop.json", R"({"particles": [{"id": "ball", "mass": 1, "position": [0, 0]}]})");
+  const fs::path dump = scratch("dropped.json");
+  const StudioRun run = runStudio(scene.string() + " --frames 30 --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const double y = at(loadScene(dump), "ball").y();
+  EXPECT_NEAR(y, -0.5 * 9.81 * 0.25, 0.05) << "half a second of free fall";
+}
+
+// A notification (here an error's banner) stays out of the screenshot F12 takes, and the banner
+// is back after it (notifications used to end up in screenshots and videos).
+TEST(Studio, NotificationsStayOutOfScreenshots) {
+  const fs::path directory = scratch("quiet-captures");
+  fs::create_directories(directory);
+  const fs::path bad = write("unreadable.json", R"({"particles": [)");
+  const fs::path script = write("quiet.json", R"({"events": [{"t": 0.1, "open": ")" + bad.string() +
+                                                  R"("}, {"t": 0.3, "key": "f12"}]})");
+  const fs::path after = scratch("after.png");
+  const StudioRun run = runStudio(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/pendulum.json --script " + script.string() +
+                                  " --capture-dir " + directory.string() + " --screenshot " + after.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const auto banner = [](const Eigen::Vector3i& c) { return (c - Eigen::Vector3i(255, 225, 225)).cwiseAbs().maxCoeff() <= 2; };
+  EXPECT_EQ(Screenshot(directory / "pendulum-1.png").count(banner), 0) << "the error banner is in the screenshot";
+  const auto note = [](const Eigen::Vector3i& c) { return (c - Eigen::Vector3i(230, 240, 255)).cwiseAbs().maxCoeff() <= 2; };
+  EXPECT_GT(Screenshot(after).count(note), 1000) << "after it, the banner says where the screenshot went";
+}
+
 // A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
 // id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
 // (item 15).
@@ -320,9 +348,18 @@ TEST(Studio, A3DSceneOpensObliqueWithTheNearerParticleOnTop) {
 int magentaPixels(const fs::path& png) {
   return Screenshot(png).count([](const Eigen::Vector3i& c) { return c.x() - c.y() > 60 && c.z() - c.y() > 30; });
 }
+// Teal pixels on the canvas (the colour of traced points' paths only; a plot's curve may be teal).
+int tealPixels(const fs::path& png) {
+  const Camera canvas = studio::layout::newCanvasCamera({kWidth, kHeight});
+  return Screenshot(png).count(
+      [](const Eigen::Vector3i& c) { return c.y() - c.x() > 60 && c.z() - c.x() > 60 && std::abs(c.y() - c.z()) < 30; },
+      static_cast<int>(canvas.offset.x()), static_cast<int>(canvas.offset.y()),
+      static_cast<int>(canvas.offset.x() + canvas.viewport.x()), static_cast<int>(canvas.offset.y() + canvas.viewport.y()));
+}
 
-// Any point can leave a trail: click the strandbeest's foot near its tip with the Drag tool,
-// press P, run. The foot's path is drawn in the trail's magenta; without P nothing is.
+// Any point can leave a trace: click the strandbeest's foot near its tip with the Drag tool,
+// press P, run. The foot's path is drawn in the trace's teal, not the trails' magenta (they
+// shared one colour); without P nothing is.
 TEST(Studio, PTracesTheClickedPointOfARigidBody) {
   const std::string scene = std::string(TINKERTOY_SOURCE_DIR) + "/scenes/strandbeest.json";
   const auto run = [&](bool trace) {
@@ -332,7 +369,8 @@ TEST(Studio, PTracesTheClickedPointOfARigidBody) {
     const fs::path shot = scratch(trace ? "traced.png" : "untraced.png");
     const StudioRun result = runStudio(scene + " --script " + script.string() + " --screenshot " + shot.string());
     EXPECT_EQ(result.status, 0) << result.errors;
-    return magentaPixels(shot);
+    EXPECT_EQ(magentaPixels(shot), 0) << "trails are off";
+    return tealPixels(shot);
   };
   EXPECT_GT(run(true), 150);
   EXPECT_EQ(run(false), 0);

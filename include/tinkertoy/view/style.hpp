@@ -39,6 +39,7 @@ inline constexpr Colour kMouse{255, 127, 14};  // the mouse's pull, a driven poi
 inline constexpr Colour kForce{44, 160, 44};   // constraint-force arrows
 inline constexpr Colour kPin{90, 90, 90};      // a nail's triangle
 inline constexpr Colour kTrail{190, 60, 150, 200};  // magenta: a path, not a rod in compression
+inline constexpr Colour kTrace{0, 150, 160, 220};   // teal: the path of a point the user traces
 }  // namespace colours
 
 // A rigid body's fill: grey for static, green for kinematic, blue for dynamic bodies.
