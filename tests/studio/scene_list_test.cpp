@@ -36,5 +36,17 @@ TEST(SceneList, ListsWhatIsNotASceneWithTheReason) {
   EXPECT_TRUE(listScenes(scratch.path() / "missing").empty());
 }
 
+// What the Studio keeps as shipped (Ctrl+S on an example opens Save As instead of writing into
+// scenes/): a file in the directory or below it, however the path is spelled.
+TEST(SceneList, KnowsAFileInsideADirectoryHoweverItIsSpelled) {
+  const std::filesystem::path scenes = std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes";
+  EXPECT_TRUE(isInDirectory(scenes / "pendulum.json", scenes));
+  EXPECT_TRUE(isInDirectory(scenes / "benchmarks" / ".." / "benchmarks" / "x.json", scenes));
+  EXPECT_TRUE(isInDirectory(scenes / ".." / "scenes" / "new.json", scenes));
+  EXPECT_FALSE(isInDirectory(scenes / ".." / "pendulum.json", scenes));
+  EXPECT_FALSE(isInDirectory("/tmp/pendulum.json", scenes));
+  EXPECT_FALSE(isInDirectory(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes-copy" / "a.json", scenes));
+}
+
 }  // namespace
 }  // namespace tinkertoy::studio
