@@ -5,6 +5,7 @@
 #include <new>
 
 #include "check_command.hpp"
+#include "compare_command.hpp"
 #include "flag_checks.hpp"
 #include "misspelling.hpp"
 #include "plot_command.hpp"
@@ -135,6 +136,15 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   addQuietFlag(*sweepApp);
   addSimulationFlags(*sweepApp, sweep.simulation);
 
+  CompareOptions compare;
+  CLI::App* compareApp = app.add_subcommand(
+      "compare", "Run a scene twice, under two sets of simulation flags, and print the two runs side by side");
+  compareApp->add_option("scene", compare.scene, "Scene file (JSON)")->required();
+  compareApp->add_option("--a", compare.a, "FLAGS for the first run, in one argument: \"--solver cg --dt 0.001\"")
+      ->required();
+  compareApp->add_option("--b", compare.b, "FLAGS for the second run (\"\" for the scene's own settings)")->required();
+  addQuietFlag(*compareApp);
+
   std::string checkPath;
   CLI::App* checkApp = app.add_subcommand(
       "check", "Validate a scene and audit every constraint's J and J̇q̇ against finite differences");
@@ -155,6 +165,10 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   if (*runApp) {
     options.progress = progress;
     return runScene(options, out, err);
+  }
+  if (*compareApp) {
+    compare.progress = progress;
+    return compareScene(compare, out, err);
   }
   if (*renderApp) {
     render.progress = progress;
