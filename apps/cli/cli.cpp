@@ -77,6 +77,9 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
                         "Draw the path of this point only: BODY (a particle, bead, chain's tip or rigid body's origin) "
                         "or BODY:X,Y (a point in a rigid body's frame, m); repeat for more");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
+  renderApp->add_option_function<std::string>(
+      "--ghost", [&render](const std::string& flags) { render.ghost = flags; },
+      "FLAGS of a second run of the scene, in one argument (\"--ks 100 --kd 2\"), drawn over the first as a ghost");
   CLI::Option* viewFlag = renderApp->add_option_function<std::string>(
       "--view", [&render](const std::string& name) { render.view = ViewDirection::named(name); },
       "How a 3D scene is seen: front (along -z), top, side or oblique (the default for 3D)");

@@ -27,24 +27,6 @@ struct Side {
   std::string failure;  // the blow-up's message, "" if it completed
 };
 
-// The flags in `text`, parsed as `run` would parse them; nullopt with the reason on `err`.
-std::optional<SimulationFlags> parseFlags(const std::string& name, const std::string& text, std::ostream& err) {
-  SimulationFlags flags;
-  CLI::App app{"", "--" + name};
-  addSimulationFlags(app, flags);
-  try {
-    app.parse(text, false);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {  // --help inside the flags
-      err << "error: --" << name << ": give simulation flags (see `tinkertoy run --help`), not --help\n";
-    } else {
-      err << "error: --" << name << " '" << text << "': " << e.what() << "\n";
-    }
-    return std::nullopt;
-  }
-  return flags;
-}
-
 void simulate(Side& side, bool progressBar, std::ostream& err) {
   Scene& scene = side.run->scene;
   side.stats.emplace(side.run->simulator.diagnostics());
@@ -88,7 +70,7 @@ int compareScene(const CompareOptions& options, std::ostream& out, std::ostream&
   sides[1].name = "b";
   sides[1].flagText = options.b;
   for (Side& side : sides) {
-    const std::optional<SimulationFlags> flags = parseFlags(side.name, side.flagText, err);
+    const std::optional<SimulationFlags> flags = parseFlagText("--" + side.name, side.flagText, err);
     if (!flags) return kBadInput;
     std::ostringstream problems;
     side.run = startSceneRun(options.scene, *flags, problems);

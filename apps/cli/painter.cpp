@@ -110,6 +110,15 @@ void Painter::sketch(const Sketch& s, double opacity) {
   }
 }
 
+void Painter::ghost(const Sketch& s) {
+  cairo_push_group(cr_);
+  body(s);
+  cairo_pattern_t* marks = cairo_pop_group(cr_);
+  setColour(cr_, colours::kGhost);
+  cairo_mask(cr_, marks);
+  cairo_pattern_destroy(marks);
+}
+
 void Painter::body(const Sketch& s) {
   const double u = scale_.unit;
   cairo_set_line_join(cr_, CAIRO_LINE_JOIN_ROUND);

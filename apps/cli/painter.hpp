@@ -43,6 +43,8 @@ class Painter {
   void trails(const std::vector<Trail>& trails, double time, const std::vector<Eigen::Vector2d>& ends);
   // The sketch, at `opacity` (a strobe's earlier exposures are fainter).
   void sketch(const Sketch& sketch, double opacity = 1.0);
+  // The sketch as a ghost: every mark in colours::kGhost, see-through, whatever its own colour.
+  void ghost(const Sketch& sketch);
   // The legend strip: `time` at the left, a scale bar, `title` at the right.
   void legend(const std::string& time, const std::string& title);
 

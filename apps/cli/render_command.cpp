@@ -105,9 +105,15 @@ std::string timeLabel(double time) {
   return text;
 }
 
-// A still: every exposure, the earlier ones fainter, over the trails up to the last.
-void drawStill(cairo_t* cr, const Recording& recording, const Camera& camera, const PaintScale& scale,
-               const std::string& title) {
+// The ghost run's picture at frame k, if it got that far.
+const Sketch* ghostAt(const Recording* ghost, std::size_t k) {
+  return ghost && k < ghost->frames.size() ? &ghost->frames[k].sketch : nullptr;
+}
+
+// A still: every exposure, the earlier ones fainter, over the trails up to the last; the ghost's
+// last exposure over them.
+void drawStill(cairo_t* cr, const Recording& recording, const Recording* ghost, const Camera& camera,
+               const PaintScale& scale, const std::string& title) {
   Painter painter(cr, camera, scale);
   painter.background();
   const Frame& last = recording.frames.back();
@@ -117,6 +123,7 @@ void drawStill(cairo_t* cr, const Recording& recording, const Camera& camera, co
     const double age = n > 1 ? static_cast<double>(n - 1 - j) / static_cast<double>(n - 1) : 0.0;
     painter.sketch(recording.frames[j].sketch, 1.0 - 0.8 * age);
   }
+  if (ghost && !ghost->frames.empty()) painter.ghost(ghost->frames.back().sketch);
   std::string time = timeLabel(last.time);
   if (n > 1) {
     char text[64];
@@ -156,7 +163,7 @@ std::string writeStill(OutputFormat format, const std::filesystem::path& file, P
 
 // Draws every frame and pipes it to ffmpeg: "" on success, otherwise what went wrong.
 std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std::filesystem::path& file,
-                       const RenderOptions& o, const Recording& recording, const Camera& camera,
+                       const RenderOptions& o, const Recording& recording, const Recording* ghost, const Camera& camera,
                        const PaintScale& scale, const std::string& title, ProgressBar& progress) {
   std::optional<VideoEncoder> encoder;
   try {
@@ -174,6 +181,7 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
     painter.background();
     if (!recording.trails.empty()) painter.trails(recording.trails, frame.time, frame.trailEnds);
     painter.sketch(frame.sketch);
+    if (const Sketch* g = ghostAt(ghost, k)) painter.ghost(*g);
     painter.legend(timeLabel(frame.time), title);
     if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) return cairo_status_to_string(cairo_status(cr.get()));
     if (!encoder->add(surface.get())) break;
@@ -231,9 +239,20 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     err << "error: " << problem << "\n";
     return kBadInput;
   }
+  std::optional<SimulationFlags> ghostFlags;
+  if (o.ghost && !(ghostFlags = parseFlagText("--ghost", *o.ghost, err))) return kBadInput;
   const std::unique_ptr<SceneRun> run = startSceneRun(o.scene, o.simulation, err);
   if (!run) return kBadInput;
   const Scene& scene = run->scene;
+  std::unique_ptr<SceneRun> ghostRun;
+  if (ghostFlags) {
+    std::ostringstream problems;
+    ghostRun = startSceneRun(o.scene, *ghostFlags, problems);
+    if (!ghostRun) {
+      err << "error: --ghost: " << problems.str().substr(problems.str().rfind("error: ", 0) == 0 ? 7 : 0);
+      return kBadInput;
+    }
+  }
   if (o.time) {
     if (const std::string problem = checkStepCount(*o.time, scene.settings.dt, "--time", o.simulation.dt ? "--dt" : "settings.dt");
         !problem.empty()) {
@@ -263,6 +282,14 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     err << "error: " << (isVideo(*format) ? "the video's --duration x --fps: " : "--exposures: ") << problem << "\n";
     return kBadInput;
   }
+  if (ghostRun) {
+    if (const std::string problem = checkStepCount(end, ghostRun->scene.settings.dt, "the picture's end",
+                                                   ghostFlags->dt ? "--ghost's --dt" : "settings.dt");
+        !problem.empty()) {
+      err << "error: --ghost: " << problem << "\n";
+      return kBadInput;
+    }
+  }
   const std::vector<double> times = frameTimes(o, *format, end, scene.period);
   const std::unique_ptr<PendingFile> file = pendingOutput(o.output, {o.scene}, "-o", err);
   if (!file) return kBadInput;
@@ -274,12 +301,25 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     // A still after a blow-up shows the last good state.
     recording.frames.push_back({scene.model.time(), sketch(scene.model, &run->simulator, sketchOptions)});
   }
+  std::optional<Recording> ghost;
+  if (ghostRun) {
+    ProgressBar ghostly(err, o.progress, "ghost     ", stepsToReach(end, ghostRun->scene.settings.dt));
+    ghost = record(*ghostRun, times, end, {.sketch = sketchOptions}, ghostly);
+    if (!ghost->failure.empty()) {
+      err << "warning: --ghost: " << ghost->failure << "; the ghost is drawn up to t = " << ghostRun->scene.model.time()
+          << " s, its last good state\n";
+      if (!isVideo(*format)) {
+        ghost->frames.push_back({ghostRun->scene.model.time(), sketch(ghostRun->scene.model, &ghostRun->simulator, sketchOptions)});
+      }
+    }
+  }
 
   const double unit = std::max(1.0, std::min(o.size.width, o.size.height) / 720.0);
   const Eigen::Vector2d viewport(o.size.width, o.size.height - legendHeight(unit));
   // Force arrows have a length in pixels, up to kLongestArrow: the margin leaves room for them.
   const double margin = o.forces ? std::max(kMargin, (kLongestArrow + 10.0) * unit / viewport.minCoeff()) : kMargin;
-  const Framing framing = recording.framing();
+  Framing framing = recording.framing();
+  if (ghost) framing.bounds.add(ghost->framing().bounds);  // the ghost stays in the picture too
   if (!framing.bounds.empty() && !(framing.bounds.size().allFinite() && framing.bounds.center().allFinite())) {
     // Finite points farther apart than a double measures: no camera frames them, and the
     // scale bar would read "inf m".
@@ -295,15 +335,18 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   }
   const Camera camera = Camera::frame(framing.bounds, viewport, std::min(margin, 0.25));
   const PaintScale scale = measureScale(recording.frames, unit);
-  const std::string title = printable(scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name);
+  const std::string title = printable((scene.name.empty() ? std::filesystem::path(o.scene).stem().string() : scene.name) +
+                                      (o.ghost ? "; ghost: " + (o.ghost->empty() ? std::string("the scene's settings") : *o.ghost)
+                                               : std::string()));
+  const Recording* ghostRecording = ghost ? &*ghost : nullptr;
 
   std::string problem;
   if (isVideo(*format)) {
     ProgressBar encoding(err, o.progress, "encoding  ", recording.frames.size(), "frames");
-    problem = writeVideo(ffmpeg, *format, file->path(), o, recording, camera, scale, title, encoding);
+    problem = writeVideo(ffmpeg, *format, file->path(), o, recording, ghostRecording, camera, scale, title, encoding);
   } else {
     problem = writeStill(*format, file->path(), o.size,
-                         [&](cairo_t* cr) { drawStill(cr, recording, camera, scale, title); });
+                         [&](cairo_t* cr) { drawStill(cr, recording, ghostRecording, camera, scale, title); });
   }
   if (problem.empty()) problem = file->commit();
   if (!problem.empty()) {

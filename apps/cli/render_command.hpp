@@ -29,6 +29,9 @@ struct RenderOptions {
   // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
   std::optional<ViewDirection> view;
   bool progress = false;       // draw a progress bar on stderr
+  // Settings flags of a second run of the scene ("--ks 100 --kd 2"), drawn over the first as a
+  // ghost in its own colour: the same moments under other settings.
+  std::optional<std::string> ghost;
 };
 
 // The moments of a strobe's `exposures` (K ≥ 2) ending at `end`: evenly spaced over a span S,

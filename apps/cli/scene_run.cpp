@@ -162,6 +162,23 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
 }
 
+std::optional<SimulationFlags> parseFlagText(const std::string& option, const std::string& text, std::ostream& err) {
+  SimulationFlags flags;
+  CLI::App app{"", option};
+  addSimulationFlags(app, flags);
+  try {
+    app.parse(text, false);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help inside the flags
+      err << "error: " << option << ": give simulation flags (see `tinkertoy run --help`), not --help\n";
+    } else {
+      err << "error: " << option << " '" << text << "': " << e.what() << "\n";
+    }
+    return std::nullopt;
+  }
+  return flags;
+}
+
 std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const SimulationFlags& flags, std::ostream& err) {
   std::unique_ptr<SceneRun> run;
   try {

@@ -45,6 +45,11 @@ void applyFlags(const SimulationFlags& flags, SimulationSettings& settings);
 // Adds --duration, --dt, --integrator, --solver, --ks, --kd and the other settings flags.
 void addSimulationFlags(CLI::App& command, SimulationFlags& flags);
 
+// The settings flags in `text` (one argument holding them, as `compare --a` and `render --ghost`
+// take them: "--solver cg --dt 0.001"), split as a shell splits words. Nullopt, with
+// "error: OPTION 'TEXT': why" on `err`, if they do not parse.
+std::optional<SimulationFlags> parseFlagText(const std::string& option, const std::string& text, std::ostream& err);
+
 // A scene and its simulator, ready to step. Not movable: the simulator refers to the model.
 struct SceneRun {
   explicit SceneRun(Scene loaded) : scene(std::move(loaded)), simulator(scene.model, scene.settings) {}

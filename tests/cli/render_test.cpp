@@ -101,6 +101,39 @@ TEST_F(Render, ParticlesAppearWhereTheFramingRulePutsThem) {
   EXPECT_TRUE(isColour(picture.at(2, 446), kBackground));
 }
 
+// --ghost draws a second run of the scene over the first, every mark in the ghost's colour and
+// see-through: a particle that both runs leave in place shows the ghost's orange over its dot.
+TEST_F(Render, AGhostIsASecondRunDrawnOverTheFirstInItsOwnColour) {
+  const std::string scene = writeScene("still.json", R"({"gravity": [0, 0], "settings": {"duration": 0.5},
+      "particles": [{"id": "a", "mass": 1, "position": [-1, 0]}, {"id": "b", "mass": 8, "position": [1, 0.5]}]})");
+  const std::string png = output("ghost.png");
+  const Result r = tinkertoy({"render", scene, "--size", "640x480", "-o", png, "--ghost", "--integrator euler --dt 0.01"});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const Picture picture(png);
+  ASSERT_TRUE(picture.ok());
+  const Rgb ghost = over(rgb(colours::kGhost), colours::kGhost.a / 255.0, kDot);
+  EXPECT_TRUE(isColour(picture.at(38, 295), ghost, 4));  // a's centre, as in ParticlesAppearWhereTheFramingRulePutsThem
+  EXPECT_TRUE(isColour(picture.at(601, 154), ghost, 4));
+  EXPECT_TRUE(isColour(picture.at(58, 295), kBackground));
+}
+
+TEST_F(Render, AGhostsBadFlagsAndBlowUpAreSaid) {
+  Result r = tinkertoy({"render", kPendulum, "-o", output("x.png"), "--ghost", "--solver nonsense"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_TRUE(contains(r.err, "error: --ghost '--solver nonsense'")) << r.err;
+  r = tinkertoy({"render", kPendulum, "-o", output("x.png"), "--ghost", "--dt 1e-12"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_TRUE(contains(r.err, "error: --ghost: ")) << r.err;
+  EXPECT_TRUE(leftovers().empty());
+  // The ghost blows up (the scene's own settings), the run drawn does not: a warning, a picture.
+  const std::string scene = writeScene("blowup.json", kBlowUpScene);
+  r = tinkertoy({"render", scene, "-o", output("y.png"), "--integrator", "symplectic-euler", "--dt", "1e-5", "--duration",
+                 "0.1", "--ghost", ""});
+  EXPECT_EQ(r.code, kSuccess) << r.err;
+  EXPECT_TRUE(contains(r.err, "warning: --ghost: ")) << r.err;
+  EXPECT_TRUE(Picture(output("y.png")).ok());
+}
+
 // ---- SVG and PDF -------------------------------------------------------------------
 
 TEST_F(Render, SvgIsXmlOfTheRequestedSize) {

@@ -40,6 +40,7 @@ inline constexpr Colour kForce{44, 160, 44};   // constraint-force arrows
 inline constexpr Colour kPin{90, 90, 90};      // a nail's triangle
 inline constexpr Colour kTrail{190, 60, 150, 200};  // magenta: a path, not a rod in compression
 inline constexpr Colour kTrace{0, 150, 160, 220};   // teal: the path of a point the user traces
+inline constexpr Colour kGhost{230, 110, 0, 150};   // orange, see-through: a second run drawn over the first
 }  // namespace colours
 
 // A rigid body's fill: grey for static, green for kinematic, blue for dynamic bodies.
