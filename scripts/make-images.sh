@@ -23,4 +23,9 @@ studio() {  # studio SCRIPT OUTPUT: a scripted Studio session's last frame
 "$build/tinkertoy" render scenes/cloth.json -o $images/cloth.png --time 1.5 --quiet
 studio docs/studio-session.json $images/studio.png
 studio docs/studio-four-bar.json $images/studio-four-bar.png
+# Compare: the exact double pendulum against explicit Euler without projection, as a ghost.
+"$build/tinkertoy" render scenes/double_pendulum.json -o $images/compare-ghost.png --time 3 \
+  --ghost "--integrator euler --no-project" --quiet
+xvfb-run -a -s '-screen 0 1400x1000x24' "$build/tinkertoy-studio" scenes/double_pendulum.json --size 1280x800 \
+  --compare "--integrator euler --no-project" --frames 240 --screenshot $images/studio-compare.png
 echo "make-images: wrote $(ls $images | tr '\n' ' ')"

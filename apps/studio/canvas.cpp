@@ -259,6 +259,22 @@ void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view
   }
 }
 
+void drawGhost(ImDrawList& draw, const Camera& camera, const Sketch& sketch) {
+  const ImU32 ghost = im(colours::kGhost);
+  for (const SketchShape& shape : sketch.shapes) {
+    if (shape.type == Shape::Type::Circle) {
+      draw.AddCircle(px(camera, shape.center), static_cast<float>(shape.radius * camera.scale), ghost, 48, 2.5f);
+      continue;
+    }
+    std::vector<ImVec2> outline;
+    for (const Eigen::Vector2d& p : shape.outline) outline.push_back(px(camera, p));
+    draw.AddPolyline(outline.data(), static_cast<int>(outline.size()), ghost, ImDrawFlags_Closed, 2.5f);
+  }
+  for (const SketchLink& link : sketch.links) draw.AddLine(px(camera, link.a), px(camera, link.b), ghost, 3.0f);
+  for (const SketchSpring& spring : sketch.springs) draw.AddLine(px(camera, spring.a), px(camera, spring.b), ghost, 2.0f);
+  for (const SketchDot& dot : sketch.dots) draw.AddCircleFilled(px(camera, dot.at), 6.0f, ghost);
+}
+
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,
                 const SketchItem& hovered) {
   const auto highlight = [&](const SketchItem& item) -> std::optional<ImU32> {

@@ -45,6 +45,9 @@ void drawAxes(ImDrawList& draw, const Camera& camera, const ViewDirection& view)
 // colours::kTrail, the points the user traces in colours::kTrace.
 void drawTrail(ImDrawList& draw, const Camera& camera, const ViewDirection& view, const std::deque<Eigen::Vector3d>& trail,
                const Colour& colour);
+// A second run's picture over the first (compare mode): its links, springs, outlines and
+// point masses, all in colours::kGhost, see-through.
+void drawGhost(ImDrawList& draw, const Camera& camera, const Sketch& sketch);
 // Everything in the sketch, rods coloured by λ (red tension, blue compression), with rings
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,

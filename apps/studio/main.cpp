@@ -51,6 +51,7 @@ constexpr int kNoWindow = 1;
 
 struct Options {
   std::optional<std::filesystem::path> scene, script, screenshot, dump;
+  std::optional<std::string> compare;  // settings flags of the compare mode's ghost
   std::filesystem::path captureDirectory = ".";
   int frames = 0;
   std::string size = "1280x800";
@@ -183,6 +184,7 @@ int runStudio(const Options& options, std::optional<Replay> replay) {
   {
     Studio studio(options.scene, {options.width, options.height}, deterministic, options.captureDirectory);
     glfwSetWindowUserPointer(window, &studio);
+    if (options.compare) studio.compare(*options.compare);
     if (options.frames > 0 && !replay) studio.play();  // N frames of the scene running, not of t = 0
     const long lastFrame = options.frames > 0 ? options.frames
                            : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
@@ -259,6 +261,9 @@ int main(int argc, char** argv) {
   app.add_option("--frames", options.frames,
                  "run this many frames (at 1/60 s each), then exit; without --script the scene plays")
       ->check(CLI::PositiveNumber);
+  app.add_option("--compare", options.compare,
+                 "start in compare mode: the scene also runs under these settings flags, in one argument "
+                 "(\"--ks 100 --kd 2\"), drawn as a ghost");
   app.add_option("--screenshot", options.screenshot, "save the window as PNG after the script or the frames");
   app.add_option("--dump-scene", options.dump, "write the model and its state at exit");
   app.add_option("--size", options.size, "window size in pixels, WxH")->capture_default_str();

@@ -34,6 +34,7 @@ struct Series {
   const char* label;
   ImU32 colour;
   std::function<double(const HistorySample&)> value;
+  const std::deque<HistorySample>* samples = nullptr;  // its own history (the compare ghost's); null: the plot's
 };
 
 void plot(const char* title, const std::deque<HistorySample>& history, const std::vector<Series>& series, bool logScale,
@@ -51,8 +52,9 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   draw.AddRect(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(160, 160, 160, 255));
   if (history.size() < 2) return;
   AxisRange range;
+  const auto samplesOf = [&](const Series& s) -> const std::deque<HistorySample>& { return s.samples ? *s.samples : history; };
   for (const Series& s : series) {
-    for (const HistorySample& h : history) range.add(axisCoordinate(s.value(h), logScale));
+    for (const HistorySample& h : samplesOf(s)) range.add(axisCoordinate(s.value(h), logScale));
   }
   if (range.empty()) {
     draw.AddText({corner.x + 8, corner.y + 8}, IM_COL32(120, 120, 120, 255), logScale ? "all zero" : "no values");
@@ -68,7 +70,8 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   };
   for (const Series& s : series) {
     std::vector<ImVec2> points;
-    for (const HistorySample& h : history) {
+    for (const HistorySample& h : samplesOf(s)) {
+      if (h.time < t0 || h.time > t1) continue;  // a ghost's samples outside the plot's time
       if (const std::optional<double> x = axisCoordinate(s.value(h), logScale)) points.push_back(at(h.time, *x));
     }
     draw.AddPolyline(points.data(), static_cast<int>(points.size()), s.colour, ImDrawFlags_None, 1.5f);
@@ -175,6 +178,7 @@ void Studio::sidePanel() {
   ImGui::BeginChild("##controls", {0, -kPlotsHeight});
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector();
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) settingsPanel();
+  if (ImGui::CollapsingHeader("Compare")) comparePanel();
   ImGui::EndChild();
   ImGui::Separator();
   plots();
@@ -240,6 +244,27 @@ void Studio::inspectorField(const Json::json_pointer& at, const std::string& nam
   } else {
     ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
   }
+}
+
+void Studio::comparePanel() {
+  ImGui::TextWrapped("Run the model a second time under other settings flags (those of `tinkertoy run`), drawn over it "
+                     "as an orange ghost, with both runs on the plots.");
+  ImGui::SetNextItemWidth(-1);
+  const bool enter = ImGui::InputTextWithHint("##ghost flags", "--integrator euler --no-project", &ghostFlags_,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  if (enter || ImGui::Button(ghost_ ? "Restart" : "Compare")) compare(ghostFlags_);
+  if (!ghost_) return;
+  ImGui::SameLine();
+  if (ImGui::Button("Stop")) {
+    stopCompare();
+    return;
+  }
+  // The one-line table: what a step costs each run, and how well each holds its constraints.
+  const double ghostMicroseconds = ghost_->steps() > 0 ? 1e6 * ghost_->seconds() / static_cast<double>(ghost_->steps()) : 0.0;
+  const double ghostError = ghost_->history().empty() ? 0.0 : ghost_->history().back().constraintError;
+  ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s", session_.stepsPerSecond(),
+                     session_.simulator().diagnostics().constraintError, ghostMicroseconds, ghostError,
+                     ghost_->error().empty() ? "" : "; stopped: ", ghost_->error().c_str());
 }
 
 void Studio::settingsPanel() {
@@ -317,22 +342,38 @@ void Studio::settingsPanel() {
 
 void Studio::plots() {
   const auto& history = session_.history();
+  // In compare mode the ghost's total energy, error and ‖C‖∞ join each plot, in the ghost's colour.
+  const std::deque<HistorySample>* ghost = ghost_ ? &ghost_->history() : nullptr;
+  const ImU32 ghostColour = IM_COL32(colours::kGhost.r, colours::kGhost.g, colours::kGhost.b, 255);
+  const auto withGhost = [&](std::vector<Series> series, Series ghostSeries) {
+    if (ghost) {
+      ghostSeries.samples = ghost;
+      series.push_back(std::move(ghostSeries));
+    }
+    return series;
+  };
   plot("Energy:", history,
-       {{"kinetic", IM_COL32(31, 119, 180, 255), [](const HistorySample& h) { return h.kinetic; }},
-        {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
-        {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
+       withGhost({{"kinetic", IM_COL32(31, 119, 180, 255), [](const HistorySample& h) { return h.kinetic; }},
+                  {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
+                  {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
+                 {"ghost", ghostColour, [](const HistorySample& h) { return h.total; }}),
        false, "J");
   // Drift, the work ledger and what is left, the numerical error, all from the plot's first sample.
   const HistorySample first = history.empty() ? HistorySample{} : history.front();
+  const HistorySample ghostFirst = ghost && !ghost->empty() ? ghost->front() : HistorySample{};
   plot("Drift:", history,
-       {{"E − E0", IM_COL32(214, 39, 40, 255), [first](const HistorySample& h) { return h.total - first.total; }},
-        {"work W", IM_COL32(255, 127, 14, 255), [first](const HistorySample& h) { return h.work - first.work; }},
-        {"error", IM_COL32(23, 190, 207, 255),
-         [first](const HistorySample& h) { return h.total - first.total - (h.work - first.work); }}},
+       withGhost({{"E − E0", IM_COL32(214, 39, 40, 255), [first](const HistorySample& h) { return h.total - first.total; }},
+                  {"work W", IM_COL32(255, 127, 14, 255), [first](const HistorySample& h) { return h.work - first.work; }},
+                  {"error", IM_COL32(23, 190, 207, 255),
+                   [first](const HistorySample& h) { return h.total - first.total - (h.work - first.work); }}},
+                 {"ghost error", ghostColour,
+                  [ghostFirst](const HistorySample& h) { return h.total - ghostFirst.total - (h.work - ghostFirst.work); }}),
        false, "J");
   workLedger();
   plot("Constraint error (log scale):", history,
-       {{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}}, true, "m");
+       withGhost({{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}},
+                 {"ghost", ghostColour, [](const HistorySample& h) { return h.constraintError; }}),
+       true, "m");
 }
 
 // The ledger's entries that are not zero, on one wrapped line.

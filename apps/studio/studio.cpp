@@ -114,6 +114,32 @@ bool Studio::edit(const std::function<void(Json&)>& change) {
 
 void Studio::togglePlay() { session_.setPlaying(!session_.playing()); }
 
+void Studio::compare(const std::string& flags) {
+  ghostFlags_ = flags;
+  try {
+    ghost_ = GhostRun::start(document_.text(), flags);
+  } catch (const std::exception& e) {
+    report(e.what(), true);
+    return;
+  }
+  ghostRevision_ = document_.revision();
+  report("comparing with " + (flags.empty() ? std::string("the scene's own settings") : flags) +
+             ": the ghost is drawn in orange, from the state the model had now",
+         false);
+}
+
+void Studio::stopCompare() { ghost_.reset(); }
+
+void Studio::advanceGhost() {
+  if (!ghost_) return;
+  const double time = document_.scene().model.time();
+  if (ghostRevision_ != document_.revision() || time + 0.5 * ghost_->scene().settings.dt < ghost_->scene().model.time()) {
+    compare(ghostFlags_);  // edited, reset or undone: compare from the model's state now
+    if (!ghost_) return;
+  }
+  ghost_->advanceTo(time);
+}
+
 void Studio::reset() {
   session_.endDrag();
   document_.reset();
@@ -156,6 +182,7 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   shortcuts();
   canvasInput();
   session_.advance(frameSeconds, deterministic);
+  advanceGhost();
   if (!session_.error().empty()) {
     report("the simulation stopped: " + session_.error(), true);  // the message says which state is kept
     session_.clearError();
@@ -172,6 +199,7 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   }
   for (const Session::Trace& trace : session_.traces()) drawTrail(draw, camera_, view_, trace.path, colours::kTrace);
   drawSketch(draw, camera_, sketch_, selected_, hovered_);
+  if (ghost_) drawGhost(draw, camera_, sketch(ghost_->scene().model, &ghost_->simulator(), {.view = view_}));
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire ||
       gesture_.kind == Gesture::Kind::Part) {
     const bool part = gesture_.kind == Gesture::Kind::Part;

@@ -16,6 +16,7 @@
 
 #include "canvas.hpp"
 #include "document.hpp"
+#include "ghost_run.hpp"
 #include "inspection.hpp"
 #include "recent_files.hpp"
 #include "scene_list.hpp"
@@ -52,6 +53,11 @@ class Studio {
   void setTool(Tool tool);
   // Starts the simulation (as Space does when paused).
   void play() { session_.setPlaying(true); }
+  // Compare mode: the model also runs under `flags` (settings flags, as `tinkertoy compare`
+  // takes them), from its state now, drawn as a ghost; a bad flag is reported and changes
+  // nothing. Empty flags run the scene's own settings. stopCompare() ends it.
+  void compare(const std::string& flags);
+  void stopCompare();
   // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
   void open(const std::filesystem::path& file);
   // Writes the live model in its current state (an end drag is let go first).
@@ -124,6 +130,11 @@ class Studio {
   // vector, a flag); an object's fields each get their own ("shape.size").
   void inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value);
   void settingsPanel();
+  // The compare mode's flags field, start and stop, and the one-line table of the two runs' costs.
+  void comparePanel();
+  // Keeps the ghost on the first run's clock; after an edit, a reset or an undo it starts again
+  // from the model's state then.
+  void advanceGhost();
   void plots();
   void workLedger();
   void statusBar();
@@ -180,6 +191,9 @@ class Studio {
   std::string pathField_;
   std::vector<SceneEntry> examples_;  // the Open dialog's, read when it opens
   Inspection inspection_;  // the selected item's JSON as the inspector shows it
+  std::unique_ptr<GhostRun> ghost_;  // compare mode's second run, when on
+  std::string ghostFlags_;           // the compare field's text
+  std::uint64_t ghostRevision_ = 0;  // the document revision the ghost started from
 };
 
 }  // namespace tinkertoy::studio
