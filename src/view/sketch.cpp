@@ -230,8 +230,11 @@ class Sketcher {
   // world is a ground pivot, drawn as a nail is.
   void draw(ConstraintId id, const RevoluteJointSettings& s) {
     const bool ground = !s.connection.b.has_value();
-    out_.pins.push_back(
-        {.at = at(s.connection.a), .kind = ground ? SketchPin::Kind::Nail : SketchPin::Kind::Hinge, .item = id});
+    const int motor = !s.motor ? 0 : s.motor->speed < 0.0 ? -1 : 1;
+    out_.pins.push_back({.at = at(s.connection.a),
+                         .kind = ground ? SketchPin::Kind::Nail : SketchPin::Kind::Hinge,
+                         .item = id,
+                         .motor = motor});
   }
   void draw(ConstraintId id, const WeldJointSettings& s) {
     out_.pins.push_back({.at = at(s.connection.a), .kind = SketchPin::Kind::Weld, .item = id});

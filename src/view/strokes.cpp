@@ -44,7 +44,43 @@ std::array<Eigen::Vector2d, 2> spanAcross(const SketchLine& line, const Bounds& 
   return {line.point - reach * line.direction, line.point + reach * line.direction};
 }
 
+namespace {
+
+// A motor: three quarters of a circle round the pin, with an arrowhead at the end it turns
+// toward (pixels have y down, so counter-clockwise on the picture is a decreasing pixel angle).
+std::vector<PinMark> motorMarks(int turn, const Eigen::Vector2d& at, double u) {
+  constexpr double kRadius = 14.0, kSweep = 1.5 * 3.141592653589793;
+  constexpr int kSegments = 24;
+  PinMark arc{.kind = PinMark::Kind::Polyline, .width = 2.0 * u, .colour = colours::kMouse};
+  const auto point = [&](double angle) { return Eigen::Vector2d(at + kRadius * u * Eigen::Vector2d(std::cos(angle), std::sin(angle))); };
+  for (int k = 0; k <= kSegments; ++k) arc.points.push_back(point(-turn * kSweep * k / kSegments));
+  const double end = -turn * kSweep;
+  const Eigen::Vector2d tip = point(end);
+  const Eigen::Vector2d along = -turn * Eigen::Vector2d(-std::sin(end), std::cos(end));  // the way it turns, at the tip
+  const Eigen::Vector2d across(-along.y(), along.x());
+  PinMark head{.kind = PinMark::Kind::FilledPolygon,
+               .points = {tip + 6.0 * u * along, tip - 3.0 * u * along + 5.0 * u * across, tip - 3.0 * u * along - 5.0 * u * across},
+               .colour = colours::kMouse};
+  return {arc, head};
+}
+
+std::vector<PinMark> shapeMarks(const SketchPin& pin, const Eigen::Vector2d& at, double u);
+
+}  // namespace
+
 std::vector<PinMark> pinMarks(const SketchPin& pin, const Eigen::Vector2d& at, double u) {
+  std::vector<PinMark> marks = shapeMarks(pin, at, u);
+  if (pin.motor != 0) {
+    const std::vector<PinMark> motor = motorMarks(pin.motor, at, u);
+    marks.insert(marks.end(), motor.begin(), motor.end());
+  }
+  return marks;
+}
+
+namespace {
+
+// The pin's own marks, by its kind.
+std::vector<PinMark> shapeMarks(const SketchPin& pin, const Eigen::Vector2d& at, double u) {
   using Kind = PinMark::Kind;
   const auto circle = [&](Kind kind, double radius, Colour colour, double width = 0.0) {
     return PinMark{.kind = kind, .points = {at}, .radius = radius * u, .width = width * u, .colour = colour};
@@ -75,6 +111,8 @@ std::vector<PinMark> pinMarks(const SketchPin& pin, const Eigen::Vector2d& at, d
   }
   return {};
 }
+
+}  // namespace
 
 double roundStep(double minimum) {
   const double decade = std::pow(10.0, std::floor(std::log10(minimum)));

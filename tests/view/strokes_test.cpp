@@ -90,5 +90,26 @@ TEST(Style, RodsShadeByTheSignAndSizeOfLambda) {
   EXPECT_DOUBLE_EQ(dotRadius(1e6), dotRadius(100.0));  // clamped
 }
 
+// A motor is drawn (it was not): an arc round its joint's pin, in the mouse's orange, whose
+// arrowhead points the way the motor turns: counter-clockwise on the picture for a positive
+// speed, clockwise for a negative one (pixels have y down).
+TEST(Strokes, AMotorsArrowTurnsItsWay) {
+  const Eigen::Vector2d at(100, 100);
+  for (const int turn : {1, -1}) {
+    SCOPED_TRACE(turn);
+    const std::vector<PinMark> marks = pinMarks({.at = Eigen::Vector2d::Zero(), .kind = SketchPin::Kind::Hinge, .motor = turn}, at);
+    ASSERT_GE(marks.size(), 2u);
+    const PinMark& head = marks.back();
+    ASSERT_EQ(head.kind, PinMark::Kind::FilledPolygon);
+    const Eigen::Vector2d tip = head.points[0];
+    // Three quarters round from the right: below the pin going right (counter-clockwise on the
+    // picture), or above it going right (clockwise).
+    EXPECT_NEAR(tip.x() - at.x(), 6.0, 1e-9);
+    EXPECT_NEAR(tip.y() - at.y(), turn * 14.0, 1e-9);
+    EXPECT_EQ(head.colour.r, colours::kMouse.r);
+  }
+  EXPECT_EQ(pinMarks({.kind = SketchPin::Kind::Hinge}, at).size(), 2u) << "a hinge without a motor: its two circles";
+}
+
 }  // namespace
 }  // namespace tinkertoy

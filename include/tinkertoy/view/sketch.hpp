@@ -83,6 +83,8 @@ struct SketchPin {
   Kind kind = Kind::Nail;
   SketchItem item;
   Eigen::Vector2d direction = Eigen::Vector2d::UnitX();  // a slider's axis
+  // A revolute joint's motor: +1 turning counter-clockwise (speed > 0), −1 clockwise, 0 none.
+  int motor = 0;
   double depth = 0.0;
 };
 
