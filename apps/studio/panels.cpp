@@ -25,7 +25,7 @@ ImFont* monospacedFont() {
 }
 
 constexpr float kPlotHeight = 84.0f;    // px, of one plot's box
-constexpr float kPlotsHeight = 352.0f;  // px, of the three plots with their titles and the work line
+constexpr float kPlotsHeight = 380.0f;  // px: the window's choice, the three plots with their titles and the work line
 constexpr ImGuiWindowFlags kFixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                     ImGuiWindowFlags_NoSavedSettings;
 
@@ -37,8 +37,10 @@ struct Series {
   const std::deque<HistorySample>* samples = nullptr;  // its own history (the compare ghost's); null: the plot's
 };
 
+// One plot of the last `window` seconds of the history (infinite: all of it): the curves and
+// the value axis both cover only that time, so an old yank does not flatten what follows.
 void plot(const char* title, const std::deque<HistorySample>& history, const std::vector<Series>& series, bool logScale,
-          const char* unit) {
+          const char* unit, double window) {
   ImGui::TextUnformatted(title);
   for (const Series& s : series) {  // the legend, on the title's line
     ImGui::SameLine();
@@ -51,10 +53,14 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   draw.AddRectFilled(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(255, 255, 255, 255));
   draw.AddRect(corner, {corner.x + size.x, corner.y + size.y}, IM_COL32(160, 160, 160, 255));
   if (history.size() < 2) return;
+  const double t1 = history.back().time;
+  const double t0 = std::min(windowStart(history.front().time, t1, window), t1 - 1e-9);
   AxisRange range;
   const auto samplesOf = [&](const Series& s) -> const std::deque<HistorySample>& { return s.samples ? *s.samples : history; };
   for (const Series& s : series) {
-    for (const HistorySample& h : samplesOf(s)) range.add(axisCoordinate(s.value(h), logScale));
+    for (const HistorySample& h : samplesOf(s)) {
+      if (h.time >= t0 && h.time <= t1) range.add(axisCoordinate(s.value(h), logScale));
+    }
   }
   if (range.empty()) {
     draw.AddText({corner.x + 8, corner.y + 8}, IM_COL32(120, 120, 120, 255), logScale ? "all zero" : "no values");
@@ -62,7 +68,6 @@ void plot(const char* title, const std::deque<HistorySample>& history, const std
   }
   const AxisRange framed = range.framed(logScale);
   const double lo = framed.lo, hi = framed.hi;
-  const double t0 = history.front().time, t1 = std::max(history.back().time, t0 + 1e-9);
   const float left = corner.x + 58.0f, right = corner.x + size.x - 6.0f, top = corner.y + 6.0f, bottom = corner.y + size.y - 18.0f;
   const auto at = [&](double t, double v) {
     return ImVec2(left + static_cast<float>((t - t0) / (t1 - t0)) * (right - left),
@@ -175,7 +180,10 @@ void Studio::sidePanel() {
   ImGui::Begin("##panel", nullptr, kFixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   ImGui::PushItemWidth(160);
   // The plots keep the panel's foot, always in view; the inspector and the settings scroll above.
-  ImGui::BeginChild("##controls", {0, -kPlotsHeight});
+  // The work line wraps onto as many lines as the ledger has entries: the plots grow by them.
+  const float wrap = ImGui::GetContentRegionAvail().x;
+  const float ledgerLines = ImGui::CalcTextSize(ledgerText().c_str(), nullptr, false, wrap).y - ImGui::GetTextLineHeight();
+  ImGui::BeginChild("##controls", {0, -(kPlotsHeight + std::max(0.0f, ledgerLines))});
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector();
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) settingsPanel();
   if (ImGui::CollapsingHeader("Compare")) comparePanel();
@@ -342,6 +350,20 @@ void Studio::settingsPanel() {
 
 void Studio::plots() {
   const auto& history = session_.history();
+  // The plots' time window: the zoom on the time axis.
+  constexpr std::pair<double, const char*> kWindows[] = {{2.0, "2 s"}, {5.0, "5 s"}, {10.0, "10 s"}, {30.0, "30 s"},
+                                                         {INFINITY, "all (a minute)"}};
+  const char* shown = "all (a minute)";
+  for (const auto& [seconds, name] : kWindows) {
+    if (seconds == plotWindow_) shown = name;
+  }
+  ImGui::SetNextItemWidth(140);
+  if (ImGui::BeginCombo("plots show the last", shown)) {
+    for (const auto& [seconds, name] : kWindows) {
+      if (ImGui::Selectable(name, seconds == plotWindow_)) plotWindow_ = seconds;
+    }
+    ImGui::EndCombo();
+  }
   // In compare mode the ghost's total energy, error and ‖C‖∞ join each plot, in the ghost's colour.
   const std::deque<HistorySample>* ghost = ghost_ ? &ghost_->history() : nullptr;
   const ImU32 ghostColour = IM_COL32(colours::kGhost.r, colours::kGhost.g, colours::kGhost.b, 255);
@@ -357,7 +379,7 @@ void Studio::plots() {
                   {"potential", IM_COL32(44, 160, 44, 255), [](const HistorySample& h) { return h.potential; }},
                   {"total", IM_COL32(40, 40, 40, 255), [](const HistorySample& h) { return h.total; }}},
                  {"ghost", ghostColour, [](const HistorySample& h) { return h.total; }}),
-       false, "J");
+       false, "J", plotWindow_);
   // Drift, the work ledger and what is left, the numerical error, all from the plot's first sample.
   const HistorySample first = history.empty() ? HistorySample{} : history.front();
   const HistorySample ghostFirst = ghost && !ghost->empty() ? ghost->front() : HistorySample{};
@@ -368,16 +390,18 @@ void Studio::plots() {
                    [first](const HistorySample& h) { return h.total - first.total - (h.work - first.work); }}},
                  {"ghost error", ghostColour,
                   [ghostFirst](const HistorySample& h) { return h.total - ghostFirst.total - (h.work - ghostFirst.work); }}),
-       false, "J");
+       false, "J", plotWindow_);
   workLedger();
   plot("Constraint error (log scale):", history,
        withGhost({{"‖C‖∞", IM_COL32(148, 103, 189, 255), [](const HistorySample& h) { return h.constraintError; }}},
                  {"ghost", ghostColour, [](const HistorySample& h) { return h.constraintError; }}),
-       true, "m");
+       true, "m", plotWindow_);
 }
 
-// The ledger's entries that are not zero, on one wrapped line.
-void Studio::workLedger() {
+void Studio::workLedger() { ImGui::TextWrapped("%s", ledgerText().c_str()); }
+
+// The ledger's entries that are not zero, on one line (wrapped where it is drawn).
+std::string Studio::ledgerText() const {
   std::ostringstream line;
   line << std::setprecision(3) << "work:";
   const WorkLedger& work = session_.work();
@@ -388,7 +412,7 @@ void Studio::workLedger() {
     any = true;
   }
   if (!any) line << " none (conservative)";
-  ImGui::TextWrapped("%s", line.str().c_str());
+  return line.str();
 }
 
 void Studio::statusBar() {

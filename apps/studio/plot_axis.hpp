@@ -39,6 +39,9 @@ struct AxisRange {
   }
 };
 
+// Where a plot of the last `window` seconds starts, for a history from `first` to `last`.
+inline double windowStart(double first, double last, double window) { return std::max(first, last - window); }
+
 // The label of axis coordinate x: a decade on a log axis ("1e-3", "1", "1e+2"), else the value.
 inline std::string axisLabel(double x, bool logScale) {
   char text[48];

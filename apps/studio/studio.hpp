@@ -137,6 +137,7 @@ class Studio {
   void advanceGhost();
   void plots();
   void workLedger();
+  [[nodiscard]] std::string ledgerText() const;
   void statusBar();
   void helpOverlay();
   void messageBanner();
@@ -194,6 +195,7 @@ class Studio {
   std::unique_ptr<GhostRun> ghost_;  // compare mode's second run, when on
   std::string ghostFlags_;           // the compare field's text
   std::uint64_t ghostRevision_ = 0;  // the document revision the ghost started from
+  double plotWindow_ = 10.0;         // s of history the plots show (∞: all they keep)
 };
 
 }  // namespace tinkertoy::studio

@@ -3,6 +3,8 @@
 // instead of a line at "1e-16".
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "plot_axis.hpp"
 
 namespace tinkertoy::studio {
@@ -33,6 +35,20 @@ TEST(PlotAxis, AllZeroHasNoLogAxis) {
   EXPECT_EQ(linear.framed(false).lo, -0.5);
   EXPECT_EQ(axisLabel(1234.5, false), "1.23e+03");
   EXPECT_FALSE(axisCoordinate(NAN, false));
+}
+
+// The plots show a time window: a yank 20 s ago no longer sets the scale of what follows.
+TEST(PlotAxis, AWindowLeavesAnOldYankOut) {
+  const double t0 = windowStart(0.0, 30.0, 10.0);
+  EXPECT_EQ(t0, 20.0);
+  EXPECT_EQ(windowStart(5.0, 8.0, 10.0), 5.0) << "a history shorter than the window: all of it";
+  EXPECT_EQ(windowStart(0.0, 30.0, INFINITY), 0.0);
+  AxisRange range;
+  for (int k = 0; k <= 300; ++k) {
+    const double t = 0.1 * k, energy = k == 50 ? 1000.0 : 1.0 + 0.01 * std::sin(t);
+    if (t >= t0) range.add(axisCoordinate(energy, false));
+  }
+  EXPECT_LT(range.hi, 1.02);
 }
 
 }  // namespace

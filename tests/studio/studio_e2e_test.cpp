@@ -220,6 +220,28 @@ TEST(Studio, CompareModeDrawsASecondRunAsAGhost) {
   EXPECT_EQ(ghostPixels(bad), 0);
 }
 
+// A work ledger of three entries wraps onto a second line; the plots grow by it instead of the
+// constraint-error plot being pushed under the status bar: its box's bottom edge stays in view.
+TEST(Studio, ALongWorkLedgerKeepsThePlotsInView) {
+  const fs::path scene = write("ledger.json", R"({"settings": {"formulation": "velocity"},
+    "particles": [{"id": "a", "mass": 1, "position": [0, -1]}, {"id": "b", "mass": 1, "position": [1.3, -1]}],
+    "forces": [{"type": "spring", "a": "a", "b": "b", "stiffness": 50, "damping": 2, "rest_length": 1},
+               {"type": "drag", "coefficient": 0.5}],
+    "constraints": [{"type": "distance", "a": "a", "b": [0, 0]}]})");
+  const fs::path shot = scratch("ledger.png");
+  const StudioRun run = runStudio(scene.string() + " --frames 60 --screenshot " + shot.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  const Screenshot image(shot);
+  ASSERT_EQ(image.height, kHeight);
+  const int x = kWidth - static_cast<int>(studio::layout::kPanelWidth) + 20;
+  const int foot = kHeight - static_cast<int>(studio::layout::kStatusHeight) - 1;
+  int edge = -1;  // the lowest row of the plot boxes' grey border above the status bar
+  for (int y = foot; y > foot - 200 && edge < 0; --y) {
+    if ((image.at(x, y) - Eigen::Vector3i(160, 160, 160)).cwiseAbs().maxCoeff() <= 2) edge = y;
+  }
+  EXPECT_GT(edge, foot - 30) << "the last plot's bottom edge is at row " << edge << ", the panel ends at " << foot;
+}
+
 // A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
 // id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
 // (item 15).
