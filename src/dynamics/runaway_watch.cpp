@@ -1,16 +1,31 @@
 // The blow-up criterion for a finite state (runaway_watch.hpp).
 #include "tinkertoy/dynamics/runaway_watch.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tinkertoy/archive/state_archive.hpp"
 
 namespace tinkertoy {
 
-void RunawayWatch::restart(double kinetic, double potential, double mass, double size, double dt) {
-  energy_ = kinetic + potential;
+namespace {
+
+// |T| + |V| + M (L / dt)²: the energy the model has, or could have if every body crossed it each step.
+double energyScale(double kinetic, double potential, double mass, double size, double dt) {
   const double crossing = size / dt;  // m/s: the model's size in one step
-  scale_ = std::abs(kinetic) + std::abs(potential) + mass * crossing * crossing;
+  return std::abs(kinetic) + std::abs(potential) + mass * crossing * crossing;
+}
+
+}  // namespace
+
+void RunawayWatch::restart(double kinetic, double potential, double mass, double size, double dt) {
+  rebase(kinetic, potential, mass, size, dt);
+  scale_ = runScale_ = energyScale(kinetic, potential, mass, size, dt);
+}
+
+void RunawayWatch::rebase(double kinetic, double potential, double mass, double size, double dt) {
+  energy_ = kinetic + potential;
+  scale_ = std::min(energyScale(kinetic, potential, mass, size, dt), kEditGrowth * runScale_);
   work_ = 0.0;
   absoluteWork_ = 0.0;
 }
@@ -31,9 +46,10 @@ void RunawayWatch::commit(const WorkLedger& stepWork) {
 }
 
 void RunawayWatch::serialize(StateArchive& archive) {
-  for (double* x : {&energy_, &scale_, &work_, &absoluteWork_}) archive.number(*x);
+  for (double* x : {&energy_, &scale_, &work_, &absoluteWork_, &runScale_}) archive.number(*x);
   if (archive.reading() && !(std::isfinite(energy_) && std::isfinite(scale_) && scale_ >= 0.0 && std::isfinite(work_) &&
-                             std::isfinite(absoluteWork_) && absoluteWork_ >= 0.0)) {
+                             std::isfinite(absoluteWork_) && absoluteWork_ >= 0.0 && std::isfinite(runScale_) &&
+                             runScale_ >= 0.0)) {
     throw StateError("the state file holds a blow-up reference that is not finite");
   }
 }

@@ -46,7 +46,10 @@ void Simulator::step() {
   if (edited) formulation_->modelEdited();
   q_ = std::as_const(model_).q();
   v_ = std::as_const(model_).v();
-  if (edited) watchFrom(energyAt({startTime, q_, v_}));
+  if (edited) {  // the reference moves to the edited state (runaway_watch.hpp)
+    const StepDiagnostics now = energyAt({startTime, q_, v_});
+    runaway_.rebase(now.kineticEnergy, now.potentialEnergy, totalMass_, modelSize_, settings_.dt);
+  }
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
   StepDiagnostics candidate;

@@ -95,6 +95,35 @@ TEST(Runaway, AnEditOfTheStateRestartsTheReference) {
   EXPECT_NEAR(scene.model.q()[0], 1.0 + 1e7 * 0.01, 1e-3);
 }
 
+// Edits that keep renewing the reference cannot keep a runaway alive: the Studio's mouse drag
+// moves its target every frame, and each edit used to restart the criterion at the state's own
+// energy, so a stiff spring ran to 1e150 m with a "last good state" there. The scale an edit
+// gives the criterion is at most a thousand times the run's own.
+TEST(Runaway, EditsEveryStepDoNotHideARunaway) {
+  // Two particles on a 1e6 N/m spring, nothing else: RK4 at dt = 1/240 s multiplies the energy by
+  // about 1400 a step, less than the criterion's million, so only its scale can catch it.
+  Scene scene = parseScene(R"({"particles": [{"id": "p1", "mass": 1, "position": [0, -1]},
+                                             {"id": "p2", "mass": 1, "position": [0, -2]}],
+      "forces": [{"type": "spring", "a": "p1", "b": "p2", "stiffness": 1e6, "rest_length": 1}],
+      "settings": {"dt": 0.004166666666666667}})");
+  Model& model = scene.model;
+  const BodyId p2 = *model.findBody("p2");
+  model.setVelocity(p2, Eigen::Vector2d(0.1, 0));
+  Simulator sim(model, scene.settings);
+  std::optional<SimulationError> error;
+  for (int i = 0; i < 2000 && !error; ++i) {
+    model.setVelocity(p2, model.velocities(p2));  // an edit, as a drag's every frame is
+    try {
+      sim.step();
+    } catch (const SimulationError& e) {
+      error = e;
+    }
+  }
+  ASSERT_TRUE(error.has_value()) << "never refused; q = " << model.q().transpose();
+  EXPECT_NE(std::string(error->what()).find("the state ran away"), std::string::npos) << error->what();
+  EXPECT_LT(model.q().lpNorm<Eigen::Infinity>(), 1e5) << "the last good state: " << model.q().transpose();
+}
+
 // The criterion is saved with the state: a resumed run judges every later step as the original.
 TEST(Runaway, TheReferenceTravelsWithASavedState) {
   const char* json = R"({"particles": [{"id": "p1", "mass": 1, "position": [0, -1]},
