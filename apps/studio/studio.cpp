@@ -24,6 +24,7 @@ constexpr double kMessageSeconds = 8.0;
 constexpr double kErrorSeconds = 30.0;  // an error stays longer, and goes with "dismiss" sooner
 constexpr double kOrbitPerPixel = 0.01;  // rad of view turn per pixel of a right-button drag
 constexpr double kGrabReach = 40.0;      // px: a Drag press this near a moving body grabs it
+constexpr std::size_t kRecentFrames = 20;  // a third of a second: how late a press at a fast body may be
 
 }  // namespace
 
@@ -113,6 +114,28 @@ bool Studio::edit(const std::function<void(Json&)>& change) {
 }
 
 void Studio::togglePlay() { session_.setPlaying(!session_.playing()); }
+
+std::optional<BodyPoint> Studio::recentlyPassed(const Eigen::Vector2d& pixel) const {
+  const Model& model = document_.scene().model;
+  const auto& trails = session_.trails();
+  std::optional<BodyPoint> nearest;
+  double best = kGrabReach;
+  for (std::size_t b = 0; b < trails.size() && b < model.bodyCount(); ++b) {
+    const BodyId body = model.bodyAt(b);
+    const bool framed = model.body(body).hasFrame();  // its trail is its origin's
+    for (std::size_t k = 0; k < trails[b].size(); ++k) {
+      const auto& trail = trails[b][k];
+      const std::size_t from = trail.size() > kRecentFrames ? trail.size() - kRecentFrames : 0;
+      for (std::size_t i = from; i < trail.size(); ++i) {
+        const double distance = (camera_.toPixels(view_.toPicture(trail[i])) - pixel).norm();
+        if (distance > best) continue;
+        best = distance;
+        nearest = framed ? BodyPoint(body, Eigen::Vector2d::Zero()) : BodyPoint(body, static_cast<int>(k));
+      }
+    }
+  }
+  return nearest;
+}
 
 void Studio::compare(const std::string& flags) {
   ghostFlags_ = flags;
@@ -343,6 +366,11 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
         // A moving body is easy to miss: the nearest one within reach is grabbed instead.
         if (const auto near = nearestBody(sketch_, camera_, camera_.toPixels(world), kGrabReach)) {
           beginGesture({near->body, near}, world);
+          return;
+        }
+        // ... or one that passed there a moment ago: a hand aims at a fast body a little late.
+        if (const auto passed = recentlyPassed(camera_.toPixels(world))) {
+          beginGesture({passed->body, passed}, world);
           return;
         }
       }

@@ -76,6 +76,9 @@ class Studio {
   void shortcut(int key, bool ctrl, bool shift);
   void canvasInput();
   void beginGesture(const Hit& hit, const Eigen::Vector2d& world);
+  // The body point whose path of the last few frames passed nearest `pixel`, within the grab's
+  // reach: a press at a fast body lands where it was when the hand aimed.
+  [[nodiscard]] std::optional<BodyPoint> recentlyPassed(const Eigen::Vector2d& pixel) const;
   void updateGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
   void endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pixel);
   void remove(const SketchItem& item);

@@ -242,6 +242,22 @@ TEST(Studio, ALongWorkLedgerKeepsThePlotsInView) {
   EXPECT_GT(edge, foot - 30) << "the last plot's bottom edge is at row " << edge << ", the panel ends at " << foot;
 }
 
+// A press where a fast body was a moment ago grabs it (it used to pan the view): a particle
+// flying at 8 m/s is pressed 0.8 m behind, a tenth of a second late, and pulled up.
+TEST(Studio, APressAFastBodyJustLeftGrabsIt) {
+  const fs::path scene = write("fast.json", R"({"gravity": [0, 0],
+    "particles": [{"id": "p", "mass": 1, "position": [-4, 0], "velocity": [8, 0]},
+                  {"id": "far", "mass": 1, "position": [6, 3]}]})");
+  const fs::path script = write("late.json", R"({"events": [{"t": 0.1, "key": "space"},
+    {"t": 0.6, "mouse": [-0.8, 0]}, {"t": 0.6, "press": "left"},
+    {"t": 0.7, "mouse": [0, 2]}, {"t": 1.2, "mouse": [0, 2]}, {"t": 1.25, "release": "left"},
+    {"t": 1.3, "key": "space"}]})");
+  const fs::path dump = scratch("grabbed.json");
+  const StudioRun run = runStudio(scene.string() + " --script " + script.string() + " --dump-scene " + dump.string());
+  ASSERT_EQ(run.status, 0) << run.errors;
+  EXPECT_GT(at(loadScene(dump), "p").y(), 0.3) << "the press missed the particle and panned instead";
+}
+
 // A shape is edited field by field, not as raw JSON: a disc's shape.radius, the field below its
 // id, type, mass, position, angle, velocity, angular velocity and shape type; the inertia follows
 // (item 15).
