@@ -16,6 +16,7 @@
 #include "model_contents.hpp"
 #include "output_format.hpp"
 #include "painter.hpp"
+#include "tinkertoy/view/default_view.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
 #include "recording.hpp"
@@ -274,8 +275,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     }
   }
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
-  const ViewDirection defaultView = scene.model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
-  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView)};
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView(scene.model))};
   if (const std::string problem = checkFrameMemory(sketch(scene.model, &run->simulator, sketchOptions),
                                                    pictureCount(o, *format, end));
       !problem.empty()) {

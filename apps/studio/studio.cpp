@@ -14,6 +14,7 @@
 #include "layout.hpp"
 #include "scene_json.hpp"
 #include "tinkertoy/dynamics/pose_projection.hpp"
+#include "tinkertoy/view/default_view.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::studio {
@@ -56,7 +57,7 @@ void Studio::open(const std::filesystem::path& file) {
     return;
   }
   recent_.add(file);
-  view_ = document_.scene().model.dimension() == 3 ? ViewDirection::oblique() : ViewDirection::front();
+  view_ = defaultView(document_.scene().model);
   session_.forgetScene();
   afterLoad();
   frameModel();

@@ -1,0 +1,59 @@
+// A 3D model is first seen across the points it is held at: the cloth, pinned by two opposite
+// corners, used to be seen along that diagonal, hanging as a narrow wedge. A 2D model is seen
+// from the front, and a model held at fewer than two points from the usual oblique quarter.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/scene/scene.hpp"
+#include "tinkertoy/view/bounds.hpp"
+#include "tinkertoy/view/default_view.hpp"
+
+namespace tinkertoy {
+namespace {
+
+Scene shipped(const char* name) {
+  return loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / (std::string(name) + ".json"));
+}
+
+TEST(DefaultView, TheClothIsSeenAcrossItsPinnedCorners) {
+  Scene cloth = shipped("cloth");
+  const ViewDirection view = defaultView(cloth.model);
+  EXPECT_EQ(view.elevation, ViewDirection::oblique().elevation);
+  // The two pinned corners, and the picture's horizontal axis nearly along the line between them.
+  std::vector<Eigen::Vector3d> pins;
+  for (std::size_t k = 0; k < cloth.model.constraintCount(); ++k) {
+    const auto ends = cloth.model.constraint(cloth.model.constraintAt(k)).points();
+    if (ends.size() == 1) pins.push_back(padTo3d(cloth.model.position(ends[0])));
+  }
+  ASSERT_EQ(pins.size(), 2u);
+  const Eigen::Vector3d between = (pins[1] - pins[0]).normalized();
+  EXPECT_GT(std::abs(view.right().dot(between)), 0.9) << "azimuth " << view.azimuth / ViewDirection::kDegree << "°";
+  EXPECT_LT(std::abs(ViewDirection::oblique().right().dot(between)), 0.5) << "the usual quarter looks along them";
+  // At 1.5 s the sagging cloth hangs across the picture, wider than high; from the usual quarter
+  // it was a wedge, higher than wide.
+  Simulator sim(cloth.model, cloth.settings);
+  while (cloth.model.time() < 1.5) sim.step();
+  const auto aspect = [&](const ViewDirection& v) {
+    Bounds bounds;
+    for (std::size_t b = 0; b < cloth.model.bodyCount(); ++b) bounds.add(v.toPicture(cloth.model.position(cloth.model.bodyAt(b))));
+    return bounds.size().x() / bounds.size().y();
+  };
+  EXPECT_GT(aspect(view), 1.5);
+  EXPECT_LT(aspect(ViewDirection::oblique()), 1.2);
+}
+
+TEST(DefaultView, A2DModelIsSeenFromTheFrontAndASymmetricOneObliquely) {
+  const Scene pendulum = shipped("pendulum");
+  const ViewDirection front = defaultView(pendulum.model);
+  EXPECT_EQ(front.azimuth, 0.0);
+  EXPECT_EQ(front.elevation, 0.0);
+  Model ball(3);  // held nowhere: the usual quarter
+  ball.addParticle(1.0, Eigen::Vector3d(1.0, 2.0, 3.0));
+  EXPECT_EQ(defaultView(ball).azimuth, ViewDirection::oblique().azimuth);
+}
+
+}  // namespace
+}  // namespace tinkertoy
