@@ -186,6 +186,10 @@ void Studio::sidePanel() {
   ImGui::BeginChild("##controls", {0, -(kPlotsHeight + std::max(0.0f, ledgerLines))});
   if (ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen)) inspector();
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) settingsPanel();
+  if (openCompare_) {  // a comparison just started: its section shows its cost line
+    ImGui::SetNextItemOpen(true);
+    openCompare_ = false;
+  }
   if (ImGui::CollapsingHeader("Compare")) comparePanel();
   ImGui::EndChild();
   ImGui::Separator();
@@ -385,7 +389,7 @@ void Studio::plots() {
   const HistorySample ghostFirst = ghost && !ghost->empty() ? ghost->front() : HistorySample{};
   plot("Drift:", history,
        withGhost({{"E − E0", IM_COL32(214, 39, 40, 255), [first](const HistorySample& h) { return h.total - first.total; }},
-                  {"work W", IM_COL32(255, 127, 14, 255), [first](const HistorySample& h) { return h.work - first.work; }},
+                  {"work W", IM_COL32(140, 86, 75, 255), [first](const HistorySample& h) { return h.work - first.work; }},
                   {"error", IM_COL32(23, 190, 207, 255),
                    [first](const HistorySample& h) { return h.total - first.total - (h.work - first.work); }}},
                  {"ghost error", ghostColour,

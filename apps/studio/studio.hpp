@@ -197,6 +197,7 @@ class Studio {
   Inspection inspection_;  // the selected item's JSON as the inspector shows it
   std::unique_ptr<GhostRun> ghost_;  // compare mode's second run, when on
   std::string ghostFlags_;           // the compare field's text
+  bool openCompare_ = false;         // open the Compare section at the next frame
   std::uint64_t ghostRevision_ = 0;  // the document revision the ghost started from
   double plotWindow_ = 10.0;         // s of history the plots show (∞: all they keep)
 };
