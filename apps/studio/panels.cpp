@@ -258,27 +258,6 @@ void Studio::inspectorField(const Json::json_pointer& at, const std::string& nam
   }
 }
 
-void Studio::comparePanel() {
-  ImGui::TextWrapped("Run the model a second time under other settings flags (those of `tinkertoy run`), drawn over it "
-                     "as an orange ghost, with both runs on the plots.");
-  ImGui::SetNextItemWidth(-1);
-  const bool enter = ImGui::InputTextWithHint("##ghost flags", "--integrator euler --no-project", &ghostFlags_,
-                                              ImGuiInputTextFlags_EnterReturnsTrue);
-  if (enter || ImGui::Button(ghost_ ? "Restart" : "Compare")) compare(ghostFlags_);
-  if (!ghost_) return;
-  ImGui::SameLine();
-  if (ImGui::Button("Stop")) {
-    stopCompare();
-    return;
-  }
-  // The one-line table: what a step costs each run, and how well each holds its constraints.
-  const double ghostMicroseconds = ghost_->steps() > 0 ? 1e6 * ghost_->seconds() / static_cast<double>(ghost_->steps()) : 0.0;
-  const double ghostError = ghost_->history().empty() ? 0.0 : ghost_->history().back().constraintError;
-  ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s", session_.stepsPerSecond(),
-                     session_.simulator().diagnostics().constraintError, ghostMicroseconds, ghostError,
-                     ghost_->error().empty() ? "" : "; stopped: ", ghost_->error().c_str());
-}
-
 void Studio::settingsPanel() {
   SimulationSettings s = document_.scene().settings;
   bool changed = false;

@@ -138,35 +138,6 @@ std::optional<BodyPoint> Studio::recentlyPassed(const Eigen::Vector2d& pixel) co
   return nearest;
 }
 
-void Studio::compare(const std::string& flags) {
-  ghostFlags_ = flags;
-  try {
-    ghost_ = GhostRun::start(document_.text(), flags);
-  } catch (const std::exception& e) {
-    report(e.what(), true);
-    return;
-  }
-  ghostRevision_ = document_.revision();
-  openCompare_ = true;
-  report("comparing with " + (flags.empty() ? std::string("the scene's own settings") : flags) +
-             ": the ghost is drawn in orange, from the state the model had now",
-         false);
-}
-
-void Studio::stopCompare() { ghost_.reset(); }
-
-void Studio::advanceGhost() {
-  if (!ghost_) return;
-  const double time = document_.scene().model.time();
-  if (ghostRevision_ != document_.revision() || time + 0.5 * ghost_->scene().settings.dt < ghost_->scene().model.time()) {
-    const bool opening = openCompare_;
-    compare(ghostFlags_);  // edited, reset or undone: compare from the model's state now
-    openCompare_ = opening;  // the user's own start opens the section, not this one
-    if (!ghost_) return;
-  }
-  ghost_->advanceTo(time);
-}
-
 void Studio::reset() {
   session_.endDrag();
   document_.reset();

@@ -19,8 +19,8 @@ double energyScale(double kinetic, double potential, double mass, double size, d
 }  // namespace
 
 void RunawayWatch::restart(double kinetic, double potential, double mass, double size, double dt) {
-  rebase(kinetic, potential, mass, size, dt);
-  scale_ = runScale_ = energyScale(kinetic, potential, mass, size, dt);
+  runScale_ = energyScale(kinetic, potential, mass, size, dt);
+  rebase(kinetic, potential, mass, size, dt);  // S = the run's own, well inside the cap
 }
 
 void RunawayWatch::rebase(double kinetic, double potential, double mass, double size, double dt) {

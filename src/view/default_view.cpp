@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "tinkertoy/model/point.hpp"
-#include "tinkertoy/view/bounds.hpp"
 
 namespace tinkertoy {
 

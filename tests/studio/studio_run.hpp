@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "support/scratch_directory.hpp"
+#include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
 
@@ -99,5 +100,11 @@ class Screenshot {
 
 // The pixel at (x, y) of a screenshot, as RGB.
 inline Eigen::Vector3i pixelAt(const fs::path& png, int x, int y) { return Screenshot(png).at(x, y); }
+
+// Where the body `id` of `scene` is (its first two coordinates).
+inline Eigen::Vector2d at(const Scene& scene, const char* id) {
+  const Eigen::VectorXd x = scene.model.position(*scene.model.findBody(id));
+  return {x[0], x[1]};
+}
 
 }  // namespace tinkertoy

@@ -1,0 +1,60 @@
+// Studio: compare mode (studio.hpp) — the model run a second time under other settings flags
+// (ghost_run.hpp), kept on the first run's clock, and its section of the side panel.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "studio.hpp"
+
+namespace tinkertoy::studio {
+
+void Studio::compare(const std::string& flags) {
+  ghostFlags_ = flags;
+  try {
+    ghost_ = GhostRun::start(document_.text(), flags);
+  } catch (const std::exception& e) {
+    report(e.what(), true);
+    return;
+  }
+  ghostRevision_ = document_.revision();
+  openCompare_ = true;
+  report("comparing with " + (flags.empty() ? std::string("the scene's own settings") : flags) +
+             ": the ghost is drawn in orange, from the state the model had now",
+         false);
+}
+
+void Studio::stopCompare() { ghost_.reset(); }
+
+void Studio::advanceGhost() {
+  if (!ghost_) return;
+  const double time = document_.scene().model.time();
+  if (ghostRevision_ != document_.revision() || time + 0.5 * ghost_->scene().settings.dt < ghost_->scene().model.time()) {
+    const bool opening = openCompare_;
+    compare(ghostFlags_);  // edited, reset or undone: compare from the model's state now
+    openCompare_ = opening;  // the user's own start opens the section, not this one
+    if (!ghost_) return;
+  }
+  ghost_->advanceTo(time);
+}
+
+void Studio::comparePanel() {
+  ImGui::TextWrapped("Run the model a second time under other settings flags (those of `tinkertoy run`), drawn over it "
+                     "as an orange ghost, with both runs on the plots.");
+  ImGui::SetNextItemWidth(-1);
+  const bool enter = ImGui::InputTextWithHint("##ghost flags", "--integrator euler --no-project", &ghostFlags_,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
+  if (enter || ImGui::Button(ghost_ ? "Restart" : "Compare")) compare(ghostFlags_);
+  if (!ghost_) return;
+  ImGui::SameLine();
+  if (ImGui::Button("Stop")) {
+    stopCompare();
+    return;
+  }
+  // The one-line table: what a step costs each run, and how well each holds its constraints.
+  const double ghostMicroseconds = ghost_->steps() > 0 ? 1e6 * ghost_->seconds() / static_cast<double>(ghost_->steps()) : 0.0;
+  const double ghostError = ghost_->history().empty() ? 0.0 : ghost_->history().back().constraintError;
+  ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s", session_.stepsPerSecond(),
+                     session_.simulator().diagnostics().constraintError, ghostMicroseconds, ghostError,
+                     ghost_->error().empty() ? "" : "; stopped: ", ghost_->error().c_str());
+}
+
+}  // namespace tinkertoy::studio
