@@ -143,8 +143,8 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
   CLI::App* compareApp = app.add_subcommand(
       "compare", "Run a scene twice, under two sets of simulation flags, and print the two runs side by side");
   compareApp->add_option("scene", compare.scene, "Scene file (JSON)")->required();
-  compareApp->add_option("--a", compare.a, "FLAGS for the first run, in one argument: \"--solver cg --dt 0.001\"")
-      ->required();
+  compareApp->add_option("--a", compare.a,
+                         "FLAGS for the first run, in one argument: \"--solver cg --dt 0.001\" (default: the scene's own settings)");
   compareApp->add_option("--b", compare.b, "FLAGS for the second run (\"\" for the scene's own settings)")->required();
   addQuietFlag(*compareApp);
 

@@ -1,5 +1,6 @@
 #include "compare_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -12,6 +13,7 @@
 #include "model_contents.hpp"
 #include "scene_run.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
+#include "tinkertoy/model/spring_for_rod.hpp"
 
 namespace tinkertoy::cli {
 
@@ -24,6 +26,7 @@ struct Side {
   std::unique_ptr<SceneRun> run;
   std::optional<RunStatistics> stats;
   double wallSeconds = 0.0;
+  double stretchMax = 0.0;  // m, of the springs that stand for rods (--spring-for)
   std::string failure;  // the blow-up's message, "" if it completed
 };
 
@@ -33,7 +36,10 @@ void simulate(Side& side, bool progressBar, std::ostream& err) {
   const std::uint64_t steps = stepsToReach(scene.duration, scene.settings.dt);
   ProgressBar progress(err, progressBar, "simulating " + side.name, steps);
   const auto start = std::chrono::steady_clock::now();
-  side.failure = stepScene(*side.run, steps, progress, [&](std::uint64_t) { side.stats->add(side.run->simulator.diagnostics()); });
+  side.failure = stepScene(*side.run, steps, progress, [&](std::uint64_t) {
+    side.stats->add(side.run->simulator.diagnostics());
+    side.stretchMax = std::max(side.stretchMax, largestStretch(scene.model, side.run->rodSprings));
+  });
   side.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -108,6 +114,11 @@ int compareScene(const CompareOptions& options, std::ostream& out, std::ostream&
   });
   row("max ‖C‖∞ (m)", [&](const Side& s) { return completed(s, number(s.stats->constraintErrorMax, 3)); });
   row("final ‖C‖∞ (m)", [&](const Side& s) { return completed(s, number(s.stats->constraintErrorFinal, 3)); });
+  if (!sides[0].run->rodSprings.empty() || !sides[1].run->rodSprings.empty()) {
+    row("max stretch of the rods made springs (m)", [&](const Side& s) {
+      return s.run->rodSprings.empty() ? std::string("— (rods)") : completed(s, number(s.stretchMax, 3));
+    });
+  }
   row("max ‖Ċ‖∞ (m/s)", [&](const Side& s) { return completed(s, number(s.stats->velocityErrorMax, 3)); });
   row("energy at start, end (J)", [&](const Side& s) {
     return completed(s, number(s.stats->energyInitial, 6) + ", " + number(s.stats->energyFinal, 6));

@@ -36,14 +36,23 @@ inline std::string misspelling(const CLI::App& app, const std::vector<std::strin
     break;
   }
   const CLI::App& scope = command ? *command : app;
-  std::vector<std::string> flags;
+  std::vector<std::string> flags, takingValues;
   for (const CLI::Option* option : scope.get_options()) {
-    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+    for (const std::string& name : option->get_lnames()) {
+      flags.push_back("--" + name);
+      if (option->get_items_expected_max() > 0) takingValues.push_back(flags.back());
+    }
   }
-  for (const std::string& arg : args) {
+  const auto known = [](const std::vector<std::string>& names, const std::string& flag) {
+    return std::find(names.begin(), names.end(), flag) != names.end();
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    // The value of a flag may itself read like flags (compare --b "--dt 0.01").
+    if (i > 0 && known(takingValues, args[i - 1])) continue;
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) continue;
     const std::string flag = arg.substr(0, arg.find('='));
-    if (std::find(flags.begin(), flags.end(), flag) != flags.end()) continue;
+    if (known(flags, flag)) continue;
     const std::string where = command ? " of " + app.get_name() + " " + command->get_name() : "";
     return "error: " + flag + " is not a flag" + where + suggest(flag, flags);
   }

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/closest_match.hpp"
 #include "flag_checks.hpp"
+#include "tinkertoy/model/spring_for_rod.hpp"
 
 namespace tinkertoy::cli {
 
@@ -38,7 +40,51 @@ CLI::Validator wholeSetting(Setting setting) {
   return integerBetween(static_cast<long>(range.least), static_cast<long>(range.most));
 }
 
+// The constraints --spring-for `name` picks: the one of that name, or with "*" every rigid rod.
+std::vector<ConstraintId> rodsNamed(const Model& model, const std::string& name) {
+  const std::string flag = "--spring-for '" + name + "': ";
+  std::vector<ConstraintId> rods;
+  std::vector<std::string_view> names;
+  for (std::size_t i = 0; i < model.constraintCount(); ++i) {
+    const ConstraintId id = model.constraintAt(i);
+    if (name == "*") {
+      if (isRigidRod(model.constraint(id))) rods.push_back(id);
+    } else if (model.name(id) == name) {
+      return {id};
+    }
+    names.push_back(model.name(id));
+  }
+  if (name == "*" && rods.empty()) throw FlagError(flag + "the scene has no rigid rods");
+  if (name != "*") {
+    const std::optional<std::string_view> match = closestMatch(name, names);
+    throw FlagError(flag + "the scene has no constraint of that name" +
+                    (match ? "; did you mean '" + std::string(*match) + "'?"
+                           : " (a constraint is named by its id, or constraints[i] without one, or * for every rod)"));
+  }
+  return rods;
+}
+
 }  // namespace
+
+std::vector<ForceId> applySceneFlags(const SimulationFlags& flags, Scene& scene) {
+  if (flags.duration) scene.duration = *flags.duration;
+  std::vector<ConstraintId> rods;  // every name resolved before the first swap renames none
+  for (const std::string& name : flags.springFor) {
+    for (const ConstraintId id : rodsNamed(scene.model, name)) {
+      if (std::find(rods.begin(), rods.end(), id) == rods.end()) rods.push_back(id);
+    }
+  }
+  const SpringSettings spring{.stiffness = flags.springStiffness.value_or(0.0), .damping = flags.springDamping.value_or(0.0)};
+  std::vector<ForceId> springs;
+  for (const ConstraintId rod : rods) {
+    try {
+      springs.push_back(springForRod(scene.model, rod, spring));
+    } catch (const std::invalid_argument& e) {
+      throw FlagError("--spring-for: " + std::string(e.what()));
+    }
+  }
+  return springs;
+}
 
 bool SimulationFlags::gives(Setting setting) const {
   switch (setting) {
@@ -157,6 +203,19 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(finiteNumber(Sign::Positive));
   addOptional(app, "--joint-damping-ratio", f.jointDampingRatio, "Soft step: the joints' damping ratio")
       ->check(finiteNumber(Sign::NonNegative));
+  CLI::Option* springFor =
+      app.add_option("--spring-for", f.springFor,
+                     "A rigid rod (its id, constraints[i], or * for every rod) as a spring of its length (repeatable)")
+          ->type_name("ROD");
+  CLI::Option* stiffness =
+      addOptional(app, "--spring-stiffness", f.springStiffness, "--spring-for: the spring's stiffness, N/m")
+          ->check(finiteNumber(Sign::NonNegative));
+  CLI::Option* damping =
+      addOptional(app, "--spring-damping", f.springDamping, "--spring-for: the spring's damping, N·s/m (default 0)")
+          ->check(finiteNumber(Sign::NonNegative));
+  springFor->needs(stiffness);
+  stiffness->needs(springFor);
+  damping->needs(springFor);
   app.add_flag_function(
       "--project,!--no-project", [&f](std::int64_t count) { f.project = count > 0; },
       "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
@@ -183,8 +242,12 @@ std::unique_ptr<SceneRun> startSceneRun(const std::string& path, const Simulatio
   std::unique_ptr<SceneRun> run;
   try {
     Scene scene = loadScene(path, [&flags](SimulationSettings& s) { applyFlags(flags, s); });
-    if (flags.duration) scene.duration = *flags.duration;
+    std::vector<ForceId> springs = applySceneFlags(flags, scene);
     run = std::make_unique<SceneRun>(std::move(scene));
+    run->rodSprings = std::move(springs);
+  } catch (const FlagError& e) {
+    err << "error: " << e.what() << "\n";
+    return nullptr;
   } catch (const SceneError& e) {
     err << "error: " << e.what() << "\n";
     return nullptr;

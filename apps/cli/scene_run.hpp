@@ -8,7 +8,9 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "progress_bar.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
@@ -27,6 +29,10 @@ struct SimulationFlags {
   std::optional<PositionCorrection> positionCorrection;
   std::optional<VelocityScheme> velocityScheme;
   std::optional<bool> project;  // --project / --no-project
+  // Model edits: the rigid rods named by --spring-for (an id, "constraints[i]" or "*" for every
+  // rod) become springs of this stiffness and damping (model/spring_for_rod.hpp).
+  std::vector<std::string> springFor;
+  std::optional<double> springStiffness, springDamping;
 
   // Whether the flag of `setting` was given.
   [[nodiscard]] bool gives(Setting setting) const;
@@ -35,12 +41,22 @@ struct SimulationFlags {
   [[nodiscard]] bool any() const {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
-           integrator || solver || positionCorrection || velocityScheme || project;
+           integrator || solver || positionCorrection || velocityScheme || project || !springFor.empty();
   }
 };
 
 // Writes the flags given over the settings (all but --duration, which is the scene's).
 void applyFlags(const SimulationFlags& flags, SimulationSettings& settings);
+
+// A flag whose value does not fit the scene: its message names the flag and says why.
+struct FlagError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// Writes the flags that belong to the scene rather than its settings: --duration, and the rods
+// --spring-for swaps for springs; returns those springs. Throws FlagError ("--spring-for 'rod9':
+// the scene has no constraint of that name").
+std::vector<ForceId> applySceneFlags(const SimulationFlags& flags, Scene& scene);
 
 // Adds --duration, --dt, --integrator, --solver, --ks, --kd and the other settings flags.
 void addSimulationFlags(CLI::App& command, SimulationFlags& flags);
@@ -58,6 +74,7 @@ struct SceneRun {
 
   Scene scene;
   Simulator simulator;
+  std::vector<ForceId> rodSprings;  // the springs --spring-for put in place of rods
 };
 
 // Loads `path`, applies `flags` and builds the simulator. On a bad scene, or settings that do

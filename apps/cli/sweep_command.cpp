@@ -144,10 +144,13 @@ CaseResult runCase(const nlohmann::json& document, const std::string& label, con
   std::unique_ptr<SceneRun> run;
   try {
     Scene scene = parseScene(document.dump(), label, [&flags](SimulationSettings& s) { applyFlags(flags, s); });
-    if (flags.duration) scene.duration = *flags.duration;
+    applySceneFlags(flags, scene);
     result.error = checkSceneSteps(label, scene, flags);
     if (!result.error.empty()) return result;
     run = std::make_unique<SceneRun>(std::move(scene));
+  } catch (const FlagError& e) {
+    result.error = label + ": " + e.what();
+    return result;
   } catch (const SceneError& e) {
     result.error = e.what();
     return result;

@@ -3,7 +3,10 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <sstream>
+
 #include "studio.hpp"
+#include "tinkertoy/model/spring_for_rod.hpp"
 
 namespace tinkertoy::studio {
 
@@ -38,7 +41,8 @@ void Studio::advanceGhost() {
 
 void Studio::comparePanel() {
   ImGui::TextWrapped("Run the model a second time under other settings flags (those of `tinkertoy run`), drawn over it "
-                     "as an orange ghost, with both runs on the plots.");
+                     "as an orange ghost, with both runs on the plots. To see a rod as a spring, select the rod: its "
+                     "inspector offers it.");
   ImGui::SetNextItemWidth(-1);
   const bool enter = ImGui::InputTextWithHint("##ghost flags", "--integrator euler --no-project", &ghostFlags_,
                                               ImGuiInputTextFlags_EnterReturnsTrue);
@@ -55,6 +59,26 @@ void Studio::comparePanel() {
   ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s", session_.stepsPerSecond(),
                      session_.simulator().diagnostics().constraintError, ghostMicroseconds, ghostError,
                      ghost_->error().empty() ? "" : "; stopped: ", ghost_->error().c_str());
+}
+
+void Studio::springForSelectedRod() {
+  const auto* rod = std::get_if<ConstraintId>(&selected_);
+  const Model& model = document_.scene().model;
+  if (rod == nullptr || !model.contains(*rod) || !isRigidRod(model.constraint(*rod))) return;
+  ImGui::Separator();
+  const bool go = ImGui::Button("Compare with a spring in its place");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Runs the model a second time, drawn as a ghost, with this rod a spring of its length");
+  }
+  ImGui::InputFloat("stiffness, N/m", &springStiffness_, 0.0f, 0.0f, "%g");
+  ImGui::InputFloat("damping, N·s/m", &springDamping_, 0.0f, 0.0f, "%g");
+  if (!go) return;
+  std::ostringstream flags;  // the name quoted, as a shell would need it, when it has a space or a quote
+  const std::string& name = model.name(*rod);
+  const bool plain = name.find_first_of(" \t'\"") == std::string::npos;
+  flags << "--spring-for " << (plain ? name : "\"" + name + "\"") << " --spring-stiffness " << springStiffness_
+        << " --spring-damping " << springDamping_;
+  compare(flags.str());
 }
 
 }  // namespace tinkertoy::studio

@@ -1,10 +1,12 @@
 #include "ghost_run.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
 
 #include "scene_run.hpp"
+#include "tinkertoy/model/spring_for_rod.hpp"
 
 namespace tinkertoy::studio {
 
@@ -31,7 +33,12 @@ std::unique_ptr<GhostRun> GhostRun::start(const std::string& text, const std::st
   }
   try {
     Scene scene = parseScene(text, "<ghost>", [&parsed](SimulationSettings& s) { cli::applyFlags(*parsed, s); });
-    return std::unique_ptr<GhostRun>(new GhostRun(std::move(scene), flags));
+    std::vector<ForceId> springs = cli::applySceneFlags(*parsed, scene);
+    auto ghost = std::unique_ptr<GhostRun>(new GhostRun(std::move(scene), flags));
+    ghost->rodSprings_ = std::move(springs);
+    ghost->history_.clear();  // the first sample again, with the springs known
+    ghost->record();
+    return ghost;
   } catch (const std::exception& e) {
     throw std::invalid_argument("--ghost '" + flags + "': " + e.what());
   }
@@ -56,8 +63,9 @@ void GhostRun::advanceTo(double time) {
 
 void GhostRun::record() {
   const StepDiagnostics& d = simulator_->diagnostics();
-  history_.push_back({scene_.model.time(), d.kineticEnergy, d.potentialEnergy, d.totalEnergy(), d.constraintError,
-                      work_.total()});
+  // Rods made springs count by their stretch: the ghost is that far off its rods.
+  const double offRods = std::max(d.constraintError, largestStretch(scene_.model, rodSprings_));
+  history_.push_back({scene_.model.time(), d.kineticEnergy, d.potentialEnergy, d.totalEnergy(), offRods, work_.total()});
   if (history_.size() > kHistoryLength) history_.pop_front();
 }
 

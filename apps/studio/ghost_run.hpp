@@ -2,7 +2,8 @@
 // the comparison started, under other settings flags ("--ks 100 --kd 2", "--formulation
 // velocity", as `tinkertoy compare --b` takes them). It follows the first run's clock, is drawn
 // over it as a ghost, and keeps its own energy and ‖C‖∞ history for the plots and its own
-// cost for the one-line table.
+// cost for the one-line table. With --spring-for, rods become springs, and their stretch counts
+// in the ghost's ‖C‖∞: how far it is off the rods it no longer has.
 //
 //   GhostRun ghost = GhostRun::start(document.text(), "--integrator euler --no-project");  // throws
 //   ghost.advanceTo(model.time());
@@ -11,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "session.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
@@ -44,6 +46,7 @@ class GhostRun {
 
   Scene scene_;
   std::unique_ptr<Simulator> simulator_;
+  std::vector<ForceId> rodSprings_;  // the springs --spring-for put in place of rods
   std::string flags_;
   std::deque<HistorySample> history_;
   WorkLedger work_;

@@ -220,6 +220,7 @@ void Studio::inspector() {
     if (!lambda.empty()) ImGui::Text("λ[0] = %.6g (< 0: tension)", lambda[0]);
   }
   if (ImGui::Button("Delete")) remove(selected_);
+  springForSelectedRod();
 }
 
 void Studio::inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value) {

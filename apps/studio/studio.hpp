@@ -135,6 +135,8 @@ class Studio {
   void settingsPanel();
   // The compare mode's flags field, start and stop, and the one-line table of the two runs' costs.
   void comparePanel();
+  // With a rigid rod selected: the ghost with a spring in its place, of a stiffness to choose.
+  void springForSelectedRod();
   // Keeps the ghost on the first run's clock; after an edit, a reset or an undo it starts again
   // from the model's state then.
   void advanceGhost();
@@ -199,6 +201,7 @@ class Studio {
   std::string ghostFlags_;           // the compare field's text
   bool openCompare_ = false;         // open the Compare section at the next frame
   std::uint64_t ghostRevision_ = 0;  // the document revision the ghost started from
+  float springStiffness_ = 1000.0f, springDamping_ = 1.0f;  // N/m, N·s/m: a selected rod made a spring
   double plotWindow_ = 10.0;         // s of history the plots show (∞: all they keep)
 };
 

@@ -68,6 +68,7 @@
 #include "tinkertoy/model/point.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/model/shape.hpp"
+#include "tinkertoy/model/spring_for_rod.hpp"
 #include "tinkertoy/model/state_view.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/solvers/conjugate_gradient.hpp"

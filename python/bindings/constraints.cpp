@@ -219,6 +219,14 @@ void bindJoints(LockedClass<Model>& model) {
 void bindConstraintEdits(LockedClass<Model>& model) {
   model
       .def("remove_constraint", &Model::removeConstraint, py::arg("constraint"))
+      .def(
+          "spring_for_rod",
+          [](Model& m, ConstraintId rod, double stiffness, double damping) {
+            return springForRod(m, rod, SpringSettings{.stiffness = stiffness, .damping = damping});
+          },
+          py::arg("rod"), py::kw_only(), py::arg("stiffness"), py::arg("damping") = 0.0,
+          "Replaces a rigid rod by a damped spring of the rod's length between the same points; returns the "
+          "spring's ForceId. Raises ValueError for a constraint that is not a rigid rod.")
       .def_property_readonly("constraints", [](const Model& m) {
         std::vector<ConstraintId> ids;
         for (std::size_t i = 0; i < m.constraintCount(); ++i) ids.push_back(m.constraintAt(i));

@@ -76,11 +76,15 @@ void Spring::accumulate(const Model& model, const StateView& state,
   if (!anchor_) model.addPointForce(points_[1], state, -fa, Q);
 }
 
+double Spring::stretch(const Model& model, const StateView& state) const {
+  const Ends e = ends(model, state);
+  return (e.xa - e.xb).norm() - settings_.rest_length;
+}
+
 // V = ½ k (ℓ − r)².
 double Spring::potentialEnergy(const Model& model, const StateView& state) const {
-  const Ends e = ends(model, state);
-  const double stretch = (e.xa - e.xb).norm() - settings_.rest_length;
-  return 0.5 * settings_.stiffness * stretch * stretch;
+  const double s = stretch(model, state);
+  return 0.5 * settings_.stiffness * s * s;
 }
 
 // The damping force −c (ḋ·n) n on a and its opposite on b do work at the rate

@@ -56,9 +56,70 @@ TEST_F(Cli, CompareNamesTheSideOfABadFlag) {
   EXPECT_EQ(r.code, kBadInput);
   r = tinkertoy({"compare", kScenes + "pendulum.json", "--a", ""});
   EXPECT_EQ(r.code, kBadInput) << "--b is required";
+  r = tinkertoy({"compare", kScenes + "pendulum.json", "--b", "--duration 0.1"});
+  EXPECT_EQ(r.code, kSuccess) << "--a defaults to the scene's own settings: " << r.err;
   r = tinkertoy({"compare", kScenes + "no_such.json", "--a", "", "--b", ""});
   EXPECT_EQ(r.code, kBadInput);
   EXPECT_EQ(r.out, "");
+}
+
+// A teacher's comparison: the same double pendulum with its second rod a spring. The spring
+// side stretches (by centimetres at 500 N/m) while the rod it kept stays exact.
+TEST_F(Cli, CompareShowsTheStretchOfARodMadeASpring) {
+  const Result r = tinkertoy({"compare", kScenes + "double_pendulum.json", "--a", "--duration 2", "--b",
+                              "--spring-for constraints[1] --spring-stiffness 500 --spring-damping 1 --duration 2"});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const auto [rods, springs] = cells(r.out, "max stretch of the rods made springs (m)");
+  EXPECT_EQ(rods, "— (rods)") << r.out;
+  EXPECT_GT(std::stod(springs), 5e-3) << r.out;
+  EXPECT_LT(std::stod(springs), 0.5) << r.out;
+  EXPECT_LT(std::stod(cells(r.out, "max ‖C‖∞ (m)").second), 1e-9) << "the first rod is still a rod: " << r.out;
+  const Result plain = tinkertoy({"compare", kScenes + "double_pendulum.json", "--b", "--duration 1 --integrator midpoint",
+                                  "--a", "--duration 1"});
+  ASSERT_EQ(plain.code, kSuccess) << plain.err;
+  EXPECT_EQ(plain.out.find("rods made springs"), std::string::npos) << plain.out;
+}
+
+// --spring-for at every door that takes the settings flags: a name that is no constraint, a
+// constraint that is no rod, a missing stiffness and a bad one are each an error naming the flag.
+TEST_F(Cli, SpringForNamesWhatIsWrong) {
+  const std::string pendulum = kScenes + "double_pendulum.json";
+  Result r = tinkertoy({"run", pendulum, "--quiet", "--spring-for", "constraints[7]", "--spring-stiffness", "5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("error: --spring-for 'constraints[7]': the scene has no constraint of that name; did you mean"),
+            std::string::npos) << r.err;
+  r = tinkertoy({"run", pendulum, "--quiet", "--spring-for", "*"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--spring-for requires --spring-stiffness"), std::string::npos) << r.err;
+  r = tinkertoy({"run", pendulum, "--quiet", "--spring-stiffness", "5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--spring-stiffness requires --spring-for"), std::string::npos) << r.err;
+  r = tinkertoy({"run", pendulum, "--quiet", "--spring-for", "*", "--spring-stiffness", "-3"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--spring-stiffness"), std::string::npos) << r.err;
+  const std::string nailed = writeScene("nailed.json", R"({"particles": [{"id": "p", "mass": 1, "position": [1, 0]}],
+    "constraints": [{"type": "fixed", "particle": "p", "point": [1, 0], "id": "nail"}]})");
+  r = tinkertoy({"run", nailed, "--quiet", "--spring-for", "nail", "--spring-stiffness", "5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("error: --spring-for: nail is a fixed constraint, not a rod"), std::string::npos) << r.err;
+  r = tinkertoy({"run", nailed, "--quiet", "--spring-for", "*", "--spring-stiffness", "5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--spring-for '*': the scene has no rigid rods"), std::string::npos) << r.err;
+  r = tinkertoy({"compare", pendulum, "--b", "--spring-for nothing --spring-stiffness 5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("error: --b: --spring-for 'nothing'"), std::string::npos) << r.err;
+  r = tinkertoy({"render", pendulum, "-o", file("ghost.png"), "--quiet", "--ghost",
+                 "--spring-for nothing --spring-stiffness 5"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--spring-for 'nothing'"), std::string::npos) << r.err;
+}
+
+// A compare whose --b is missing says so, not that the flags inside --a are unknown flags.
+TEST_F(Cli, AMissingOptionIsNotBlamedOnFlagsInsideAnotherOptionsValue) {
+  const Result r = tinkertoy({"compare", kScenes + "pendulum.json", "--a", "--spring-for * --dt 0.01"});
+  EXPECT_EQ(r.code, kBadInput);
+  EXPECT_NE(r.err.find("--b is required"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("is not a flag"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -108,6 +108,20 @@ TEST_F(Cli, SweepReportsFailingCasesAsRowsAndRunsTheRest) {
   EXPECT_FALSE(t[4][3].empty()) << "a pendulum thrown at 1e300 m/s should fail";
 }
 
+// --spring-for applies to every case: the rods of each are springs, so no constraint is left to
+// violate, and the energy moves between the springs and the masses.
+TEST_F(Cli, SweepAppliesSpringForToEveryCase) {
+  const Result r = tinkertoy({"sweep", kScenes + "double_pendulum.json", "--set", "particles[1].mass=1,2", "--duration",
+                              "0.2", "--spring-for", "*", "--spring-stiffness", "400", "-o", file("springs.csv")});
+  ASSERT_EQ(r.code, kSuccess) << r.err;
+  const Table t = readTable(file("springs.csv"));
+  ASSERT_EQ(t.size(), 3u);
+  for (std::size_t row = 1; row < 3; ++row) {
+    EXPECT_EQ(t[row][2], "") << "case " << row << " failed: " << t[row][2];
+    EXPECT_EQ(std::stod(t[row][7]), 0.0) << "constraint_error_max with no constraints left";
+  }
+}
+
 // Every bad input stops the command before it writes anything, naming what is wrong.
 TEST_F(Cli, SweepRejectsBadInputNamingTheFlag) {
   const std::string scene = kScenes + "pendulum.json";

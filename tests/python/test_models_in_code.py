@@ -219,3 +219,37 @@ def test_a_bead_on_a_formula_curve_moves_as_on_the_built_in_curve():
         tinkertoy.FormulaCurve(["cos(u)", "sin(v)"])
     with pytest.raises(ValueError, match="does not close after its period"):
         tinkertoy.FormulaCurve(["cos(u)", "u"], period=1.0)
+
+
+def test_a_rod_made_a_spring_moves_as_a_spring_built_in_its_place():
+    swapped = double_pendulum_in_code()
+    m = swapped.model
+    spring = m.spring_for_rod(m.constraints[1], stiffness=300.0, damping=0.5)
+    assert m.force_type(spring) == "spring" and len(m.constraints) == 1
+
+    built = tinkertoy.Scene(dimension=2, settings=tinkertoy.Settings(dt=0.001, integrator="rk4"), name="code")
+    b = built.model
+    p1 = b.add_particle(1.0, [1.0, 0.0], name="p1")
+    p2 = b.add_particle(1.0, [2.0, 0.0], name="p2")
+    b.add_gravity([0.0, -9.81])
+    b.add_distance(p1, anchor=[0.0, 0.0], length=1.0)
+    b.add_spring(p1, p2, stiffness=300.0, damping=0.5, rest_length=1.0)
+
+    runs = [tinkertoy.Simulator(scene) for scene in (swapped, built)]
+    for sim in runs:
+        for _ in range(500):
+            sim.step()
+    assert swapped.model.q.tobytes() == built.model.q.tobytes()
+    stretch = np.linalg.norm(swapped.model.q[2:4] - swapped.model.q[0:2]) - 1.0
+    assert abs(stretch) > 1e-3, "a 300 N/m spring under a swinging 1 kg mass stretches"
+
+
+def test_only_a_rigid_rod_can_be_made_a_spring():
+    scene = double_pendulum_in_code()
+    m = scene.model
+    rope = m.add_distance(m.find_body("p2"), anchor=[0.0, 0.0], max_length=3.0)
+    with pytest.raises(ValueError, match="a rope"):
+        m.spring_for_rod(rope, stiffness=10.0)
+    with pytest.raises(ValueError, match="stiffness"):
+        m.spring_for_rod(m.constraints[0], stiffness=-1.0)
+    assert len(m.constraints) == 3 and len(m.forces) == 1

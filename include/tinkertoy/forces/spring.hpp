@@ -33,6 +33,8 @@ class Spring final : public Force {
   void accumulate(const Model& model, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
   [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  // ℓ − r, m: how far the spring is longer (> 0) or shorter (< 0) than its rest length.
+  [[nodiscard]] double stretch(const Model& model, const StateView& state) const;
   // The damping's power, P = −c (ḋ·n)²; the rest of the force is −∇V.
   [[nodiscard]] double power(const Model& model, const StateView& state) const override;
 

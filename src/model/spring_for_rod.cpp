@@ -1,0 +1,61 @@
+#include "tinkertoy/model/spring_for_rod.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+
+namespace tinkertoy {
+
+namespace {
+
+// Why the distance joint `joint` is not a rigid rod, or "" when it is one.
+std::string notARod(const DistanceConstraintSettings& joint) {
+  if (joint.spring) return "a distance joint with a spring (frequency), not a rigid rod";
+  if (joint.length) return {};
+  const bool rope = std::isfinite(joint.maxLength), strut = joint.minLength > 0.0;
+  if (rope && strut) return "a distance joint with limits (min_length, max_length), not a rigid rod";
+  return rope ? "a rope (max_length), not a rigid rod" : "a strut (min_length), not a rigid rod";
+}
+
+}  // namespace
+
+bool isRigidRod(const Constraint& constraint) {
+  const ConstraintSettings described = constraint.settings();
+  const auto* joint = std::get_if<DistanceConstraintSettings>(&described);
+  return joint != nullptr && notARod(*joint).empty();
+}
+
+ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
+  const Constraint& constraint = std::as_const(model).constraint(rod);
+  const std::string who = model.describe(rod);
+  const ConstraintSettings described = constraint.settings();
+  const auto* joint = std::get_if<DistanceConstraintSettings>(&described);
+  if (joint == nullptr) {
+    throw std::invalid_argument(who + " is a " + std::string(constraint.type()) + " constraint, not a rod");
+  }
+  if (const std::string why = notARod(*joint); !why.empty()) throw std::invalid_argument(who + " is " + why);
+  settings.rest_length = *joint->length;
+  std::unique_ptr<Spring> spring = joint->b ? std::make_unique<Spring>(joint->a, *joint->b, settings)
+                                            : std::make_unique<Spring>(joint->a, joint->anchor, settings);
+  try {
+    spring->validate(model.dimension());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(who + ": " + e.what());
+  }
+  const ForceId id = model.addForce(std::move(spring));
+  model.removeConstraint(rod);
+  return id;
+}
+
+double largestStretch(const Model& model, std::span<const ForceId> springs) {
+  const StateView state{model.time(), model.q(), model.v()};
+  double largest = 0.0;
+  for (const ForceId id : springs) {
+    largest = std::max(largest, std::abs(dynamic_cast<const Spring&>(model.force(id)).stretch(model, state)));
+  }
+  return largest;
+}
+
+}  // namespace tinkertoy
