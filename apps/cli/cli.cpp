@@ -93,6 +93,8 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
                "View a 3D scene from AZIMUTH,ELEVATION in degrees (0,0 is the front view, 0,90 the top)")
       ->check(cameraAngles())
       ->excludes(viewFlag);
+  renderApp->add_flag("--perspective", render.perspective,
+                      "Draw a 3D scene in perspective, the eye 2.5 model sizes from the model's middle");
   addQuietFlag(*renderApp);
   addSimulationFlags(*renderApp, render.simulation);
 

@@ -265,6 +265,10 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     err << "error: --view/--camera: " << o.scene << " is a 2D scene, drawn in its own plane (the front view)\n";
     return kBadInput;
   }
+  if (scene.model.dimension() == 2 && o.perspective) {
+    err << "error: --perspective: " << o.scene << " is a 2D scene, drawn in its own plane without perspective\n";
+    return kBadInput;
+  }
   std::vector<BodyPoint> traced;
   for (const std::string& text : o.trailPoints) {
     try {
@@ -275,7 +279,9 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
     }
   }
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
-  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = o.view.value_or(defaultView(scene.model))};
+  ViewDirection view = o.view.value_or(defaultView(scene.model));
+  if (o.perspective) view = inPerspective(view, scene.model);
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = view};
   if (const std::string problem = checkFrameMemory(sketch(scene.model, &run->simulator, sketchOptions),
                                                    pictureCount(o, *format, end));
       !problem.empty()) {

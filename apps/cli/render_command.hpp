@@ -28,6 +28,7 @@ struct RenderOptions {
   bool forces = false;         // constraint-force arrows
   // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
   std::optional<ViewDirection> view;
+  bool perspective = false;    // 3D: in perspective from the initial pose's middle (default_view.hpp)
   bool progress = false;       // draw a progress bar on stderr
   // Settings flags of a second run of the scene ("--ks 100 --kd 2"), drawn over the first as a
   // ghost in its own colour: the same moments under other settings.

@@ -447,6 +447,7 @@ void Studio::helpOverlay() {
     row("F", "frame the model");
     row("T / C", "trails / constraint-force arrows");
     row("V", "3D: view from the front, top, side or obliquely, in turn");
+    row("O", "3D: perspective on or off (orthographic)");
     row("P", "trace the point last clicked (a particle, or any point of a rigid body)");
     row("F12 / F9", "screenshot / start or stop recording a video (PNG and MP4 in the working directory)");
     row("H or F1", "this help");

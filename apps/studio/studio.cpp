@@ -269,6 +269,9 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
     case GLFW_KEY_V:
       nextView();
       break;
+    case GLFW_KEY_O:
+      togglePerspective();
+      break;
     case GLFW_KEY_P:
       traceSelectedPoint();
       break;

@@ -64,7 +64,8 @@ class Studio {
   void dumpScene(const std::filesystem::path& file);
   [[nodiscard]] const Camera& camera() const { return camera_; }
   // How a 3D model is seen: oblique when one is opened, turned by a right-button drag, and
-  // front, top, side or oblique in turn with V. A 2D model is always seen from the front.
+  // front, top, side or oblique in turn with V, in perspective or not with O. A 2D model is
+  // always seen from the front, orthographically.
   [[nodiscard]] const ViewDirection& view() const { return view_; }
   // Whether the window may close now; with unsaved changes, asks first and says no.
   bool mayClose();
@@ -114,6 +115,8 @@ class Studio {
   [[nodiscard]] Eigen::Vector2d pictureOf(const BodyPoint& p) const;
   [[nodiscard]] double depthOf(const BodyPoint& p) const;
   void nextView();
+  // 3D: perspective on the model as it is now (default_view.hpp's inPerspective), or off.
+  void togglePerspective();
   // Starts or stops tracing the point last clicked with the Drag tool (P).
   void traceSelectedPoint();
   void report(const std::string& message, bool error);

@@ -6,6 +6,7 @@
 
 #include "layout.hpp"
 #include "studio.hpp"
+#include "tinkertoy/view/default_view.hpp"
 #include "tinkertoy/view/swing_bounds.hpp"
 
 namespace tinkertoy::studio {
@@ -52,8 +53,25 @@ void Studio::nextView() {
     const ViewDirection v = *ViewDirection::named(name);
     if (v.azimuth == view_.azimuth && v.elevation == view_.elevation) next = after;
   }
-  view_ = *ViewDirection::named(next);
+  const ViewDirection turned = *ViewDirection::named(next);
+  view_.azimuth = turned.azimuth;  // perspective, if on, stays on
+  view_.elevation = turned.elevation;
   report(std::string("view: ") + next, false);
+}
+
+void Studio::togglePerspective() {
+  const Model& model = document_.scene().model;
+  if (model.dimension() != 3) {
+    report("a 2D model is drawn in its own plane, without perspective", false);
+    return;
+  }
+  if (view_.perspective()) {
+    view_.eyeDistance = 0.0;
+    view_.focus.setZero();
+  } else {
+    view_ = inPerspective(view_, model);
+  }
+  report(view_.perspective() ? "perspective (O: orthographic)" : "orthographic (O: perspective)", false);
 }
 
 // The model, the circles it can swing through where it is held (swing_bounds.hpp), and the

@@ -390,7 +390,7 @@ std::string Model::describe(ConstraintId id) const {
   return std::string(constraints_[index]->type()) + " constraint #" + std::to_string(index);
 }
 
-double Model::size() const {
+std::array<Eigen::Vector3d, 2> Model::boundingBox() const {
   Eigen::Vector3d low = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), high = -low;
   for (std::size_t b = 0; b < bodyCount(); ++b) {
     const BodyId id = bodyAt(b);
@@ -400,6 +400,11 @@ double Model::size() const {
       high = high.cwiseMax(x);
     }
   }
+  return {low, high};
+}
+
+double Model::size() const {
+  const auto [low, high] = boundingBox();
   return bodyCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;
 }
 

@@ -33,6 +33,13 @@ double acrossSpread(const std::vector<Eigen::Vector3d>& points, const ViewDirect
 
 }  // namespace
 
+ViewDirection inPerspective(ViewDirection view, const Model& model) {
+  const auto [low, high] = model.boundingBox();
+  view.focus = low.allFinite() && high.allFinite() ? Eigen::Vector3d(0.5 * (low + high)) : Eigen::Vector3d::Zero();
+  view.eyeDistance = kPerspectiveDistance * model.size();
+  return view;
+}
+
 ViewDirection defaultView(const Model& model) {
   if (model.dimension() != 3) return ViewDirection::front();
   // Seen across the points it hangs from, not along them: what it hangs between then hangs

@@ -78,6 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--duration", "1e300"}, "pendulum.json: --duration / settings.dt = 1e+300 s / 0.001 s"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--view", "top"}, "is a 2D scene, drawn in its own plane"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30,20"}, "is a 2D scene"},
+        BadRender{{"{pendulum}", "-o", "{out}/x.png", "--perspective"}, "--perspective: {pendulum} is a 2D scene"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--view", "isometric"}, "--view"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30"}, "--camera: expected AZIMUTH,ELEVATION"},
         BadRender{{"{pendulum}", "-o", "{out}/x.png", "--camera", "30,20,1"}, "--camera: expected AZIMUTH,ELEVATION"},

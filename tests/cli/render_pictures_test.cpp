@@ -275,5 +275,38 @@ TEST_F(Render, A3DSceneIsSeenObliquelyNearOverFar) {
   EXPECT_TRUE(isColour(middle({"--camera", behind}), kDot, 2));
 }
 
+// Perspective from the front on four particles at the corners of a 2 m square in the x–z plane:
+// orthographically the back pair hides behind the front pair; in perspective the eye stands
+// D = 2.5 × 2√2 m from the middle, so the back pair (1 m farther than the middle) is drawn at
+// (D / (D + 1)) / (D / (D − 1)) = (D − 1)/(D + 1) = 0.752 of the front pair's distance from the
+// middle of the picture, and shows as two more dots along the middle row.
+TEST_F(Render, PerspectiveDrawsTheFarPairCloserTogether) {
+  const std::string scene = writeScene("square.json", R"({"dimension": 3, "gravity": [0, 0, 0],
+      "settings": {"duration": 0.01}, "particles": [
+      {"id": "a", "mass": 1, "position": [-1, 0, 1]}, {"id": "b", "mass": 1, "position": [1, 0, 1]},
+      {"id": "c", "mass": 1, "position": [-1, 0, -1]}, {"id": "d", "mass": 1, "position": [1, 0, -1]}]})");
+  // The middles of the runs of non-background pixels along the picture's middle row, px.
+  const auto dots = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"render", scene, "--size", "640x480", "--view", "front", "-o", output("square.png")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = tinkertoy(args);
+    EXPECT_EQ(r.code, kSuccess) << r.err;
+    const Picture picture(output("square.png"));
+    std::vector<double> middles;
+    int start = -1;
+    for (int x = 0; x <= 640 && picture.ok(); ++x) {
+      const bool ink = x < 640 && !near(picture.at(x, 225), kBackground, 8);
+      if (ink && start < 0) start = x;
+      if (!ink && start >= 0) middles.push_back(0.5 * (start + x - 1)), start = -1;
+    }
+    return middles;
+  };
+  EXPECT_EQ(dots({}).size(), 2u) << "orthographically the back pair hides behind the front";
+  const std::vector<double> deep = dots({"--perspective"});
+  ASSERT_EQ(deep.size(), 4u);
+  const double d = 2.5 * std::sqrt(8.0), expected = (d - 1.0) / (d + 1.0);
+  EXPECT_NEAR((deep[2] - deep[1]) / (deep[3] - deep[0]), expected, 0.01);
+}
+
 }  // namespace
 }  // namespace tinkertoy::cli

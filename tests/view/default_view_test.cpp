@@ -57,3 +57,35 @@ TEST(DefaultView, A2DModelIsSeenFromTheFrontAndASymmetricOneObliquely) {
 
 }  // namespace
 }  // namespace tinkertoy
+
+namespace tinkertoy {
+namespace {
+
+// In perspective, the cloth's focus is the middle of its box and the eye 2.5 model sizes away,
+// so its nearest corner is drawn larger than its farthest and the middle as it was.
+TEST(DefaultView, PerspectiveFocusesOnTheModelsMiddle) {
+  Scene cloth = shipped("cloth");
+  const ViewDirection flat = defaultView(cloth.model), deep = inPerspective(flat, cloth.model);
+  const auto [low, high] = cloth.model.boundingBox();
+  EXPECT_LT((deep.focus - 0.5 * (low + high)).norm(), 1e-15);
+  EXPECT_DOUBLE_EQ(deep.eyeDistance, kPerspectiveDistance * cloth.model.size());
+  EXPECT_LT((deep.toPicture(deep.focus) - flat.toPicture(deep.focus)).norm(), 1e-14);
+  // The points nearest and farthest from the eye: magnified and shrunk about the focus.
+  const auto [nearest, farthest] = [&] {
+    Eigen::Vector3d n = deep.focus, f = deep.focus;
+    for (std::size_t b = 0; b < cloth.model.bodyCount(); ++b) {
+      const Eigen::Vector3d x = padTo3d(cloth.model.position({cloth.model.bodyAt(b), 0}));
+      if (deep.depth(x) > deep.depth(n)) n = x;
+      if (deep.depth(x) < deep.depth(f)) f = x;
+    }
+    return std::pair(n, f);
+  }();
+  const auto spread = [&](const ViewDirection& v, const Eigen::Vector3d& x) {
+    return (v.toPicture(x) - v.toPicture(deep.focus)).norm();
+  };
+  EXPECT_GT(spread(deep, nearest), 1.05 * spread(flat, nearest));
+  EXPECT_LT(spread(deep, farthest), 0.95 * spread(flat, farthest));
+}
+
+}  // namespace
+}  // namespace tinkertoy

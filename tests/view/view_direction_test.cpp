@@ -62,6 +62,33 @@ TEST(ViewDirection, ToWorldInvertsPictureAndDepth) {
   EXPECT_LT((v.toPicture(Eigen::Vector2d(0.3, -1.7)) - v.toPicture(Eigen::Vector3d(0.3, -1.7, 0))).norm(), 0.0 + kTight);
 }
 
+// Perspective from the front with the eye D = 4 m from the focus f = (1, 1, 0): a point at depth
+// d toward the eye is seen magnified by D / (D − d) about f's picture, so a unit square at
+// z = 2 is drawn twice as large as at z = 0, and one at z = −4 half as large; the focus plane
+// (z = 0) is drawn as the orthographic view draws it.
+TEST(ViewDirection, PerspectiveMagnifiesByTheEyesDistanceOverItsDistanceToThePoint) {
+  ViewDirection v = ViewDirection::front();
+  v.eyeDistance = 4.0;
+  v.focus = Eigen::Vector3d(1, 1, 0);
+  ASSERT_TRUE(v.perspective());
+  const Eigen::Vector2d focus(1, 1);
+  EXPECT_LT((v.toPicture(Eigen::Vector3d(3, 0, 0)) - Eigen::Vector2d(3, 0)).norm(), kTight);
+  EXPECT_LT((v.toPicture(Eigen::Vector3d(2, 1, 2)) - (focus + Eigen::Vector2d(2, 0))).norm(), kTight);
+  EXPECT_LT((v.toPicture(Eigen::Vector3d(1, 2, -4)) - (focus + Eigen::Vector2d(0, 0.5))).norm(), kTight);
+  EXPECT_DOUBLE_EQ(v.depth(Eigen::Vector3d(1, 2, -4)), -4.0) << "the depth stays the orthographic one";
+  // A point at or behind the eye is drawn at most 10 times as large, never at infinity.
+  EXPECT_LT((v.toPicture(Eigen::Vector3d(2, 1, 9)) - (focus + Eigen::Vector2d(10, 0))).norm(), 1e-12);
+  // toWorld inverts it in any direction, and an eye distance of 0 is the orthographic view.
+  for (const ViewDirection& turned : {ViewDirection{0.9, -0.4, 3.0, Eigen::Vector3d(0.2, -0.5, 1.0)},
+                                      ViewDirection{-2.0, 1.1, 0.0, Eigen::Vector3d(5, 5, 5)}}) {
+    const Eigen::Vector3d p(0.3, -1.7, 2.2);
+    EXPECT_LT((turned.toWorld(turned.toPicture(p), turned.depth(p)) - p).norm(), 1e-13);
+  }
+  const ViewDirection flat{-2.0, 1.1, 0.0, Eigen::Vector3d(5, 5, 5)}, plain{-2.0, 1.1};
+  EXPECT_LT((flat.toPicture(Eigen::Vector3d(0.3, -1.7, 2.2)) - plain.toPicture(Eigen::Vector3d(0.3, -1.7, 2.2))).norm(),
+            kTight);
+}
+
 TEST(ViewDirection, OrbitWrapsTheAzimuthAndStopsTheElevationAtTheTop) {
   ViewDirection v{3.0, 1.4};
   v.orbit(0.5, 0.5);

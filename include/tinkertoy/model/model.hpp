@@ -21,6 +21,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -56,6 +57,8 @@ class Model {
   [[nodiscard]] int dimension() const { return dimension_; }
   // The model's size: the diagonal of the bounding box of all its points now, at least 1 m.
   [[nodiscard]] double size() const;
+  // The lowest and highest corners of that box (z = 0 in 2D); +∞ and −∞ in a model without bodies.
+  [[nodiscard]] std::array<Eigen::Vector3d, 2> boundingBox() const;
 
   // ---- bodies ----------------------------------------------------------------------
   // A particle: mass > 0 and finite; position and velocity [dimension] (empty velocity: zero).

@@ -13,4 +13,10 @@ namespace tinkertoy {
 
 [[nodiscard]] ViewDirection defaultView(const Model& model);
 
+// `view` in perspective on `model`: the focus at the middle of the model's bounding box, the eye
+// kPerspectiveDistance model sizes (Model::size) from it, about a 23° field of view across the
+// model: near parts visibly larger, none distorted.
+inline constexpr double kPerspectiveDistance = 2.5;
+[[nodiscard]] ViewDirection inPerspective(ViewDirection view, const Model& model);
+
 }  // namespace tinkertoy

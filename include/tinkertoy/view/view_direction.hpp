@@ -1,6 +1,7 @@
-// ViewDirection: how a picture sees a 3D model — an orthographic view from a direction given by an
-// azimuth and an elevation, mapping a world point to the picture plane (metres, y up) and to a
-// depth (metres toward the viewer, so a larger depth is drawn later, over what lies behind).
+// ViewDirection: how a picture sees a 3D model — a view from a direction given by an azimuth and
+// an elevation, mapping a world point to the picture plane (metres, y up) and to a depth (metres
+// toward the viewer, so a larger depth is drawn later, over what lies behind). Orthographic, or
+// in perspective from an eye `eyeDistance` metres from a focus point.
 //
 //   right  = ( cos a,        0,     −sin a      )
 //   up     = (−sin a sin e,  cos e, −cos a sin e)
@@ -11,6 +12,15 @@
 // Azimuth 0 and elevation 0 is the front view along −z, the picture of a 2D model: (x, y) as is.
 // The top view (elevation 90°) shows x to the right and −z up; the side view (azimuth 90°)
 // looks along −x and shows −z to the right.
+//
+//
+// Perspective: with q = x − focus and its depth d = toward·q, an eye at distance D from the focus
+// sees q magnified by s = D / (D − d), so
+//   picture = (right·focus, up·focus) + s (right·q, up·q),
+// which leaves the plane through the focus (d = 0) as the orthographic view draws it: framing
+// stays put when perspective is turned on. Nearer points (d > 0) are drawn larger. A point at or
+// behind the eye has no picture; s is capped at 10 (d ≥ 0.9 D), so such a point is drawn huge
+// but finite.
 //
 //   tinkertoy::ViewDirection view = tinkertoy::ViewDirection::oblique();
 //   Eigen::Vector2d p = view.toPicture(x);  double d = view.depth(x);
@@ -28,6 +38,8 @@ namespace tinkertoy {
 struct ViewDirection {
   double azimuth = 0.0;    // rad, a turn of the model about the world's y axis
   double elevation = 0.0;  // rad, how far above the horizon the viewer stands, in [−π/2, π/2]
+  double eyeDistance = 0.0;  // m from the focus to the eye; 0: orthographic
+  Eigen::Vector3d focus = Eigen::Vector3d::Zero();  // the point perspective is centred on, m
 
   static constexpr double kDegree = std::numbers::pi / 180.0;
 
@@ -55,15 +67,20 @@ struct ViewDirection {
     return {std::sin(azimuth) * std::cos(elevation), std::sin(elevation), std::cos(azimuth) * std::cos(elevation)};
   }
 
+  [[nodiscard]] bool perspective() const { return eyeDistance > 0.0; }
+
   // A world point (2 or 3 coordinates; a 2D point has z = 0) on the picture plane.
   [[nodiscard]] Eigen::Vector2d toPicture(const Eigen::Ref<const Eigen::VectorXd>& x) const {
-    const Eigen::Vector3d p = embed(x);
-    return {right().dot(p), up().dot(p)};
+    const Eigen::Vector3d q = embed(x) - focus;
+    const double s = magnification(toward().dot(q));
+    return Eigen::Vector2d(right().dot(focus), up().dot(focus)) + s * Eigen::Vector2d(right().dot(q), up().dot(q));
   }
   [[nodiscard]] double depth(const Eigen::Ref<const Eigen::VectorXd>& x) const { return toward().dot(embed(x)); }
   // The world point at `picture` and `depth`: the inverse of toPicture and depth together.
   [[nodiscard]] Eigen::Vector3d toWorld(const Eigen::Vector2d& picture, double depth) const {
-    return picture.x() * right() + picture.y() * up() + depth * toward();
+    const double d = depth - toward().dot(focus);
+    const Eigen::Vector2d flat = (picture - Eigen::Vector2d(right().dot(focus), up().dot(focus))) / magnification(d);
+    return focus + flat.x() * right() + flat.y() * up() + d * toward();
   }
 
   // The view turned by `azimuth` and tilted by `elevation` (rad), the elevation kept within
@@ -74,6 +91,11 @@ struct ViewDirection {
   }
 
  private:
+  // s = D / (D − d) for a point d toward the eye from the focus plane; 1 when orthographic.
+  [[nodiscard]] double magnification(double d) const {
+    if (!perspective()) return 1.0;
+    return eyeDistance / (eyeDistance - std::min(d, 0.9 * eyeDistance));
+  }
   static Eigen::Vector3d embed(const Eigen::Ref<const Eigen::VectorXd>& x) {
     return {x[0], x[1], x.size() > 2 ? x[2] : 0.0};
   }
