@@ -56,8 +56,9 @@ void Studio::comparePanel() {
   // The one-line table: what a step costs each run, and how well each holds its constraints.
   const double ghostMicroseconds = ghost_->steps() > 0 ? 1e6 * ghost_->seconds() / static_cast<double>(ghost_->steps()) : 0.0;
   const double ghostError = ghost_->history().empty() ? 0.0 : ghost_->history().back().constraintError;
-  ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s", session_.stepsPerSecond(),
+  ImGui::TextWrapped("this run: %.0f steps/s, ‖C‖∞ %.2e  |  ghost: %.1f µs/step, ‖C‖∞ %.2e%s%s%s", session_.stepsPerSecond(),
                      session_.simulator().diagnostics().constraintError, ghostMicroseconds, ghostError,
+                     ghost_->replacesRods() ? " (with its springs' stretch)" : "",
                      ghost_->error().empty() ? "" : "; stopped: ", ghost_->error().c_str());
 }
 

@@ -39,6 +39,8 @@ class GhostRun {
   [[nodiscard]] double seconds() const { return seconds_; }
   // Why the ghost stopped (a blow-up), "" while it runs.
   [[nodiscard]] const std::string& error() const { return error_; }
+  // Whether --spring-for made rods springs, whose stretch the ghost's ‖C‖∞ then counts.
+  [[nodiscard]] bool replacesRods() const { return !rodSprings_.empty(); }
 
  private:
   GhostRun(Scene scene, std::string flags);

@@ -6,14 +6,14 @@ import pytest
 import tinkertoy
 
 
-def double_pendulum_in_code():
+def double_pendulum_in_code(second_link=lambda m, p1, p2: m.add_distance(p1, b=p2)):
     scene = tinkertoy.Scene(dimension=2, settings=tinkertoy.Settings(dt=0.001, integrator="rk4"), name="code")
     m = scene.model
     p1 = m.add_particle(1.0, [1.0, 0.0], name="p1")
     p2 = m.add_particle(1.0, [2.0, 0.0], name="p2")
     m.add_gravity([0.0, -9.81])
     m.add_distance(p1, anchor=[0.0, 0.0], length=1.0)
-    m.add_distance(p1, b=p2)  # the current distance, 1
+    second_link(m, p1, p2)  # a rod of the current distance, 1, unless given another
     return scene
 
 
@@ -227,13 +227,7 @@ def test_a_rod_made_a_spring_moves_as_a_spring_built_in_its_place():
     spring = m.spring_for_rod(m.constraints[1], stiffness=300.0, damping=0.5)
     assert m.force_type(spring) == "spring" and len(m.constraints) == 1
 
-    built = tinkertoy.Scene(dimension=2, settings=tinkertoy.Settings(dt=0.001, integrator="rk4"), name="code")
-    b = built.model
-    p1 = b.add_particle(1.0, [1.0, 0.0], name="p1")
-    p2 = b.add_particle(1.0, [2.0, 0.0], name="p2")
-    b.add_gravity([0.0, -9.81])
-    b.add_distance(p1, anchor=[0.0, 0.0], length=1.0)
-    b.add_spring(p1, p2, stiffness=300.0, damping=0.5, rest_length=1.0)
+    built = double_pendulum_in_code(lambda b, p1, p2: b.add_spring(p1, p2, stiffness=300.0, damping=0.5, rest_length=1.0))
 
     runs = [tinkertoy.Simulator(scene) for scene in (swapped, built)]
     for sim in runs:

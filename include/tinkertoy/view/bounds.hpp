@@ -43,6 +43,11 @@ struct Bounds {
     add(other.min);
     add(other.max);
   }
+  // Keeps only what lies in `other` too (empty when they do not overlap).
+  void intersect(const Bounds& other) {
+    min = min.cwiseMax(other.min);
+    max = max.cwiseMin(other.max);
+  }
   // Widens each side shorter than `side` (and an empty box, about the origin) to `side`.
   void ensureSize(double side) {
     if (empty()) min = max = Eigen::Vector2d::Zero();

@@ -3,10 +3,14 @@
 //
 // Bodies joined by a constraint or a force move together (through bodies that move: a static or
 // kinematic body joins nothing). Wherever a group is held to the world, by a nail, a pivot or a
-// hinge on the world or on a static body, it can sweep the circle about that pin out to its
-// farthest particle or point of a rigid body's outline; a chain swings about its pivot. Sliders
-// and driven points are left out (they move along their paths, not about a pin), and welds
-// (nothing turns about them).
+// hinge on the world or on a static body, each of its bodies stays within a circle about that
+// pin: in 2D, for a body joined to a held point through rigid links (hinges, welds, rigid rods)
+// across particles and rigid bodies, out to the shortest such path (a bound the mechanism
+// cannot break: a slider-crank's piston stays within crank plus rod of the bearing); otherwise
+// out to its farthest point now, as it would swing hanging as it is (a chain about its pivot).
+// A body's circles about all the pins are intersected, and the bodies' boxes joined. Sliders,
+// driven points and welds hold nothing here (they move along their paths, or nothing turns
+// about them).
 //
 //   Bounds bounds = picture.bounds();
 //   bounds.add(swingBounds(model, picture));
