@@ -36,6 +36,7 @@ ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
     throw std::invalid_argument(who + " is a " + std::string(constraint.type()) + " constraint, not a rod");
   }
   if (const std::string why = notARod(*joint); !why.empty()) throw std::invalid_argument(who + " is " + why);
+  if (!model.isEnabled(rod)) throw std::invalid_argument(who + " is disabled (broken): a spring in its place would join what it no longer joins");
   settings.rest_length = *joint->length;
   std::unique_ptr<Spring> spring = joint->b ? std::make_unique<Spring>(joint->a, *joint->b, settings)
                                             : std::make_unique<Spring>(joint->a, joint->anchor, settings);

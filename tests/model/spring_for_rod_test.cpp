@@ -96,6 +96,9 @@ TEST(SpringForRod, RefusesWhatIsNotARigidRodAndChangesNothing) {
   expectRefused(model, strut, {.stiffness = 1.0}, "a strut (min_length)");
   expectRefused(model, soft, {.stiffness = 1.0}, "with a spring (frequency)");
   expectRefused(model, limited, {.stiffness = 1.0}, "with limits");
+  model.setEnabled(rod, false);
+  expectRefused(model, rod, {.stiffness = 1.0}, "rod is disabled (broken)");
+  model.setEnabled(rod, true);
   expectRefused(model, rod, {.stiffness = -1.0}, "rod: ");
   expectRefused(model, rod, {.stiffness = 1.0, .damping = std::nan("")}, "damping");
 }

@@ -27,8 +27,9 @@ bool isRigidRod(const Constraint& constraint);
 // Replaces rod `rod` by a spring with `settings`' stiffness and damping and the rod's length as
 // its rest length (settings.rest_length is ignored). The new force is the model's last. Throws
 // std::invalid_argument, changing nothing, if `rod` is not a rigid rod (another constraint type,
-// or a distance joint that is a spring, rope or strut) or the settings are invalid (a stiffness
-// or damping that is negative or not finite).
+// or a distance joint that is a spring, rope or strut), is disabled (a broken joint), or the
+// settings are invalid (a stiffness or damping that is negative or not finite). The rod's break
+// force does not carry over: a spring does not break.
 ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings);
 
 // The largest |ℓ − r| of the springs `springs` (made by springForRod) at the model's state, m:

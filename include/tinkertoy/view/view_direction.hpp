@@ -13,7 +13,6 @@
 // The top view (elevation 90°) shows x to the right and −z up; the side view (azimuth 90°)
 // looks along −x and shows −z to the right.
 //
-//
 // Perspective: with q = x − focus and its depth d = toward·q, an eye at distance D from the focus
 // sees q magnified by s = D / (D − d), so
 //   picture = (right·focus, up·focus) + s (right·q, up·q),
