@@ -53,7 +53,7 @@ Model tinkertoyModel(const Scenario& s) {
 
 StateConstraintMatrix::StateConstraintMatrix(const Model& model, double regularization) {
   system_.build(model);
-  system_.evaluate(model, {model.time(), model.q(), model.v()}, ConstraintSystem::Evaluation::WithoutJacobianDot);
+  system_.evaluate(model.state(), ConstraintSystem::Evaluation::WithoutJacobianDot);
   inverseMass_.build(model);
   inverseMass_.update(model, model.q());
   ConstraintMatrix(system_.jacobian(), inverseMass_.matrix()).diagonal(shift_);

@@ -10,7 +10,7 @@
 #include "mouse_grip.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy::studio {
 
@@ -29,6 +29,7 @@ void Session::sync() {
   drag_ = std::monostate{};  // a new scene has no drag in it
   revision_ = document_.revision();
   Scene& scene = document_.scene();
+  simulator_.reset();  // the model takes one simulator at a time
   simulator_ = std::make_unique<Simulator>(scene.model, scene.settings);
   try {
     simulator_->refreshDiagnostics();  // energy and ‖C‖ of the state as it is, for the plots
@@ -217,7 +218,7 @@ void Session::beginDrag(const BodyPoint& point, const Eigen::VectorXd& target) {
 void Session::moveDrag(const Eigen::VectorXd& target) {
   Model& model = document_.scene().model;
   if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
-    dynamic_cast<MouseSpring&>(model.force(*force)).setTarget(target);
+    dynamic_cast<MouseSpring&>(model.editForce(*force)).setTarget(target);
   } else if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
     model.editConstraint<MouseJointSettings>(*constraint, [&](MouseJointSettings& s) { s.target = target.head<2>(); });
   }

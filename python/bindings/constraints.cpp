@@ -46,7 +46,7 @@ std::optional<JointMotor> motorOf(const std::optional<double>& speed, const std:
 // Sets the limits of a revolute or prismatic joint, or its motor: whichever of the two it is.
 template <class Edit>
 void editCoordinate(Model& m, ConstraintId id, const Edit& change) {
-  const std::string_view type = std::as_const(m).constraint(id).type();
+  const std::string_view type = m.constraint(id).type();
   if (type == PrismaticJointSettings::type) {
     m.editConstraint<PrismaticJointSettings>(id, change);
   } else {
@@ -268,7 +268,7 @@ void bindConstraintEdits(LockedClass<Model>& model) {
           [](Model& m, ConstraintId id, std::optional<double> frequency, double dampingRatio) {
             std::optional<JointSpring> spring;
             if (frequency) spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
-            if (std::as_const(m).constraint(id).type() == MouseJointSettings::type) {
+            if (m.constraint(id).type() == MouseJointSettings::type) {
               if (!spring) throw py::value_error("a mouse joint is always a spring: give a frequency");
               m.editConstraint<MouseJointSettings>(id, [&](auto& s) { s.spring = *spring; });
             } else {

@@ -138,19 +138,18 @@ void PythonSimulator::restoreState(std::string_view file, const std::string& ori
   rememberState();
 }
 
-// A write through a view changed q or v behind the model's back: tell the model (the
-// non-const accessor counts as an edit), so the simulator drops what it derived from the old state.
+// A write through a view changed q or v behind the model's back: tell the model
+// (Model::stateWritten counts as an edit), so the simulator drops what it derived from the old state.
 // A write that left NaN or an infinity (through np.asarray(view) or view.flat, which the view's
 // own check does not see) is undone, entry by entry, and refused.
 void PythonSimulator::noticeViewWrites() {
   if (!watching_) return;
-  const Model& model = scene_.model;
+  Model& model = scene_.model;
   bool undone = false;
-  for (auto [x, seen] : {std::pair{&model.q(), &seenQ_}, std::pair{&model.v(), &seenV_}}) {
+  for (auto [x, seen] : {std::pair{&model.qStorage(), &seenQ_}, std::pair{&model.vStorage(), &seenV_}}) {
     if (x->size() != seen->size() || x->allFinite()) continue;  // another size: a layout edit, which checks its values
-    auto& written = const_cast<Eigen::VectorXd&>(*x);            // the views' storage, as state_views.cpp writes it
-    for (Eigen::Index i = 0; i < written.size(); ++i) {
-      if (!std::isfinite(written[i])) written[i] = (*seen)[i];
+    for (Eigen::Index i = 0; i < x->size(); ++i) {
+      if (!std::isfinite((*x)[i])) (*x)[i] = (*seen)[i];
     }
     undone = true;
   }
@@ -158,8 +157,7 @@ void PythonSimulator::noticeViewWrites() {
     throw py::value_error("Simulator: a write through a view of q or v left NaN or an infinity in the state; the "
                           "state takes finite numbers only, and those entries were put back");
   }
-  if (!sameBits(model.q(), seenQ_)) (void)scene_.model.q();
-  if (!sameBits(model.v(), seenV_)) (void)scene_.model.v();
+  if (!sameBits(model.q(), seenQ_) || !sameBits(model.v(), seenV_)) model.stateWritten();
 }
 
 // What the model holds now; an entry a raw write left non-finite keeps its last finite value, which

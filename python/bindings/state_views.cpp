@@ -22,8 +22,7 @@ std::unordered_map<const Model*, ModelViews>& registry() {
 // The model's storage, writable without counting as an edit: writes through a view are noticed
 // by the simulator itself (PythonSimulator::noticeViewWrites).
 Eigen::VectorXd& storage(Model& model, StateVector which) {
-  const Model& read = model;
-  return const_cast<Eigen::VectorXd&>(which == StateVector::Coordinates ? read.q() : read.v());
+  return which == StateVector::Coordinates ? model.qStorage() : model.vStorage();
 }
 
 bool inUse(const std::shared_ptr<ViewKeeper>& keeper) { return keeper && keeper.use_count() > 1; }

@@ -30,8 +30,8 @@ class ParallelLoop {
  public:
   // Iterations below which a share is not worth a thread: handing a share to another core costs
   // the cache lines its results travel back in, about what evaluating a cheap constraint (a
-  // rod) costs. Measured on chains (bench/RESULTS.md): 1000 rods were 30 % slower on two
-  // threads, 10 000 rods 11 % faster.
+  // rod) costs: on chains, two threads lose at 1000 rods and win at 10 000 (bench/RESULTS.md,
+  // "Figures behind the code's thresholds").
   static constexpr std::size_t kMinimumShare = 1024;
 
   // threads ≥ 1: the caller's thread and threads − 1 workers.

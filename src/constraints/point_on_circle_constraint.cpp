@@ -2,7 +2,7 @@
 
 #include "common/vector_checks.hpp"
 #include "constraints/parts/distance_part.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

@@ -4,7 +4,7 @@
 
 #include "common/vector_checks.hpp"
 #include "constraints/parts/affine_rows_part.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

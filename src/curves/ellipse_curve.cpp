@@ -4,7 +4,7 @@
 
 #include "common/vector_checks.hpp"
 #include "curves/plane_frame.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

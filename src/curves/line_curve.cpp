@@ -1,7 +1,7 @@
 #include "tinkertoy/curves/line_curve.hpp"
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

@@ -42,7 +42,7 @@ void AccelerationDynamics::acceleration(const StateView& state, Eigen::VectorXd&
   // 3. Constraint force Q̂ = Jᵀ λ with J W Jᵀ λ = −J̇q̇ − JWQ − Ctt − ks C − kd Ċ.
   constraintForce_.setZero(state.q.size());
   if (system_.rows() > 0) {
-    system_.evaluate(model_, state);
+    system_.evaluate(state);
     system_.jacobianDot().multiply(state.v, JdotV_);
     W.multiply(Q_, WQ_);
     system_.jacobian().multiply(WQ_, rhs_);

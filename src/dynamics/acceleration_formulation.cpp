@@ -15,7 +15,7 @@ void AccelerationFormulation::StepStartRecorder::stepStart(const StateView& stat
 }
 
 void AccelerationFormulation::ProjectingCorrector::correct(double time, Eigen::VectorXd& q, Eigen::VectorXd& v) {
-  owner_.projectionTally_.add(owner_.projection_.apply(owner_.dynamics_, owner_.model_, time, q, v));
+  owner_.projectionTally_.add(owner_.projection_.apply(owner_.dynamics_, time, q, v));
 }
 
 AccelerationFormulation::AccelerationFormulation(const Model& model, const SimulationSettings& settings)
@@ -99,7 +99,7 @@ void AccelerationFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::V
     return;
   }
   integrator_->step(recorder_, time, q, v, h);
-  if (project_) projectionTally_.add(projection_.apply(dynamics_, model_, time, q, v));
+  if (project_) projectionTally_.add(projection_.apply(dynamics_, time, q, v));
 }
 
 // A RATTLE step whose position stage does not converge moved too far for its simplified Newton
@@ -114,7 +114,7 @@ void AccelerationFormulation::rattleAdvance(double& time, Eigen::VectorXd& q, Ei
     start.q = q;
     start.v = v;
   }
-  const ProjectionResult result = rattle_->step(dynamics_, model_, time, q, v, h);
+  const ProjectionResult result = rattle_->step(dynamics_, time, q, v, h);
   if (result.converged || !splittable) {
     projectionTally_.add(result);
     return;

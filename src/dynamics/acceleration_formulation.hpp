@@ -1,6 +1,7 @@
 // AccelerationFormulation: Witkin's method as a Formulation. Each step runs the chosen
 // integrator over the derivative loop of AccelerationDynamics, then the optional projection
-// onto C = 0, Ċ = 0 (docs/theory.md §§1–5). λ reported is that of the first stage: the solve
+// onto C = 0, Ċ = 0 (docs/theory.md, "Legal states and the multiplier equation", up to
+// "Integrators"). λ reported is that of the first stage: the solve
 // at the state the step starts from.
 //
 // With dopri5 the step is the output interval: DormandPrince takes its own steps across it,

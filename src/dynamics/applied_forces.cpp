@@ -11,7 +11,7 @@ void AppliedForces::build(const Model& model) {
 
 void AppliedForces::evaluate(const Model& model, const StateView& state, Eigen::VectorXd& Q) const {
   Q.setZero(state.q.size());
-  for (std::size_t i = 0; i < model.forceCount(); ++i) model.force(model.forceAt(i)).accumulate(model, state, Q);
+  for (std::size_t i = 0; i < model.forceCount(); ++i) model.force(model.forceAt(i)).accumulate(model.bodies(), state, Q);
   for (const std::size_t i : parametric_) {
     const BodyId id = model.bodyAt(i);
     const Body& body = model.body(id);

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
@@ -97,7 +97,7 @@ void ConstraintSystem::build(const Model& model) {
   rowParameterScratch_.assign(static_cast<std::size_t>(widest), RowParameters{});
 }
 
-void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, Evaluation what) {
+void ConstraintSystem::evaluate(const StateView& state, Evaluation what) {
   if (what != Evaluation::ValuesOnly) jacobian_.setZero();
   if (what == Evaluation::Full) jacobianDot_.setZero();
   C_.setZero();
@@ -127,7 +127,7 @@ void ConstraintSystem::sizeScratch(std::size_t gradients) {
   }
 }
 
-void ConstraintSystem::evaluate(const Model& /*model*/, const StateView& state, std::size_t k, Evaluation what) {
+void ConstraintSystem::evaluate(const StateView& state, std::size_t k, Evaluation what) {
   const ConstraintBlocks& b = entries_[k].blocks;
   for (std::size_t i = 0; i < b.count; ++i) {
     const auto size = static_cast<std::size_t>(b.rows * b.width[i]);

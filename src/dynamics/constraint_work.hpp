@@ -1,5 +1,5 @@
 // ConstraintWork: the work that constraint impulses (or forces) do on the bodies that move, row
-// by row, into the work ledger (dynamics/work_ledger.hpp, docs/theory.md §7).
+// by row, into the work ledger (dynamics/work_ledger.hpp, docs/theory.md, "The work ledger").
 //
 // A substep starts at velocities v, the applied forces kick them to v* = v + h W Q, and the
 // impulses λ take v* to v⁺ = v* + W Jᵀ λ. The impulses' work is counted as

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
@@ -287,7 +287,7 @@ ModelPoints modelPoints(const Model& model, ConstraintId id, const Eigen::Vector
   ModelPoints p;
   PointKinematics k;
   for (const BodyPoint& point : model.constraint(id).points()) {
-    model.pointKinematics(point, {model.time(), model.q(), model.v()}, k);
+    model.pointKinematics(point, model.state(), k);
     const auto at = 4 * static_cast<Eigen::Index>(p.positions.size());
     p.positions.push_back(k.position);
     p.angles.push_back(k.oriented ? k.angle : 0.0);

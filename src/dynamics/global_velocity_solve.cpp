@@ -154,7 +154,7 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Bl
   }
 }
 
-ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSystem& system,
+ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system,
                                               const BlockDiagonalMatrix& W, double time, Eigen::VectorXd& q,
                                               const Eigen::VectorXd& v, const ProjectionSettings& settings,
                                               SolveTally& tally) {
@@ -179,7 +179,7 @@ ProjectionResult GlobalVelocitySolve::project(const Model& model, ConstraintSyst
     for (Eigen::Index r = 0; r < m; ++r) sum += system.violation(r) * system.violation(r);
     return 0.5 * sum;
   };
-  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate(model, {time, at, v}, kJacobian); };
+  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate({time, at, v}, kJacobian); };
   evaluate(q);
   double error = system.maxViolation();
   if (m == 0 || error <= tolerance) return {0, error, true};

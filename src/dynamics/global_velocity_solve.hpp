@@ -1,5 +1,5 @@
 // GlobalVelocitySolve: the velocity level's solves of all rows at once, with a LinearSolver on
-// J W Jᵀ (the direct solve, or CG) in place of sequential impulses (docs/theory.md §12):
+// J W Jᵀ (the direct solve, or CG) in place of sequential impulses (docs/theory.md, "The global solve"):
 //
 //   impulses     J W Jᵀ δ = −(J v + b),   v += W Jᵀ δ,   λ += δ
 //   projection   J W Jᵀ δ = −C,           q += W Jᵀ δ
@@ -35,7 +35,7 @@
 //   GlobalVelocitySolve global(settings.solver);
 //   global.build(system, W);                                        // after the layout changed
 //   global.solveImpulses(system, W, targets, ImpulsePass::Velocity, lambda, v, springs, 10, tally);
-//   ProjectionResult r = global.project(model, system, W, t, q, v, settings.projection, tally);
+//   ProjectionResult r = global.project(system, W, t, q, v, settings.projection, tally);
 #pragma once
 
 #include <Eigen/Core>
@@ -50,7 +50,7 @@
 #include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/solvers/linear_solver.hpp"
-#include "tinkertoy/solvers/sequential_impulses.hpp"
+#include "tinkertoy/dynamics/sequential_impulses.hpp"
 
 namespace tinkertoy {
 
@@ -74,7 +74,7 @@ class GlobalVelocitySolve {
                      int iterations, SolveTally& tally);
 
   // Projects q [n] onto C = 0 at `time`; leaves the system evaluated there (C, Ċ with v, J).
-  ProjectionResult project(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
+  ProjectionResult project(ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
                            Eigen::VectorXd& q, const Eigen::VectorXd& v, const ProjectionSettings& settings,
                            SolveTally& tally);
 

@@ -1,5 +1,5 @@
 // The globalization both projections onto C(q) = 0 share: Projection (acceleration level) and
-// GlobalVelocitySolve::project (velocity level), docs/theory.md §4.
+// GlobalVelocitySolve::project (velocity level), docs/theory.md, "Drift and its remedies".
 //
 // Each Gauss–Newton step is judged by the merit ½‖C‖₂², for which it is a descent direction
 // (it is not one for the max norm that convergence is judged by). A step that does not lower

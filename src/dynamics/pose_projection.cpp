@@ -52,7 +52,7 @@ ProjectionResult projectPose(Model& model, std::span<const BodyId> preferred, co
       W.denseBlock(block) *= kPreferredWeight;
     }
   }
-  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate(model, {time, at, v}, kJacobian); };
+  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate({time, at, v}, kJacobian); };
   std::vector<char> excluded(static_cast<std::size_t>(m), 0);
   const auto violation = [&] {
     double worst = 0.0, sum = 0.0;

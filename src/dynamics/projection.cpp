@@ -4,13 +4,13 @@
 
 namespace tinkertoy {
 
-ProjectionResult Projection::apply(AccelerationDynamics& dynamics, const Model& model, double time,
+ProjectionResult Projection::apply(AccelerationDynamics& dynamics, double time,
                                    Eigen::VectorXd& q, Eigen::VectorXd& v) {
   ConstraintSystem& system = dynamics.constraints();
   if (system.rows() == 0) return {};
   const auto evaluate = [&](const Eigen::VectorXd& at) {
     dynamics.updateInverseMass(at);
-    system.evaluate(model, {time, at, v}, ConstraintSystem::Evaluation::WithoutJacobianDot);
+    system.evaluate({time, at, v}, ConstraintSystem::Evaluation::WithoutJacobianDot);
   };
   const auto merit = [&] { return 0.5 * system.value().squaredNorm(); };
 
@@ -44,20 +44,20 @@ ProjectionResult Projection::apply(AccelerationDynamics& dynamics, const Model& 
   }
   result.converged = result.error <= settings_.tolerance;
 
-  projectVelocities(dynamics, model, time, q, v);
+  projectVelocities(dynamics, time, q, v);
   return result;
 }
 
 // Ċ is linear in v, so after the correction Ċ = 0 to the solve's accuracy, which is what the
 // end state's evaluation is made to say.
-void Projection::projectVelocities(AccelerationDynamics& dynamics, const Model& model, double time,
+void Projection::projectVelocities(AccelerationDynamics& dynamics, double time,
                                    const Eigen::VectorXd& q, Eigen::VectorXd& v) {
   ConstraintSystem& system = dynamics.constraints();
   rhs_ = -system.velocity();
   multipliers_.setZero(system.rows());
   dynamics.solve(rhs_, multipliers_);
   dynamics.addConstraintDisplacement(multipliers_, v);
-  system.evaluate(model, {time, q, v}, ConstraintSystem::Evaluation::ValuesOnly);
+  system.evaluate({time, q, v}, ConstraintSystem::Evaluation::ValuesOnly);
 }
 
 }  // namespace tinkertoy

@@ -18,7 +18,7 @@ void Rattle::appliedAcceleration(AccelerationDynamics& dynamics, const StateView
   dynamics.inverseMass().multiply(Q_, WQ_);
 }
 
-ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model, double& time, Eigen::VectorXd& q,
+ProjectionResult Rattle::step(AccelerationDynamics& dynamics, double& time, Eigen::VectorXd& q,
                               Eigen::VectorXd& v, double h) {
   ConstraintSystem& system = dynamics.constraints();
   const Eigen::Index m = system.rows();
@@ -28,7 +28,7 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
   // Kick and drift without the constraints: v* = v + ½h W Q, q* = q + h v*, with Jₙ and W
   // at the step's start.
   dynamics.updateInverseMass(q);
-  if (m > 0) system.evaluate(model, {time, q, v}, Evaluation::WithoutJacobianDot);
+  if (m > 0) system.evaluate({time, q, v}, Evaluation::WithoutJacobianDot);
   appliedAcceleration(dynamics, {time, q, v});
   v += (0.5 * h) * WQ_;
   q += h * v;
@@ -38,7 +38,7 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
   ProjectionResult result;
   if (m > 0) {
     if (multipliers_.size() != m) multipliers_.setZero(m);
-    system.evaluate(model, {end, q, v}, Evaluation::ValuesOnly);
+    system.evaluate({end, q, v}, Evaluation::ValuesOnly);
     result.error = system.value().lpNorm<Eigen::Infinity>();
     delta_ = multipliers_;  // last step's Λ: the first correction is most of it
     multipliers_.setZero();
@@ -49,7 +49,7 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
       multipliers_ += delta_;
       dynamics.addConstraintDisplacement(delta_, q);
       ++result.iterations;
-      system.evaluate(model, {end, q, v}, Evaluation::ValuesOnly);
+      system.evaluate({end, q, v}, Evaluation::ValuesOnly);
       result.error = system.value().lpNorm<Eigen::Infinity>();
     }
     result.converged = result.error <= settings_.tolerance;
@@ -65,7 +65,7 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
 
   // Velocity stage at q': v' = v½ + ½h W (Q(v') + J'ᵀ μ) with Ċ(q', v') = 0.
   dynamics.updateInverseMass(q);
-  if (m > 0) system.evaluate(model, {end, q, v}, Evaluation::WithoutJacobianDot);
+  if (m > 0) system.evaluate({end, q, v}, Evaluation::WithoutJacobianDot);
   half_ = v;
   for (int k = 0; k < kMostVelocityIterations; ++k) {
     appliedAcceleration(dynamics, {end, q, v});  // v: v½, then the last estimate of v'
@@ -73,8 +73,8 @@ ProjectionResult Rattle::step(AccelerationDynamics& dynamics, const Model& model
     previousQ_ = Q_;
     v = half_ + (0.5 * h) * WQ_;
     if (m > 0) {
-      system.evaluate(model, {end, q, v}, Evaluation::ValuesOnly);
-      velocityStage_.projectVelocities(dynamics, model, end, q, v);
+      system.evaluate({end, q, v}, Evaluation::ValuesOnly);
+      velocityStage_.projectVelocities(dynamics, end, q, v);
     }
   }
   return result;

@@ -6,12 +6,12 @@
 #include <utility>
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
 Simulator::Simulator(Model& model, SimulationSettings settings)
-    : model_(model), settings_((settings.validate(), settings)), formulation_(makeFormulation(model, settings_)) {
+    : hold_(model), model_(model), settings_((settings.validate(), settings)), formulation_(makeFormulation(model, settings_)) {
   refreshDiagnostics();
   watchFrom(diagnostics_);
 }
@@ -44,8 +44,8 @@ void Simulator::step() {
   double time = startTime;
   const bool edited = model_.revision() != committedRevision_;
   if (edited) formulation_->modelEdited();
-  q_ = std::as_const(model_).q();
-  v_ = std::as_const(model_).v();
+  q_ = model_.q();
+  v_ = model_.v();
   if (edited) {  // the reference moves to the edited state (runaway_watch.hpp)
     const StepDiagnostics now = energyAt({startTime, q_, v_});
     runaway_.rebase(now.kineticEnergy, now.potentialEnergy, totalMass_, modelSize_, settings_.dt);
@@ -60,27 +60,18 @@ void Simulator::step() {
     candidate = measure({time, q_, v_}, true);
     end = forceWork({time, q_, v_});
   } catch (const UndefinedForceError& e) {
-    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() +
-                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
-                          stepCount_ + 1, startTime, std::nullopt, std::nullopt);
+    throw failure(stepLabel() + e.what(), startTime);
   } catch (const UndefinedConstraintError& e) {
     const std::optional<ConstraintId> constraint =
         e.constraintIndex() ? std::optional(model_.constraintAt(*e.constraintIndex())) : std::nullopt;
-    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " +
-                              (constraint ? model_.describe(*constraint) + ": " : std::string()) + e.what() +
-                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
-                          stepCount_ + 1, startTime, std::nullopt, constraint);
+    throw failure(stepLabel() + (constraint ? model_.describe(*constraint) + ": " : std::string()) + e.what(), startTime,
+                  std::nullopt, constraint);
   } catch (const SingularSystemError& e) {
     throw singularError(e, startTime);
   } catch (const AdaptiveStepError& e) {
-    std::ostringstream message;
-    message << "step " << stepCount_ + 1 << ": " << e.what() << ". The model keeps the state of step " << stepCount_
-            << ".";
-    throw SimulationError(message.str(), stepCount_ + 1, startTime, std::nullopt, std::nullopt);
+    throw failure(stepLabel() + e.what(), startTime);
   } catch (const SingularMassError& e) {
-    throw SimulationError("step " + std::to_string(stepCount_ + 1) + ": " + e.what() +
-                              ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
-                          stepCount_ + 1, startTime, model_.bodyAt(e.body()), std::nullopt);
+    throw failure(stepLabel() + e.what(), startTime, model_.bodyAt(e.body()));
   }
 
   candidate.step = stepCount_ + 1;
@@ -93,9 +84,7 @@ void Simulator::step() {
 
   // Copied, not swapped: the model's q and v keep their storage from step to step, so views of
   // them (the Python module's, say) stay valid; only a layout edit moves them.
-  model_.q() = q_;
-  model_.v() = v_;
-  model_.setTime(time);
+  model_.setState(time, q_, v_);
   ++stepCount_;
   diagnostics_ = candidate;
   endForceWork_ = end;
@@ -109,7 +98,7 @@ Reaction Simulator::reaction(ConstraintId id) {
   syncStructure();
   const std::size_t k = model_.indexOf(id);
   const int d = model_.dimension();
-  const Eigen::Vector4d f = formulation_->constraints().pointForce(model_, {model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, k, 0,
+  const Eigen::Vector4d f = formulation_->constraints().pointForce(model_, model_.state(), k, 0,
                                                                    lambda(id));
   return {f.head(d), f[3]};
 }
@@ -164,7 +153,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
       if (measureOf(r) > measureOf(row)) row = r;
     }
     constraint = model_.constraintAt(system.constraintOfRow(row));
-    body = std::as_const(model_).constraint(*constraint).points().front().body;
+    body = model_.constraint(*constraint).points().front().body;
     if (cameApart) {
       what << "the constraints came apart: " << model_.describe(*constraint) << " is violated by " << measureOf(row)
            << ", more than ten times the model's size (" << modelSize_ << " m)";
@@ -205,7 +194,7 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
     bool worstTouches = false;
     for (std::size_t k = 0; k < model_.constraintCount(); ++k) {
       const ConstraintId id = model_.constraintAt(k);
-      const Constraint& c = std::as_const(model_).constraint(id);
+      const Constraint& c = model_.constraint(id);
       const auto points = c.points();
       const bool touches = body && std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) {
                              return p.body == *body;
@@ -228,8 +217,15 @@ void Simulator::rejectIfBlownUp(const StepDiagnostics& candidate, double startTi
   if (constraint && worst >= 0.0) {
     message << "; largest constraint force on " << model_.describe(*constraint) << " (|λ| = " << worst << ")";
   }
-  message << ". The model keeps the state of step " << stepCount_ << ".";
-  throw SimulationError(message.str(), stepCount_ + 1, startTime, body, constraint);
+  throw failure(message.str(), startTime, body, constraint);
+}
+
+std::string Simulator::stepLabel() const { return "step " + std::to_string(stepCount_ + 1) + ": "; }
+
+SimulationError Simulator::failure(const std::string& message, double startTime, std::optional<BodyId> body,
+                                   std::optional<ConstraintId> constraint) const {
+  return SimulationError(message + ". The model keeps the state of step " + std::to_string(stepCount_) + ".",
+                         stepCount_ + 1, startTime, body, constraint);
 }
 
 // A singular J W Jᵀ in the words of its cause: a blow-up within the step when it is not finite,
@@ -239,17 +235,16 @@ SimulationError Simulator::singularError(const SingularSystemError& e, double st
   const std::size_t k = formulation_->constraints().constraintOfRow(e.row());
   const ConstraintId constraint = model_.constraintAt(k);
   const std::string step = std::to_string(stepCount_ + 1);
-  const std::string keeps = ". The model keeps the state of step " + std::to_string(stepCount_) + ".";
   const std::string row = "constraint row " + std::to_string(e.row()) + " (" + model_.describe(constraint) + ")";
   std::ostringstream message;
   switch (e.cause()) {
     case SingularSystemError::Cause::NotFinite:
       message << "simulation blew up at step " << step << " (t = " << startTime
-              << " s): the state ran away within the step, and J W Jᵀ is not finite at " << row << keeps;
+              << " s): the state ran away within the step, and J W Jᵀ is not finite at " << row;
       break;
     case SingularSystemError::Cause::NoGradient:
       message << "step " << step << ": " << row << " has no gradient at this state (J = 0), so no force can hold it "
-              << "(a rod whose ends meet, a point on a circle at its centre)" << keeps;
+              << "(a rod whose ends meet, a point on a circle at its centre)";
       break;
     case SingularSystemError::Cause::Redundant:
       message << "step " << step << ": J W Jᵀ is singular: " << row << " is redundant with others";
@@ -258,15 +253,14 @@ SimulationError Simulator::singularError(const SingularSystemError& e, double st
       } else {
         message << " even with the damping, regularization " << settings_.solver.regularization;
       }
-      message << keeps;
       break;
   }
-  return SimulationError(message.str(), stepCount_ + 1, startTime, std::nullopt, constraint);
+  return failure(message.str(), startTime, std::nullopt, constraint);
 }
 
 void Simulator::refreshDiagnostics() {
   syncStructure();
-  diagnostics_ = measure({model_.time(), std::as_const(model_).q(), std::as_const(model_).v()}, false);
+  diagnostics_ = measure(model_.state(), false);
   diagnostics_.step = stepCount_;
   analysesReported_ = formulation_->analyses();
 }
@@ -276,7 +270,7 @@ StepDiagnostics Simulator::energyAt(const StateView& state) const {
   d.time = state.time;
   d.kineticEnergy = model_.kineticEnergy(state.q, state.v);
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
-    d.potentialEnergy += std::as_const(model_).force(model_.forceAt(i)).potentialEnergy(model_, state);
+    d.potentialEnergy += model_.force(model_.forceAt(i)).potentialEnergy(model_.bodies(), state);
   }
   return d;
 }
@@ -285,7 +279,7 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   StepDiagnostics d = energyAt(state);
   ConstraintSystem& system = formulation_->constraints();
   if (!(afterStep && formulation_->evaluatedAtStepEnd())) {
-    system.evaluate(model_, state, ConstraintSystem::Evaluation::ValuesOnly);
+    system.evaluate(state, ConstraintSystem::Evaluation::ValuesOnly);
   }
   d.constraintError = system.maxViolation();
   d.velocityError = system.maxVelocityViolation();
@@ -318,9 +312,9 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
 Simulator::ForceWork Simulator::forceWork(const StateView& state) const {
   ForceWork work;
   for (std::size_t i = 0; i < model_.forceCount(); ++i) {
-    const Force& force = std::as_const(model_).force(model_.forceAt(i));
-    work.power[force.workSource()] += force.power(model_, state);
-    work.energy[force.workSource()] += force.externalEnergy(model_, state);
+    const Force& force = model_.force(model_.forceAt(i));
+    work.power[force.workSource()] += force.power(model_.bodies(), state);
+    work.energy[force.workSource()] += force.externalEnergy(model_.bodies(), state);
   }
   return work;
 }

@@ -109,7 +109,7 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   archive.flags(enabled, constraints);
   double time = model_.time();
   archive.number(time);
-  Eigen::VectorXd q = std::as_const(model_).q(), v = std::as_const(model_).v();
+  Eigen::VectorXd q = model_.q(), v = model_.v();
   archive.numbers(q, q.size());
   archive.numbers(v, v.size());
   if (archive.reading()) {
@@ -119,9 +119,7 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
       throw StateError("the state file holds a time, position or velocity that is not finite");
     }
     for (std::size_t k = 0; k < constraints; ++k) model_.setEnabled(model_.constraintAt(k), enabled[k] != 0);
-    model_.setTime(time);
-    model_.q() = q;
-    model_.v() = v;
+    model_.setState(time, q, v);
     syncStructure();
   }
 

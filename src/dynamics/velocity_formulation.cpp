@@ -47,8 +47,8 @@ void VelocityFormulation::rebuild() {
   pseudo_.setZero(model_.v().size());
   substepImpulses_.setZero(system_.rows());
   stageImpulses_.setZero(system_.rows());
-  heldImpulses_.setZero(system_.rows());
-  held_.setZero(model_.v().size());
+  impulsesBeforeSolve_.setZero(system_.rows());
+  velocityBeforeSolve_.setZero(model_.v().size());
   startVelocity_.setZero(model_.v().size());
   extrapolated_.setZero(model_.v().size());
   stageVelocity_.setZero(model_.v().size());
@@ -88,7 +88,7 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
 }
 
-// Box2D v3's soft step (docs/theory.md §12), one substep of h: J, C, Ct and the effective
+// Box2D v3's soft step (docs/theory.md, "The soft step"), one substep of h: J, C, Ct and the effective
 // masses at the substep's start; forces; a warm start; the soft passes toward C = 0; symplectic
 // Euler; and the relax passes, with C carried to the new positions to first order,
 // C ≈ C₀ + J (q − q₀) + Ct h. The substep ends evaluated at its final state, where the next
@@ -98,7 +98,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
   const bool constrained = system_.rows() > 0;
   if (constrained) {
-    if (!evaluatedAtEnd_) system_.evaluate(model_, {time, q, v}, kJacobian);
+    if (!evaluatedAtEnd_) system_.evaluate({time, q, v}, kJacobian);
     current_ = system_.value();
     VelocityTargets::timeRate(system_, v, timeRate_);
     impulses_.prepare(system_, W, targets_);
@@ -125,7 +125,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
   lambda_ = impulses_.impulses() / h;
   system_.jacobian().multiplyTransposed(lambda_, force_);
-  system_.evaluate(model_, {time, q, v}, kJacobian);
+  system_.evaluate({time, q, v}, kJacobian);
   evaluatedAtEnd_ = true;
 }
 
@@ -163,7 +163,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
   // C, its time rate and J at the substep's start, before the forces change v.
   if (system_.rows() > 0) {
-    if (!evaluatedAtEnd_) system_.evaluate(model_, {time, q, v}, kJacobian);
+    if (!evaluatedAtEnd_) system_.evaluate({time, q, v}, kJacobian);
     current_ = system_.value();
     VelocityTargets::timeRate(system_, v, timeRate_);
   }
@@ -177,7 +177,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets).
   if (system_.rows() > 0) {
     predicted_ = q + h * v;
-    system_.evaluate(model_, {time + h, predicted_, v}, kValues);  // leaves J at q
+    system_.evaluate({time + h, predicted_, v}, kValues);  // leaves J at q
     predictedC_ = system_.value();
     vStar_ = v;
     previousImpulses_ = impulses_.impulses();
@@ -190,7 +190,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     if (!verlet && passiveWork(v) > 0.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
-      system_.evaluate(model_, {time + h, predicted_, v}, kJacobian);
+      system_.evaluate({time + h, predicted_, v}, kJacobian);
       VelocityTargets::timeRate(system_, v, timeRate_);
       solveImpulses(v, h);
       ++tally_.relinearized;
@@ -214,10 +214,10 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   ProjectionResult result;
   if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Projection) {
     if (sequential_) {
-      impulses_.projectPositions(model_, system_, W, time, q, v, settings_.velocity.iterations,
+      impulses_.projectPositions(system_, W, time, q, v, settings_.velocity.iterations,
                                  settings_.projection.tolerance);
     } else {
-      result = global_->project(model_, system_, W, time, q, v, settings_.projection, tally_);
+      result = global_->project(system_, W, time, q, v, settings_.projection, tally_);
       evaluatedAtEnd_ = true;
     }
   }
@@ -245,7 +245,7 @@ void VelocityFormulation::holdPositions(double time, const Eigen::VectorXd& q, E
   double previousMiss = INFINITY;
   for (int iteration = 0;; ++iteration) {
     predicted_ = q + h * v;
-    system_.evaluate(model_, {time + h, predicted_, v}, kValues);  // keeps J
+    system_.evaluate({time + h, predicted_, v}, kValues);  // keeps J
     predictedC_ = system_.value();
     const Eigen::VectorXd& impulses = impulses_.impulses();
     double miss = 0.0;
@@ -269,15 +269,15 @@ void VelocityFormulation::holdPositions(double time, const Eigen::VectorXd& q, E
     if (miss <= settings_.projection.tolerance) return;
     if (!(miss < previousMiss)) {  // no better (or not finite): J at q is too far from where the bodies went
       if (iteration > 0) {
-        v = held_;
-        impulses_.impulses() = heldImpulses_;
+        v = velocityBeforeSolve_;
+        impulses_.impulses() = impulsesBeforeSolve_;
       }
       return;
     }
     if (iteration == settings_.projection.maxIterations || miss > 0.5 * previousMiss) return;  // slow: keep it
     previousMiss = miss;
-    held_ = v;
-    heldImpulses_ = impulses;
+    velocityBeforeSolve_ = v;
+    impulsesBeforeSolve_ = impulses;
     // J, W and the effective masses are those of the first solve; only the targets move.
     targets_.compute(system_, v, current_, timeRate_, predictedC_, h, settings_.velocity);
     solvePasses(v, ImpulsePass::Velocity);
@@ -295,7 +295,7 @@ void VelocityFormulation::velocityStage(double time, const Eigen::VectorXd& q, E
   kick(time, q, extrapolated_, v, 0.5 * h);
   evaluatedAtEnd_ = false;  // Ċ changes with v below
   if (system_.rows() == 0) return;
-  system_.evaluate(model_, {time, q, v}, kJacobian);
+  system_.evaluate({time, q, v}, kJacobian);
   VelocityTargets::timeRate(system_, v, timeRate_);
   Eigen::VectorXd& impulses = impulses_.impulses();
   substepImpulses_ = impulses;

@@ -1,5 +1,5 @@
 // VelocityFormulation: the velocity level of seed 004 (dyn4j, Box2D) as a Formulation. Each
-// step is split into substeps of h = dt / substeps (docs/theory.md §12):
+// step is split into substeps of h = dt / substeps (docs/theory.md, "The velocity-level step"):
 //
 //   1. v* = v + h W Q                         applied forces into the velocities
 //   2. C, Ċ and J at (q, t) (those the last substep's projection left, if nothing was edited
@@ -17,7 +17,7 @@
 //      solver (a pseudo velocity, forgotten afterwards); or projection onto C = 0
 //
 // The Verlet scheme (VelocityScheme::Verlet) makes it kick–drift–kick, RATTLE's at the velocity
-// level (docs/theory.md §12):
+// level (docs/theory.md, "The velocity-level step"):
 //   1. v* = v + ½h W Q: half the forces
 //   2–3. the impulse solve, then more solves with the same J and the prediction moved to
 //      q + h v⁺ (holdPositions), until the equality rows keep C(q) and the inequality rows reach
@@ -65,7 +65,7 @@
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
-#include "tinkertoy/solvers/sequential_impulses.hpp"
+#include "tinkertoy/dynamics/sequential_impulses.hpp"
 
 namespace tinkertoy {
 
@@ -137,7 +137,8 @@ class VelocityFormulation final : public Formulation {
   Eigen::VectorXd current_, timeRate_, predictedC_, previousImpulses_;
   Eigen::VectorXd substepImpulses_;  // the Verlet scheme: the substep's impulses during its velocity stage [m]
   Eigen::VectorXd stageImpulses_;    // and the last velocity stage's, its warm start [m]
-  Eigen::VectorXd held_, heldImpulses_;  // holdPositions: v [n] and the impulses [m] before its last solve
+  // holdPositions: v [n] and the impulses [m] before its last solve, to undo one that did not help.
+  Eigen::VectorXd velocityBeforeSolve_, impulsesBeforeSolve_;
   // v at the substep's start (the impulses' work is measured from it) and, for Verlet, at its end
   // estimated, and before its velocity stage's kick [n].
   Eigen::VectorXd startVelocity_, extrapolated_, stageVelocity_;

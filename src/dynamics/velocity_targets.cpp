@@ -12,7 +12,7 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Box2D's soft constraint for a spring of frequency f and damping ratio ζ on C over a step h:
-// bias rate r, mass scale s and impulse scale i (docs/theory.md §12).
+// bias rate r, mass scale s and impulse scale i (docs/theory.md, "The soft step").
 struct Softness {
   double biasRate, massScale, impulseScale;
 };

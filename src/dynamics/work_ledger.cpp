@@ -6,12 +6,6 @@
 
 namespace tinkertoy {
 
-std::string_view workSourceName(WorkSource source) {
-  static constexpr std::array<std::string_view, kWorkSources> names = {"damping", "drag",   "mouse",   "motors",
-                                                                       "springs", "driven", "impulses"};
-  return names[static_cast<std::size_t>(source)];
-}
-
 double WorkLedger::total() const { return std::accumulate(work.begin(), work.end(), 0.0); }
 
 WorkLedger& WorkLedger::operator+=(const WorkLedger& other) {

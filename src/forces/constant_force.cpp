@@ -1,8 +1,8 @@
 #include "tinkertoy/forces/constant_force.hpp"
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/model.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/bodies.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
@@ -13,15 +13,15 @@ void ConstantForce::validate(int dimension) const {
   detail::requireDimension(force_, dimension, "constant force");
 }
 
-void ConstantForce::accumulate(const Model& model, const StateView& state,
+void ConstantForce::accumulate(const Bodies& bodies, const StateView& state,
                                Eigen::Ref<Eigen::VectorXd> Q) const {
-  model.addPointForce(point_, state, padTo3d(force_), Q);
+  bodies.addPointForce(point_, state, padTo3d(force_), Q);
 }
 
 // V = −F·x, so that f = −∂V/∂x = F.
-double ConstantForce::potentialEnergy(const Model& model, const StateView& state) const {
+double ConstantForce::potentialEnergy(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  model.pointKinematics(point_, state, k);
+  bodies.pointKinematics(point_, state, k);
   return -padTo3d(force_).dot(k.position);
 }
 

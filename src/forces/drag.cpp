@@ -1,7 +1,7 @@
 #include "tinkertoy/forces/drag.hpp"
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/model.hpp"
+#include "tinkertoy/core/bodies.hpp"
 
 namespace tinkertoy {
 
@@ -12,25 +12,25 @@ void Drag::validate(int /*dimension*/) const {
 }
 
 // f_i = −c ẋ_i at every point of every body, applied as J_iᵀ f_i. For a particle ẋ = v.
-void Drag::accumulate(const Model& model, const StateView& state,
+void Drag::accumulate(const Bodies& bodies, const StateView& state,
                       Eigen::Ref<Eigen::VectorXd> Q) const {
   PointKinematics k;
-  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
-    const BodyId id = model.bodyAt(b);
-    for (int i = 0; i < model.body(id).pointCount(); ++i) {
-      model.pointKinematics({id, i}, state, k);
-      model.addPointForce({id, i}, state, -coefficient_ * k.velocity, Q);
+  for (std::size_t b = 0; b < bodies.count(); ++b) {
+    const BodyId id = bodies.idAt(b);
+    for (int i = 0; i < bodies.body(id).pointCount(); ++i) {
+      bodies.pointKinematics({id, i}, state, k);
+      bodies.addPointForce({id, i}, state, -coefficient_ * k.velocity, Q);
     }
   }
 }
 
-double Drag::power(const Model& model, const StateView& state) const {
+double Drag::power(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
   double speedsSquared = 0.0;
-  for (std::size_t b = 0; b < model.bodyCount(); ++b) {
-    const BodyId id = model.bodyAt(b);
-    for (int i = 0; i < model.body(id).pointCount(); ++i) {
-      model.pointKinematics({id, i}, state, k);
+  for (std::size_t b = 0; b < bodies.count(); ++b) {
+    const BodyId id = bodies.idAt(b);
+    for (int i = 0; i < bodies.body(id).pointCount(); ++i) {
+      bodies.pointKinematics({id, i}, state, k);
       speedsSquared += k.velocity.squaredNorm();
     }
   }

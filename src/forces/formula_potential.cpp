@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "tinkertoy/model/model.hpp"
+#include "tinkertoy/core/bodies.hpp"
 
 namespace tinkertoy {
 
@@ -30,12 +30,12 @@ void FormulaPotential::validate(int dimension) const {
   }
 }
 
-std::size_t FormulaPotential::gather(const Model& model, const StateView& state,
+std::size_t FormulaPotential::gather(const Bodies& bodies, const StateView& state,
                                      std::array<double, kMaxJetVariables>& values) const {
   const std::size_t n = settings_.points.size(), count = kVariablesPerPoint * n + 1;
   PointKinematics k;
   for (std::size_t p = 0; p < n; ++p) {
-    model.pointKinematics(points_[p], state, k);
+    bodies.pointKinematics(points_[p], state, k);
     for (std::size_t a = 0; a < 3; ++a) values[kVariablesPerPoint * p + a] = k.position[static_cast<Eigen::Index>(a)];
     values[kVariablesPerPoint * p + kAngleVariable] = k.oriented ? k.angle : 0.0;
   }
@@ -43,9 +43,9 @@ std::size_t FormulaPotential::gather(const Model& model, const StateView& state,
   return count;
 }
 
-Jet FormulaPotential::evaluate(const Model& model, const StateView& state) const {
+Jet FormulaPotential::evaluate(const Bodies& bodies, const StateView& state) const {
   std::array<double, kMaxJetVariables> values{}, rates{};
-  const std::size_t count = gather(model, state, values);
+  const std::size_t count = gather(bodies, state, values);
   const std::span<const double> s(values.data(), count), sDot(rates.data(), count);
   const Jet V = formula_.jet(s, sDot);
   if (!allFinite(V)) {
@@ -57,26 +57,26 @@ Jet FormulaPotential::evaluate(const Model& model, const StateView& state) const
 }
 
 // f_k = −∂V/∂x_k at each point, and −∂V/∂φ_k as a torque on a rigid body's frame.
-void FormulaPotential::accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const {
-  const Jet V = evaluate(model, state);
+void FormulaPotential::accumulate(const Bodies& bodies, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const {
+  const Jet V = evaluate(bodies, state);
   const auto entry = [&](std::size_t v) {
     const int slot = formula_.slotOf(v);
     return slot < 0 ? 0.0 : V.gradient[static_cast<std::size_t>(slot)];
   };
   for (std::size_t p = 0; p < settings_.points.size(); ++p) {
     const std::size_t v = kVariablesPerPoint * p;
-    model.addPointForce(points_[p], state, -Eigen::Vector3d(entry(v), entry(v + 1), entry(v + 2)), Q);
-    if (usesAngle(p)) model.addPointTorque(points_[p], state, -entry(v + kAngleVariable), Q);
+    bodies.addPointForce(points_[p], state, -Eigen::Vector3d(entry(v), entry(v + 1), entry(v + 2)), Q);
+    if (usesAngle(p)) bodies.addPointTorque(points_[p], state, -entry(v + kAngleVariable), Q);
   }
 }
 
-double FormulaPotential::potentialEnergy(const Model& model, const StateView& state) const {
-  return evaluate(model, state).value;  // checked: a V not finite is refused as the force is
+double FormulaPotential::potentialEnergy(const Bodies& bodies, const StateView& state) const {
+  return evaluate(bodies, state).value;  // checked: a V not finite is refused as the force is
 }
 
-double FormulaPotential::power(const Model& model, const StateView& state) const {
+double FormulaPotential::power(const Bodies& bodies, const StateView& state) const {
   const int slot = formula_.slotOf(kVariablesPerPoint * settings_.points.size());
-  return slot < 0 ? 0.0 : evaluate(model, state).gradient[static_cast<std::size_t>(slot)];
+  return slot < 0 ? 0.0 : evaluate(bodies, state).gradient[static_cast<std::size_t>(slot)];
 }
 
 }  // namespace tinkertoy

@@ -1,8 +1,8 @@
 #include "tinkertoy/forces/mouse_spring.hpp"
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/model.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/bodies.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
@@ -22,31 +22,26 @@ void MouseSpring::setTarget(Eigen::VectorXd target) {
 }
 
 // f = k (target − x) − c v.
-Eigen::Vector3d MouseSpring::forceAt(const Model& model, const StateView& state) const {
+Eigen::Vector3d MouseSpring::forceAt(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  model.pointKinematics(point_, state, k);
+  bodies.pointKinematics(point_, state, k);
   return stiffness_ * (padTo3d(target_) - k.position) - damping_ * k.velocity;
 }
 
-void MouseSpring::accumulate(const Model& model, const StateView& state,
+void MouseSpring::accumulate(const Bodies& bodies, const StateView& state,
                              Eigen::Ref<Eigen::VectorXd> Q) const {
-  model.addPointForce(point_, state, forceAt(model, state), Q);
+  bodies.addPointForce(point_, state, forceAt(bodies, state), Q);
 }
 
-Eigen::VectorXd MouseSpring::currentForce(const Model& model) const {
-  const StateView state{model.time(), model.q(), model.v()};
-  return truncateTo(forceAt(model, state), model.dimension());
-}
-
-double MouseSpring::power(const Model& model, const StateView& state) const {
+double MouseSpring::power(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  model.pointKinematics(point_, state, k);
+  bodies.pointKinematics(point_, state, k);
   return -damping_ * k.velocity.squaredNorm();
 }
 
-double MouseSpring::externalEnergy(const Model& model, const StateView& state) const {
+double MouseSpring::externalEnergy(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  model.pointKinematics(point_, state, k);
+  bodies.pointKinematics(point_, state, k);
   return 0.5 * stiffness_ * (k.position - padTo3d(target_)).squaredNorm();
 }
 

@@ -1,8 +1,8 @@
 #include "tinkertoy/forces/spring.hpp"
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/model.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/bodies.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
@@ -44,17 +44,17 @@ void Spring::setSettings(const SpringSettings& settings) {
   settings_ = settings;
 }
 
-Spring::Ends Spring::ends(const Model& model, const StateView& state) const {
+Spring::Ends Spring::ends(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
   Ends e;
-  model.pointKinematics(points_[0], state, k);
+  bodies.pointKinematics(points_[0], state, k);
   e.xa = k.position;
   e.va = k.velocity;
   if (anchor_) {
     e.xb = padTo3d(*anchor_);
     e.vb.setZero();
   } else {
-    model.pointKinematics(points_[1], state, k);
+    bodies.pointKinematics(points_[1], state, k);
     e.xb = k.position;
     e.vb = k.velocity;
   }
@@ -62,9 +62,9 @@ Spring::Ends Spring::ends(const Model& model, const StateView& state) const {
 }
 
 // f_a = −[k (ℓ − r) + c (ḋ·n)] n with d = x_a − x_b, ℓ = |d|, n = d/ℓ; f_b = −f_a.
-void Spring::accumulate(const Model& model, const StateView& state,
+void Spring::accumulate(const Bodies& bodies, const StateView& state,
                         Eigen::Ref<Eigen::VectorXd> Q) const {
-  const Ends e = ends(model, state);
+  const Ends e = ends(bodies, state);
   const Eigen::Vector3d d = e.xa - e.xb;
   const double length = d.norm();
   if (length == 0.0) return;  // direction undefined: no force
@@ -72,26 +72,26 @@ void Spring::accumulate(const Model& model, const StateView& state,
   const double magnitude =
       settings_.stiffness * (length - settings_.rest_length) + settings_.damping * n.dot(e.va - e.vb);
   const Eigen::Vector3d fa = -magnitude * n;
-  model.addPointForce(points_[0], state, fa, Q);
-  if (!anchor_) model.addPointForce(points_[1], state, -fa, Q);
+  bodies.addPointForce(points_[0], state, fa, Q);
+  if (!anchor_) bodies.addPointForce(points_[1], state, -fa, Q);
 }
 
-double Spring::stretch(const Model& model, const StateView& state) const {
-  const Ends e = ends(model, state);
+double Spring::stretch(const Bodies& bodies, const StateView& state) const {
+  const Ends e = ends(bodies, state);
   return (e.xa - e.xb).norm() - settings_.rest_length;
 }
 
 // V = ½ k (ℓ − r)².
-double Spring::potentialEnergy(const Model& model, const StateView& state) const {
-  const double s = stretch(model, state);
+double Spring::potentialEnergy(const Bodies& bodies, const StateView& state) const {
+  const double s = stretch(bodies, state);
   return 0.5 * settings_.stiffness * s * s;
 }
 
 // The damping force −c (ḋ·n) n on a and its opposite on b do work at the rate
 // −c (ḋ·n) n·(ẋ_a − ẋ_b) = −c (ḋ·n)².
-double Spring::power(const Model& model, const StateView& state) const {
+double Spring::power(const Bodies& bodies, const StateView& state) const {
   if (settings_.damping == 0.0) return 0.0;
-  const Ends e = ends(model, state);
+  const Ends e = ends(bodies, state);
   const Eigen::Vector3d d = e.xa - e.xb;
   const double length = d.norm();
   if (length == 0.0) return 0.0;

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "common/vector_checks.hpp"
-#include "tinkertoy/model/model.hpp"
+#include "tinkertoy/core/bodies.hpp"
 
 namespace tinkertoy {
 
@@ -14,14 +14,14 @@ void Torque::validate(int dimension) const {
   detail::requireFinite(torque_, "torque");
 }
 
-void Torque::accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const {
-  model.addPointTorque(point_, state, torque_, Q);
+void Torque::accumulate(const Bodies& bodies, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const {
+  bodies.addPointTorque(point_, state, torque_, Q);
 }
 
 // V = −τ φ, so that the generalized force −∂V/∂q = τ J_φᵀ.
-double Torque::potentialEnergy(const Model& model, const StateView& state) const {
+double Torque::potentialEnergy(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  model.pointKinematics(point_, state, k);
+  bodies.pointKinematics(point_, state, k);
   return -torque_ * k.angle;
 }
 

@@ -9,19 +9,11 @@
 #include "common/utf8.hpp"
 #include "common/vector_checks.hpp"
 #include "tinkertoy/constraints/make_constraint.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 
 namespace {
-
-// Moves the last element of a dense array into `hole` and drops the last element, mirroring
-// HandleTable::erase.
-template <class T>
-void eraseSwapLast(std::vector<T>& items, std::size_t hole) {
-  items[hole] = std::move(items.back());
-  items.pop_back();
-}
 
 bool namesBody(std::span<const BodyPoint> points, BodyId id) {
   return std::any_of(points.begin(), points.end(), [id](const BodyPoint& p) { return p.body == id; });
@@ -29,7 +21,7 @@ bool namesBody(std::span<const BodyPoint> points, BodyId id) {
 
 }  // namespace
 
-Model::Model(int dimension) : dimension_(dimension), offsets_{0} {
+Model::Model(int dimension) : dimension_(dimension) {
   if (dimension != 2 && dimension != 3) {
     throw std::invalid_argument("model dimension must be 2 or 3, got " + std::to_string(dimension));
   }
@@ -41,44 +33,6 @@ void Model::requireVector(const Eigen::VectorXd& x, std::string_view what) const
                                 " components, got " + std::to_string(x.size()));
   }
   if (!x.allFinite()) throw std::invalid_argument(std::string(what) + " must be finite");
-}
-
-void Model::requirePoints(std::span<const BodyPoint> points, std::string_view owner) const {
-  for (const BodyPoint& p : points) {
-    if (!contains(p.body)) {
-      throw std::invalid_argument(std::string(owner) + " names a body that is not in the model");
-    }
-    requirePointIndex(p, indexOf(p.body), owner);
-  }
-}
-
-void Model::requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const {
-  const Body& body = *bodies_[index];
-  const int count = body.pointCount();
-  if (point.site.index < 0 || point.site.index >= count) {
-    throw std::invalid_argument(std::string(owner) + " names point " + std::to_string(point.site.index) +
-                                " of " + describe(point.body) + ", which has " + std::to_string(count) +
-                                (count == 1 ? " point" : " points"));
-  }
-  if (!body.hasFrame() && point.site.local != Eigen::Vector2d::Zero()) {
-    throw std::invalid_argument(std::string(owner) + " gives an offset on " + describe(point.body) +
-                                ", which has no frame; only rigid bodies take local offsets");
-  }
-  if (!point.site.local.allFinite()) {
-    throw std::invalid_argument(std::string(owner) + " gives a non-finite offset on " + describe(point.body));
-  }
-}
-
-void Model::layOutState() {
-  offsets_.assign(bodies_.size() + 1, 0);
-  for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    offsets_[i + 1] = offsets_[i] + static_cast<std::size_t>(bodies_[i]->coordinateCount());
-  }
-}
-
-Eigen::Ref<const Eigen::VectorXd> Model::slice(const Eigen::VectorXd& x, std::size_t index) const {
-  return x.segment(static_cast<Eigen::Index>(offsets_[index]),
-                   static_cast<Eigen::Index>(offsets_[index + 1] - offsets_[index]));
 }
 
 BodyId Model::addParticle(double mass, const Eigen::VectorXd& position,
@@ -114,16 +68,12 @@ BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordin
   const Eigen::VectorXd v = velocities.size() == 0 ? Eigen::VectorXd::Zero(n) : velocities;
   body->validateVelocities(v);
 
-  const BodyId id = bodyIds_.insert();
-  bodies_.push_back(std::move(body));
-  bodyNames_.push_back(std::move(name));
-  const auto offset = static_cast<Eigen::Index>(offsets_.back());
-  offsets_.push_back(offsets_.back() + static_cast<std::size_t>(n));
-  if (!bodyNames_.back().empty()) bodyByName_.try_emplace(bodyNames_.back(), id);
-  q_.conservativeResize(offset + n);
-  v_.conservativeResize(offset + n);
-  q_.tail(n) = coordinates;
-  v_.tail(n) = v;
+  const auto offset = static_cast<Eigen::Index>(bodies_.coordinateCount());
+  const BodyId id = bodies_.add(std::move(body), std::move(name));
+  state_.q.conservativeResize(offset + n);
+  state_.v.conservativeResize(offset + n);
+  state_.q.tail(n) = coordinates;
+  state_.v.tail(n) = v;
   ++structureVersion_;
   touch();
   return id;
@@ -138,86 +88,47 @@ void Model::removeBody(BodyId id) {
     if (namesBody(constraints_[i]->points(), id)) removeConstraint(constraintIds_.idAt(i));
   }
   // The last body moves into the hole; rebuild q and v in the new dense order.
-  const std::vector<std::size_t> oldOffsets = offsets_;
-  const std::size_t last = bodies_.size() - 1;
-  const std::size_t hole = bodyIds_.erase(id);
-  const std::string name = std::move(bodyNames_[hole]);
-  eraseSwapLast(bodies_, hole);
-  eraseSwapLast(bodyNames_, hole);
-  if (!name.empty()) forgetName(id, name);
-  layOutState();
-  Eigen::VectorXd q(static_cast<Eigen::Index>(offsets_.back()));
+  std::vector<std::size_t> oldOffsets(bodies_.count());
+  for (std::size_t i = 0; i < oldOffsets.size(); ++i) oldOffsets[i] = bodies_.offset(i);
+  const std::size_t last = bodies_.count() - 1;
+  const std::size_t hole = bodies_.remove(id);
+  Eigen::VectorXd q(static_cast<Eigen::Index>(bodies_.coordinateCount()));
   Eigen::VectorXd v(q.size());
-  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+  for (std::size_t i = 0; i < bodies_.count(); ++i) {
     const std::size_t from = i == hole ? last : i;
-    const auto n = static_cast<Eigen::Index>(offsets_[i + 1] - offsets_[i]);
+    const auto n = static_cast<Eigen::Index>(bodies_.offset(i + 1) - bodies_.offset(i));
     const auto src = static_cast<Eigen::Index>(oldOffsets[from]);
-    const auto dst = static_cast<Eigen::Index>(offsets_[i]);
-    q.segment(dst, n) = q_.segment(src, n);
-    v.segment(dst, n) = v_.segment(src, n);
+    const auto dst = static_cast<Eigen::Index>(bodies_.offset(i));
+    q.segment(dst, n) = state_.q.segment(src, n);
+    v.segment(dst, n) = state_.v.segment(src, n);
   }
-  q_.swap(q);
-  v_.swap(v);
+  state_.q.swap(q);
+  state_.v.swap(v);
   ++structureVersion_;
   touch();
 }
 
-bool Model::movesAny(std::span<const BodyPoint> points) const {
-  return std::any_of(points.begin(), points.end(), [&](const BodyPoint& p) { return !body(p.body).isDriven(); });
-}
+Eigen::VectorXd Model::coordinates(BodyId id) const { return slice(state_.q, indexOf(id)); }
 
-std::optional<BodyId> Model::findBody(std::string_view name) const {
-  const auto found = bodyByName_.find(name);
-  if (found == bodyByName_.end()) return std::nullopt;
-  return found->second;
-}
-
-void Model::forgetName(BodyId id, const std::string& name) {
-  const auto found = bodyByName_.find(name);
-  if (found == bodyByName_.end() || found->second != id) return;
-  bodyByName_.erase(found);
-  // Another body may share the name: it takes the entry (a linear scan, as removal is).
-  for (std::size_t i = 0; i < bodyNames_.size(); ++i) {
-    if (bodyNames_[i] == name && bodyIds_.idAt(i) != id) {
-      bodyByName_.emplace(name, bodyIds_.idAt(i));
-      return;
-    }
-  }
-}
-
-std::string Model::describe(BodyId id) const {
-  const std::size_t index = indexOf(id);
-  const std::string type(bodies_[index]->type());
-  if (!bodyNames_[index].empty()) return type + " '" + bodyNames_[index] + "'";
-  return type + " #" + std::to_string(index);
-}
-
-std::string Model::describe(const BodyPoint& point) const {
-  if (body(point.body).pointCount() == 1) return describe(point.body);
-  return describe(point.body) + " point " + std::to_string(point.site.index);
-}
-
-Eigen::VectorXd Model::coordinates(BodyId id) const { return slice(q_, indexOf(id)); }
-
-Eigen::VectorXd Model::velocities(BodyId id) const { return slice(v_, indexOf(id)); }
+Eigen::VectorXd Model::velocities(BodyId id) const { return slice(state_.v, indexOf(id)); }
 
 void Model::setCoordinates(BodyId id, const Eigen::VectorXd& coordinates) {
   touch();
   const Body& b = body(id);
   b.validateCoordinates(coordinates);
-  q_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = coordinates;
+  state_.q.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = coordinates;
 }
 
 void Model::setVelocities(BodyId id, const Eigen::VectorXd& velocities) {
   touch();
   const Body& b = body(id);
   b.validateVelocities(velocities);
-  v_.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
+  state_.v.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
 }
 
 Particle& Model::particle(BodyId id, std::string_view operation) {
   touch();
-  Body& b = *bodies_[indexOf(id)];
+  Body& b = bodies_.edit(id);
   if (b.type() != "particle") {
     throw std::invalid_argument(std::string(operation) + ": " + describe(id) +
                                 " is not a particle; set its coordinates instead");
@@ -227,13 +138,13 @@ Particle& Model::particle(BodyId id, std::string_view operation) {
 
 Eigen::VectorXd Model::position(const BodyPoint& point) const {
   PointKinematics k;
-  pointKinematics(point, {time_, q_, v_}, k);
+  pointKinematics(point, state_, k);
   return truncateTo(k.position, dimension_);
 }
 
 Eigen::VectorXd Model::velocity(const BodyPoint& point) const {
   PointKinematics k;
-  pointKinematics(point, {time_, q_, v_}, k);
+  pointKinematics(point, state_, k);
   return truncateTo(k.velocity, dimension_);
 }
 
@@ -251,55 +162,13 @@ void Model::setVelocity(BodyId id, const Eigen::VectorXd& velocity) {
 
 void Model::setMass(BodyId id, double mass) { particle(id, "setMass").setMass(mass); }
 
-double Model::kineticEnergy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const {
-  double T = 0.0;
-  for (std::size_t b = 0; b < bodies_.size(); ++b) T += bodies_[b]->kineticEnergy(slice(q, b), slice(v, b));
-  return T;
-}
-
-void Model::pointKinematics(const BodyPoint& point, const StateView& state,
-                            PointKinematics& out) const {
-  const std::size_t index = indexOf(point.body);
-  requirePointIndex(point, index, "pointKinematics");
-  bodies_[index]->pointKinematics(point.site, slice(state.q, index), slice(state.v, index), out);
-}
-
-void Model::addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
-                          Eigen::Ref<Eigen::VectorXd> Q) const {
-  const std::size_t index = indexOf(point.body);
-  requirePointIndex(point, index, "addPointForce");
-  const auto offset = static_cast<Eigen::Index>(offsets_[index]);
-  const auto n = static_cast<Eigen::Index>(offsets_[index + 1]) - offset;
-  bodies_[index]->addPointForce(point.site, f, slice(state.q, index), Q.segment(offset, n));
-}
-
-void Model::addPointTorque(const BodyPoint& point, const StateView& state, double torque,
-                           Eigen::Ref<Eigen::VectorXd> Q) const {
-  const std::size_t index = indexOf(point.body);
-  requirePointIndex(point, index, "addPointTorque");
-  PointKinematics k;
-  bodies_[index]->pointKinematics(point.site, slice(state.q, index), slice(state.v, index), k);
-  const auto offset = static_cast<Eigen::Index>(offsets_[index]);
-  Q.segment(offset, k.angleJacobian.size()) += torque * k.angleJacobian.transpose();
-}
-
-void Model::requireFrames(std::span<const BodyPoint> points, const std::function<bool(std::size_t)>& usesAngle,
-                          std::string_view owner) const {
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    if (usesAngle(k) && !body(points[k].body).hasFrame()) {
-      throw std::invalid_argument(std::string(owner) + " acts on the orientation of " + describe(points[k]) +
-                                  ", which has none; only rigid bodies have one");
-    }
-  }
-}
-
 ForceId Model::addForce(std::unique_ptr<Force> force) {
   touch();
   if (!force) throw std::invalid_argument("addForce: null force");
   force->validate(dimension_);
   const std::string owner = std::string(force->type()) + " force";
-  requirePoints(force->points(), owner);
-  requireFrames(force->points(), [&](std::size_t k) { return force->usesAngle(k); }, owner);
+  bodies_.requirePoints(force->points(), owner);
+  bodies_.requireFrames(force->points(), [&](std::size_t k) { return force->usesAngle(k); }, owner);
   const ForceId id = forceIds_.insert();
   forces_.push_back(std::move(force));
   return id;
@@ -317,8 +186,8 @@ void Model::requireFits(const Constraint& constraint) const {
     throw std::invalid_argument(owner + " must touch between 1 and " +
                                 std::to_string(kMaxConstraintPoints) + " points");
   }
-  requirePoints(constraint.points(), owner);
-  requireFrames(constraint.points(), [&](std::size_t k) { return constraint.usesAngle(k); }, owner);
+  bodies_.requirePoints(constraint.points(), owner);
+  bodies_.requireFrames(constraint.points(), [&](std::size_t k) { return constraint.usesAngle(k); }, owner);
 }
 
 ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::string name) {
@@ -352,10 +221,25 @@ void Model::setBreakForce(ConstraintId id, double force) {
   touch();
 }
 
+void Model::setState(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  detail::requireFinite(time, "the model's time");
+  for (const auto& [x, what] : {std::pair{&q, "q"}, std::pair{&v, "v"}}) {
+    if (x->size() != state_.q.size()) {
+      throw std::invalid_argument(std::string("setState: ") + what + " has " + std::to_string(x->size()) +
+                                  " entries; the model has " + std::to_string(state_.q.size()) + " coordinates");
+    }
+    if (!x->allFinite()) throw std::invalid_argument(std::string("setState: ") + what + " must be finite");
+  }
+  touch();
+  state_.time = time;
+  state_.q = q;
+  state_.v = v;
+}
+
 void Model::setTime(double time) {
   detail::requireFinite(time, "the model's time");
   touch();
-  time_ = time;
+  state_.time = time;
 }
 
 void Model::throwWrongConstraintType(ConstraintId id, std::string_view wanted) const {
@@ -406,6 +290,14 @@ std::array<Eigen::Vector3d, 2> Model::boundingBox() const {
 double Model::size() const {
   const auto [low, high] = boundingBox();
   return bodyCount() > 0 ? std::max(1.0, (high - low).norm()) : 1.0;
+}
+
+ModelHold::ModelHold(Model& model) : model_(&model) {
+  if (model.held_) {
+    throw std::logic_error("this model already has a simulator stepping it; a second one would keep warm starts and "
+                           "diagnostics of a state the first one moves: step with the first, or destroy it first");
+  }
+  model.held_ = true;
 }
 
 }  // namespace tinkertoy

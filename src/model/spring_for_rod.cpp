@@ -28,7 +28,7 @@ bool isRigidRod(const Constraint& constraint) {
 }
 
 ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
-  const Constraint& constraint = std::as_const(model).constraint(rod);
+  const Constraint& constraint = model.constraint(rod);
   const std::string who = model.describe(rod);
   const ConstraintSettings described = constraint.settings();
   const auto* joint = std::get_if<DistanceConstraintSettings>(&described);
@@ -51,10 +51,10 @@ ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
 }
 
 double largestStretch(const Model& model, std::span<const ForceId> springs) {
-  const StateView state{model.time(), model.q(), model.v()};
+  const StateView state = model.state();
   double largest = 0.0;
   for (const ForceId id : springs) {
-    largest = std::max(largest, std::abs(dynamic_cast<const Spring&>(model.force(id)).stretch(model, state)));
+    largest = std::max(largest, std::abs(dynamic_cast<const Spring&>(model.force(id)).stretch(model.bodies(), state)));
   }
   return largest;
 }

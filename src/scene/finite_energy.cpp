@@ -33,15 +33,15 @@ void requireFiniteEnergy(const Model& model, std::size_t particles) {
     if (std::isfinite(kinetic)) continue;
     overflow(path, "kinetic", kinetic);
   }
-  const StateView state{model.time(), model.q(), model.v()};
+  const StateView state = model.state();
   Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());
   for (std::size_t k = 0; k < model.forceCount(); ++k) {
     const std::string path = k == 0 ? "gravity" : "forces[" + std::to_string(k - 1) + "]";
     const Force& force = model.force(model.forceAt(k));
     double potential = 0.0;
     try {  // a formula potential not defined at the start could not take one step
-      potential = force.potentialEnergy(model, state);
-      force.accumulate(model, state, Q);
+      potential = force.potentialEnergy(model.bodies(), state);
+      force.accumulate(model.bodies(), state, Q);
     } catch (const UndefinedForceError& e) {
       throw SceneError(path + (force.type() == "formula_potential" ? ".V" : ""),
                        std::string(e.what()) + ", at the scene's initial state");

@@ -9,7 +9,7 @@
 
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/constraints/angle_joint.hpp"
-#include "tinkertoy/constraints/joint_anchor.hpp"
+#include "tinkertoy/model/joint_anchor.hpp"
 #include "tinkertoy/constraints/mouse_joint.hpp"
 #include "tinkertoy/constraints/prismatic_joint.hpp"
 #include "tinkertoy/constraints/pulley_joint.hpp"

@@ -34,7 +34,7 @@
 #include "tinkertoy/model/bead.hpp"
 #include "tinkertoy/model/chain.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
-#include "tinkertoy/constraints/joint_anchor.hpp"
+#include "tinkertoy/model/joint_anchor.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {

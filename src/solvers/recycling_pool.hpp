@@ -2,7 +2,7 @@
 // at the next one. CHOLMOD's supernodal factorization allocates its update workspace at every
 // call and frees it before returning; it asks for the same sizes every time, so once a pool
 // holds one block of each, a factorization allocates nothing (the step loop must not allocate:
-// DESIGN §3).
+// docs/architecture.md, "The step does not allocate").
 //
 // SuiteSparse allocates through four function pointers (SuiteSparse_config). install() points
 // them, once per process, at functions that serve the pool active on the calling thread, if

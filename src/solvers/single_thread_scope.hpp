@@ -5,13 +5,12 @@
 //
 //   OpenBLAS   (the libblas.so.3 alternative that scripts/install-deps.sh installs) runs its
 //              kernels on one thread per core by default. Its threaded dpotrf, dsyrk and dgemv
-//              round differently on two threads than on one: measured on joint_grid-100's
-//              factor, the solutions differed by 0.7 in a system with κ ≈ 10⁹. A factor that
-//              depends on the machine's core count is not acceptable.
+//              round differently on two threads than on one, so a factor would depend on the
+//              machine's core count, which is not acceptable.
 //   libgomp    Debian's CHOLMOD opens OpenMP regions in its supernodal updates with a team of
-//              up to 4 threads (fixed when CHOLMOD was compiled). On this project's 2-core
-//              machine that oversubscription made a factorization of joint_grid-100 take 71 ms
-//              of wall time against 34 ms with the regions inactive.
+//              up to 4 threads (fixed when CHOLMOD was compiled); on a 2-core machine that
+//              oversubscription doubles a factorization's wall time. (The measurements of
+//              both: bench/RESULTS.md, "Figures behind the code's thresholds".)
 //
 // The step's own threads (SimulationSettings::threads) are deterministic by construction
 // (ParallelLoop) and do not need either. Both settings are process-wide, so the scope saves and

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 
 namespace tinkertoy {
 

@@ -271,7 +271,7 @@ class Sketcher {
       out_.links.push_back({.a = at(mouse->points()[0]),
                             .b = flat(mouse->target()),
                             .kind = SketchLink::Kind::Mouse,
-                            .value = mouse->currentForce(model_).norm(),
+                            .value = mouse->forceAt(model_.bodies(), model_.state()).norm(),
                             .item = id,
                             .depth = 0.5 * (depth(mouse->points()[0]) + depth(mouse->target()))});
     }

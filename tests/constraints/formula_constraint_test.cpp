@@ -219,8 +219,8 @@ TEST(FormulaConstraint, RodsAsFormulasMoveAsBuiltInRods) {
     auto formula = doublePendulum(kind);
     Simulator s2(*formula, settings);
     for (int n = 0; n < 1000; ++n) s2.step();
-    EXPECT_LE((std::as_const(*builtIn).q() - std::as_const(*formula).q()).cwiseAbs().maxCoeff(), 1e-12);
-    EXPECT_LE((std::as_const(*builtIn).v() - std::as_const(*formula).v()).cwiseAbs().maxCoeff(), 1e-11);
+    EXPECT_LE((builtIn->q() - formula->q()).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LE((builtIn->v() - formula->v()).cwiseAbs().maxCoeff(), 1e-11);
     EXPECT_LT(s2.diagnostics().constraintError, 1e-9);
   }
 }
@@ -277,7 +277,7 @@ TEST(FormulaConstraint, AnUndefinedPointIsASimulationErrorNamingTheConstraint) {
   Eigen::VectorXd lastGood;
   try {
     for (int n = 0; n < 5000; ++n) {
-      lastGood = std::as_const(model).q();
+      lastGood = model.q();
       sim.step();
     }
     FAIL() << "the bead passed x = 0";
@@ -288,7 +288,7 @@ TEST(FormulaConstraint, AnUndefinedPointIsASimulationErrorNamingTheConstraint) {
               std::string::npos)
         << what;
     EXPECT_NE(what.find("The model keeps the state of step"), std::string::npos) << what;
-    EXPECT_EQ(std::as_const(model).q(), lastGood);
+    EXPECT_EQ(model.q(), lastGood);
     EXPECT_TRUE(lastGood.allFinite());
     EXPECT_LT(lastGood[0], 0.01);  // it got close to the root
   }

@@ -102,7 +102,7 @@ struct Rows {
 Rows evaluateRows(const Model& model) {
   ConstraintSystem system;
   system.build(model);
-  system.evaluate(model, {model.time(), model.q(), model.v()});
+  system.evaluate(model.state());
   return {system.value(), system.velocity(), {system.kinds().begin(), system.kinds().end()},
           {system.parameters().begin(), system.parameters().end()}};
 }

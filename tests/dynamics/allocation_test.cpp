@@ -1,4 +1,4 @@
-// The step loop must not allocate (DESIGN §3: "keep allocations out of the step loop"). This
+// The step loop must not allocate (docs/architecture.md, "The step does not allocate"). This
 // binary replaces the C allocation functions (malloc, calloc, realloc and the aligned ones) with
 // counting ones: Eigen, SuiteSparse and OpenBLAS allocate with malloc, and operator new does
 // too. Under AddressSanitizer, which owns malloc, it counts operator new only. Every shipped
@@ -180,7 +180,7 @@ TEST(SupernodalAllocations, SolvesAllocateNothingAndFactorizationsDoNotGrow) {
   Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "cloth.json");
   ConstraintSystem system;
   system.build(scene.model);
-  system.evaluate(scene.model, {0.0, scene.model.q(), scene.model.v()});
+  system.evaluate({0.0, scene.model.q(), scene.model.v()});
   InverseMass W;
   W.build(scene.model);
   W.update(scene.model, scene.model.q());

@@ -184,9 +184,7 @@ TEST(BreakUnderTheExactModes, TheStepAfterABreakEvaluatesTheNewLayout) {
     ASSERT_EQ(sim.breaks().size(), 1u) << label(c);
 
     Scene copy = parseScene(kBreakingChain);
-    copy.model.q() = std::as_const(scene.model).q();  // the const accessors: no edit of sim's model
-    copy.model.v() = std::as_const(scene.model).v();
-    copy.model.setTime(scene.model.time());
+    copy.model.setState(scene.model.time(), scene.model.q(), scene.model.v());
     copy.model.setEnabled(copy.model.constraintAt(0), false);
     Simulator fresh(copy.model, scene.settings);
     ASSERT_NO_THROW(sim.step()) << label(c);

@@ -354,12 +354,10 @@ TEST(DormandPrince, AModelEditRestartsTheIntegration) {
   Pendulum edited;
   Simulator sim(edited.model, s);
   for (int i = 0; i < 100; ++i) sim.step();
-  dynamic_cast<Gravity&>(edited.model.force(edited.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
+  dynamic_cast<Gravity&>(edited.model.editForce(edited.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
   Pendulum fresh;
-  fresh.model.q() = edited.model.q();
-  fresh.model.v() = edited.model.v();
-  fresh.model.setTime(edited.model.time());
-  dynamic_cast<Gravity&>(fresh.model.force(fresh.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
+  fresh.model.setState(edited.model.time(), edited.model.q(), edited.model.v());
+  dynamic_cast<Gravity&>(fresh.model.editForce(fresh.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
   Simulator newcomer(fresh.model, s);
   for (int i = 0; i < 50; ++i) {
     sim.step();

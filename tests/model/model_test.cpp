@@ -22,7 +22,7 @@
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
 #include "tinkertoy/forces/spring.hpp"
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/core/handles.hpp"
 #include "tinkertoy/model/model.hpp"
 
 namespace tinkertoy {
@@ -384,7 +384,7 @@ struct AllForces {
   }
   [[nodiscard]] Eigen::Vector3d x(BodyId id) const { return model.position(id); }
   [[nodiscard]] double potential(ForceId id, const Eigen::VectorXd& q) const {
-    return model.force(id).potentialEnergy(model, {0.0, q, model.v()});
+    return model.force(id).potentialEnergy(model.bodies(), {0.0, q, model.v()});
   }
 };
 
@@ -420,30 +420,30 @@ TEST(EnergyAccounting, ForcesAreMinusTheGradientOfThePotential) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(q0.size());
   for (ForceId id : {m.gravity, m.spring, m.anchored, m.constant}) {
     Eigen::VectorXd Q = Eigen::VectorXd::Zero(q0.size());
-    m.model.force(id).accumulate(m.model, {0.0, q0, zero}, Q);
+    m.model.force(id).accumulate(m.model.bodies(), {0.0, q0, zero}, Q);
     Eigen::VectorXd gradient(q0.size());
     const double eps = 1e-6;
     for (Eigen::Index i = 0; i < q0.size(); ++i) {
       Eigen::VectorXd qp = q0, qm = q0;
       qp[i] += eps;
       qm[i] -= eps;
-      gradient[i] = (m.model.force(id).potentialEnergy(m.model, {0.0, qp, zero}) -
-                     m.model.force(id).potentialEnergy(m.model, {0.0, qm, zero})) / (2 * eps);
+      gradient[i] = (m.model.force(id).potentialEnergy(m.model.bodies(), {0.0, qp, zero}) -
+                     m.model.force(id).potentialEnergy(m.model.bodies(), {0.0, qm, zero})) / (2 * eps);
     }
     EXPECT_LT((Q + gradient).cwiseAbs().maxCoeff(), 1e-6 * std::max(1.0, Q.cwiseAbs().maxCoeff()))
         << m.model.force(id).type();
   }
   // Damping: the spring's damping acts along the spring only, the mouse spring's against v.
   Eigen::VectorXd Q = Eigen::VectorXd::Zero(q0.size());
-  m.model.force(m.drag).accumulate(m.model, {0.0, q0, m.model.v()}, Q);
+  m.model.force(m.drag).accumulate(m.model.bodies(), {0.0, q0, m.model.v()}, Q);
   EXPECT_LT((Q + 0.25 * m.model.v()).cwiseAbs().maxCoeff(), 1e-15);
   Q.setZero();
-  m.model.force(m.mouse).accumulate(m.model, {0.0, q0, m.model.v()}, Q);
+  m.model.force(m.mouse).accumulate(m.model.bodies(), {0.0, q0, m.model.v()}, Q);
   const Eigen::Vector3d mouseForce = 200.0 * (m.target - m.x(m.c)) - 5.0 * Eigen::Vector3d(m.model.velocity(m.c));
   EXPECT_LT((Q.segment<3>(6) - mouseForce).cwiseAbs().maxCoeff(), 1e-12);
   EXPECT_LT(Q.head<6>().cwiseAbs().maxCoeff(), 1e-15);
   Q.setZero();
-  m.model.force(m.spring).accumulate(m.model, {0.0, q0, m.model.v()}, Q);
+  m.model.force(m.spring).accumulate(m.model.bodies(), {0.0, q0, m.model.v()}, Q);
   const Eigen::Vector3d d = m.x(m.a) - m.x(m.b);
   const Eigen::Vector3d n = d.normalized();
   const Eigen::Vector3d dv = m.model.velocity(m.a) - m.model.velocity(m.b);

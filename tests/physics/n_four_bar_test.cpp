@@ -4,7 +4,7 @@
 // singular there. The test runs through that configuration about twenty times in 20 s, at eight
 // step sizes from 2 ms to 0.1 ms, and holds the first crank's tip within the benchmark's
 // high-precision bar (1e-3 m) of the reduced-coordinate reference, with no step changing the
-// energy by more than 1e-6 of the total (docs/theory.md §4, "Singular configurations").
+// energy by more than 1e-6 of the total (docs/theory.md, "Singular configurations").
 //
 // The reference. All cranks stay parallel (the windows are parallelograms), so one angle θ of
 // the cranks from +x describes the mechanism. A crank turns about its ground pivot (moment of

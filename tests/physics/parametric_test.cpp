@@ -292,7 +292,7 @@ TEST(ChainRule, BlockDiagonalInverseMassAndTheConstraintMatrix) {
 
   ConstraintSystem system;
   system.build(model);
-  system.evaluate(model, {model.time(), model.q(), model.v()});
+  system.evaluate(model.state());
   const Eigen::MatrixXd J(system.jacobian().toSparse());
   const Eigen::MatrixXd A = J * Wdense * J.transpose();
   const ConstraintMatrix op(system.jacobian(), W.matrix());

@@ -77,7 +77,7 @@ TEST(Rattle, RetracesItsStepsWhenTheVelocitiesAreReversed) {
     Simulator forward(pendulum.model, rattle(1e-2));
     for (int i = 0; i < 200; ++i) forward.step();
   }
-  pendulum.model.v() = -pendulum.model.v();
+  pendulum.model.setState(pendulum.model.time(), pendulum.model.q(), -pendulum.model.v());
   Simulator backward(pendulum.model, rattle(1e-2));
   for (int i = 0; i < 200; ++i) backward.step();
   const double miss = (pendulum.model.q() - q0).lpNorm<Eigen::Infinity>();

@@ -198,7 +198,8 @@ TEST(FormulationsAgree, VelocityLevelErrorShrinksLinearlyWithTheStep) {
   }
 }
 
-// The Verlet scheme (kick–drift–kick, velocity stage at the new positions; docs/theory.md §12)
+// The Verlet scheme (kick–drift–kick, velocity stage at the new positions;
+// docs/theory.md, "The velocity-level step")
 // is symmetric like RATTLE, so its error expansion has only even powers: e(h) ≈ c h², and
 // log₂(e(h) / e(h/2)) ≈ 2 against the same reference (its error, ≲ 1e-9 rad, stays 100× below the
 // finest error here, ≈ 1e-7 rad at h = 1.25e-4). The bar is a measured order of 1.9;

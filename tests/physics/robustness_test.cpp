@@ -193,7 +193,7 @@ TEST(BlowUp, StiffSpringWithExplicitEulerReportsTheStepAndKeepsTheLastGoodState)
 }
 
 // Symplectic Euler on the acceleration-level equations gains energy on a whipping chain
-// (docs/theory.md §5) until the links separate. The finite but meaningless state must be
+// (docs/theory.md, "Integrators") until the links separate. The finite but meaningless state must be
 // reported, naming the constraint that came apart, and must not be committed.
 TEST(BlowUp, ChainThatComesApartIsReportedBeforeItIsCommitted) {
   Model model(2);

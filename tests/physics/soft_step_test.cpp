@@ -1,4 +1,4 @@
-// Box2D v3's soft step (PositionCorrection::SoftStep, docs/theory.md §12) against closed forms,
+// Box2D v3's soft step (PositionCorrection::SoftStep, docs/theory.md, "The soft step") against closed forms,
 // with tolerances derived from the substep rate.
 //
 // Each constraint becomes an implicit spring of frequency f = min(joint hertz, 1/(4h)) and

@@ -142,7 +142,7 @@ TEST(WorkLedger, TheMouseIsOutsideTheModel) {
   const BodyId p = model.addParticle(1.0, Eigen::Vector2d(0.0, 0.0), Eigen::Vector2d(1.0, 0.0));
   const ForceId mouse = model.addForce(std::make_unique<MouseSpring>(p, Eigen::Vector2d(1.0, 1.0), 50.0, 2.0));
   addGravity(model);
-  EXPECT_EQ(model.force(mouse).potentialEnergy(model, {0.0, model.q(), model.v()}), 0.0);
+  EXPECT_EQ(model.force(mouse).potentialEnergy(model.bodies(), {0.0, model.q(), model.v()}), 0.0);
   Simulator sim(model, accelerationLevel(1e-3));
   const RunStatistics stats = run(sim, 2000);
   EXPECT_GT(std::abs(stats.work[WorkSource::Mouse]), 1.0);

@@ -215,7 +215,7 @@ TEST(RigidScene, AnchorsBecomeBodySitesOfRotatedBodies) {
   // Every joint starts satisfied: equality rows at zero, limits at or inside their range.
   ConstraintSystem system;
   system.build(model);
-  system.evaluate(model, {model.time(), model.q(), model.v()});
+  system.evaluate(model.state());
   EXPECT_LT(system.maxViolation(), 1e-14);
   // And every joint the loader built has correct derivatives at the initial state.
   for (std::size_t k = 0; k < model.constraintCount(); ++k) {
@@ -399,7 +399,7 @@ TEST(RigidScene, EveryShippedSceneLoadsAuditsAndSteps) {
     }
     ConstraintSystem system;
     system.build(model);
-    system.evaluate(model, {model.time(), model.q(), model.v()});
+    system.evaluate(model.state());
     EXPECT_LT(system.maxViolation(), 1e-6);
     Simulator sim(model, scene.settings);
     EXPECT_NO_THROW(sim.step());

@@ -1,4 +1,4 @@
-// The damped solve at a singular configuration (LinearSolver::solve, docs/theory.md §4,
+// The damped solve at a singular configuration (LinearSolver::solve, docs/theory.md,
 // "Singular configurations"): a particle held by two rods to fixed points on either side of it.
 // With the three points on a line the rods' gradients are parallel and J W Jᵀ has rank 1; a
 // distance y off the line its small eigenvalue is ~ y². A right-hand side that asks the rods to
@@ -33,7 +33,7 @@ struct TwoRods {
     model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(-1.0, 0.0), 1.0));
     model.addConstraint(std::make_unique<DistanceConstraint>(p, Eigen::Vector2d(1.0, 0.0), 1.0));
     system.build(model);
-    system.evaluate(model, {0.0, model.q(), model.v()});
+    system.evaluate({0.0, model.q(), model.v()});
     inverseMass.build(model);
     inverseMass.update(model, model.q());
   }

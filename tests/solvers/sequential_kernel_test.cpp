@@ -14,8 +14,8 @@
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 #include "tinkertoy/scene/scene.hpp"
-#include "tinkertoy/solvers/constraint_colouring.hpp"
-#include "tinkertoy/solvers/sequential_impulses.hpp"
+#include "tinkertoy/dynamics/constraint_colouring.hpp"
+#include "tinkertoy/dynamics/sequential_impulses.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -44,7 +44,7 @@ struct Gaps {
 Gaps compareAt(const Model& model, const SimulationSettings& settings, Eigen::VectorXd& warm, bool& covered) {
   ConstraintSystem system;
   system.build(model);
-  system.evaluate(model, {model.time(), model.q(), model.v()}, ConstraintSystem::Evaluation::WithoutJacobianDot);
+  system.evaluate(model.state(), ConstraintSystem::Evaluation::WithoutJacobianDot);
   InverseMass inverseMass;
   inverseMass.build(model);
   inverseMass.update(model, model.q());

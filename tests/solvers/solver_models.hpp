@@ -80,7 +80,7 @@ struct Cloth {
     model.addConstraint(std::make_unique<FixedPointConstraint>(at(0, 0), model.position(at(0, 0))));
     model.addForce(std::make_unique<Gravity>(Eigen::Vector3d(0.0, -9.81, 0.0)));
     system.build(model);
-    system.evaluate(model, {model.time(), model.q(), model.v()});
+    system.evaluate(model.state());
     inverseMass.build(model);
     inverseMass.update(model, model.q());
   }
@@ -89,8 +89,8 @@ struct Cloth {
   [[nodiscard]] Eigen::MatrixXd denseJ() const { return Eigen::MatrixXd(system.jacobian().toSparse()); }
   // Moves every particle by up to `size` and evaluates J there.
   void jiggle(std::mt19937& rng, double size) {
-    model.q() += randomVector(rng, model.q().size(), size);
-    system.evaluate(model, {model.time(), model.q(), model.v()});
+    model.setState(model.time(), model.q() + randomVector(rng, model.q().size(), size), model.v());
+    system.evaluate(model.state());
   }
   [[nodiscard]] Eigen::MatrixXd denseA() const {
     const Eigen::MatrixXd J = denseJ();
@@ -100,7 +100,7 @@ struct Cloth {
   [[nodiscard]] Eigen::VectorXd rhs() const {
     Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());
     for (std::size_t i = 0; i < model.forceCount(); ++i) {
-      model.force(model.forceAt(i)).accumulate(model, {model.time(), model.q(), model.v()}, Q);
+      model.force(model.forceAt(i)).accumulate(model.bodies(), model.state(), Q);
     }
     Eigen::VectorXd JdotV, JWQ;
     system.jacobianDot().multiply(model.v(), JdotV);
@@ -138,7 +138,7 @@ struct Chain {
     if (withDuplicate) duplicate = rod(p[1], p[2]);  // same as rods[1]
     model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -9.81)));
     system.build(model);
-    system.evaluate(model, {model.time(), model.q(), model.v()});
+    system.evaluate(model.state());
     inverseMass.build(model);
     inverseMass.update(model, model.q());
   }
@@ -147,7 +147,7 @@ struct Chain {
   [[nodiscard]] ConstraintMatrix matrix() const { return {system.jacobian(), inverseMass.matrix()}; }
   [[nodiscard]] Eigen::VectorXd rhs() const {
     Eigen::VectorXd Q = Eigen::VectorXd::Zero(model.q().size());
-    model.force(model.forceAt(0)).accumulate(model, {model.time(), model.q(), model.v()}, Q);
+    model.force(model.forceAt(0)).accumulate(model.bodies(), model.state(), Q);
     Eigen::VectorXd JdotV, JWQ;
     system.jacobianDot().multiply(model.v(), JdotV);
     system.jacobian().multiply(inverseMass.matrix().toDense() * Q, JWQ);
@@ -198,7 +198,7 @@ struct ModelMatrix {
 
   explicit ModelMatrix(const Model& model, double regularization = 0.0) {
     system.build(model);
-    system.evaluate(model, {model.time(), model.q(), model.v()});
+    system.evaluate(model.state());
     W.build(model);
     W.update(model, model.q());
     ConstraintMatrix(system.jacobian(), W.matrix()).diagonal(shift);

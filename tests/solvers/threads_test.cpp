@@ -15,7 +15,7 @@
 #include "common/parallel_loop.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
-#include "tinkertoy/solvers/constraint_colouring.hpp"
+#include "tinkertoy/dynamics/constraint_colouring.hpp"
 #include "tinkertoy/solvers/supernodal_cholesky.hpp"
 
 namespace tinkertoy {

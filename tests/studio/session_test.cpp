@@ -24,9 +24,9 @@ Document pendulum() {
 // The model's own energy: kinetic plus the forces' potentials (the mouse spring has none: it is
 // the user's hand, outside the model).
 double ownEnergy(const Model& model) {
-  const StateView state{model.time(), model.q(), model.v()};
+  const StateView state = model.state();
   double energy = model.kineticEnergy(model.q(), model.v());
-  for (std::size_t i = 0; i < model.forceCount(); ++i) energy += model.force(model.forceAt(i)).potentialEnergy(model, state);
+  for (std::size_t i = 0; i < model.forceCount(); ++i) energy += model.force(model.forceAt(i)).potentialEnergy(model.bodies(), state);
   return energy;
 }
 

@@ -20,7 +20,7 @@ inline SystemEvaluation evaluateSystem(const Model& model, double t, const Eigen
                                        const Eigen::VectorXd& v) {
   ConstraintSystem system;
   system.build(model);
-  system.evaluate(model, {t, q, v});
+  system.evaluate({t, q, v});
   return {system.value(),
           system.velocity(),
           system.timeTerm(),

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "tinkertoy/dynamics/simulator.hpp"
-#include "tinkertoy/model/point.hpp"
+#include "tinkertoy/core/point.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include "tinkertoy/view/bounds.hpp"
 #include "tinkertoy/view/default_view.hpp"

@@ -13,7 +13,7 @@
 // For a constraint that does not depend on time Ctt = 0. A constraint on orientations (a weld)
 // also has gradients with respect to the angles φ_k of its points' frames. The ConstraintSystem
 // turns the point gradients into Jacobian blocks of the bodies by the chain rule
-// (docs/theory.md §10):
+// (docs/theory.md, "Hybrid models: implicit constraints on parametric bodies"):
 //
 //   J_b = Σ_{k on b} G_k J_k,     J̇_b = Σ_{k on b} (Ġ_k J_k + G_k J̇_k),     J_k = ∂(x_k, φ_k)/∂q_b
 //
@@ -38,8 +38,8 @@
 
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/row_kind.hpp"
-#include "tinkertoy/dynamics/work_ledger.hpp"
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/work_source.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

@@ -27,7 +27,7 @@
 #include "tinkertoy/constraints/row_kind.hpp"
 #include "tinkertoy/formula/formula.hpp"
 #include "tinkertoy/formula/named_points.hpp"
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

@@ -1,7 +1,7 @@
 // Joint: the base of the constraints that join two ends (JointConnection): a body point a, and
 // a body point b or a fixed point of the world. Revolute, weld, prismatic and angle joints
 // derive from it; the rows come from small reusable terms in src/constraints/parts/ (axis,
-// angle, distance), one derivation each (docs/theory.md §12).
+// angle, distance), one derivation each (docs/theory.md, "Joint parts").
 #pragma once
 
 #include <array>

@@ -13,7 +13,7 @@
 #include <limits>
 #include <optional>
 
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

@@ -6,7 +6,7 @@
 
 namespace tinkertoy {
 
-// How a row constrains the motion (docs/theory.md §12). The acceleration level (Witkin's
+// How a row constrains the motion (docs/theory.md, "Row kinds"). The acceleration level (Witkin's
 // formulation) solves Equality rows only; the velocity level solves all four, clamping each
 // row's accumulated impulse into its range.
 enum class RowKind {

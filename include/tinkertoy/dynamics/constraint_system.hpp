@@ -5,7 +5,8 @@
 // columns (Witkin, "Constrained Dynamics", §4.3): rows_k × n_b. evaluate() then loops over the constraints (Witkin, "Constrained Dynamics"
 // §4.5): it gathers the position, velocity and Jacobian of each constraint point from its
 // body, lets the constraint write C, Ċ, Ctt and its point gradients G_k, Ġ_k, and applies
-// the chain rule into the body blocks (docs/theory.md §10):
+// the chain rule into the body blocks (docs/theory.md,
+// "Hybrid models: implicit constraints on parametric bodies"):
 //
 //   J_b += G_k J_k            J̇_b += Ġ_k J_k + G_k J̇_k          J_k = ∂(x_k, φ_k)/∂q_b
 //
@@ -20,7 +21,7 @@
 //
 //   ConstraintSystem system;
 //   system.build(model);
-//   system.evaluate(model, StateView{model.time(), model.q(), model.v()});
+//   system.evaluate(model.state());
 //   double error = system.violation().lpNorm<Eigen::Infinity>();
 #pragma once
 
@@ -31,7 +32,7 @@
 
 #include "tinkertoy/math/block_sparse_matrix.hpp"
 #include "tinkertoy/model/model.hpp"
-#include "tinkertoy/model/state_view.hpp"
+#include "tinkertoy/core/state_view.hpp"
 
 namespace tinkertoy {
 
@@ -57,12 +58,12 @@ class ConstraintSystem {
   void build(const Model& model);
   // Evaluates every constraint at `state`; on the threads of useThreads(), each constraint by
   // one thread, so the result is the same bits on any number.
-  void evaluate(const Model& model, const StateView& state, Evaluation what = Evaluation::Full);
+  void evaluate(const StateView& state, Evaluation what = Evaluation::Full);
   // Lets evaluate() share the constraints among `loop`'s threads (null: the caller's thread
   // only). The loop must outlive the system or be replaced; build() keeps the choice.
   void useThreads(ParallelLoop* loop);
   // Evaluates constraint k only (dense index), leaving the other rows as they were.
-  void evaluate(const Model& model, const StateView& state, std::size_t k, Evaluation what = Evaluation::Full);
+  void evaluate(const StateView& state, std::size_t k, Evaluation what = Evaluation::Full);
 
   [[nodiscard]] Eigen::Index rows() const { return jacobian_.rows(); }
   [[nodiscard]] const Eigen::VectorXd& value() const { return C_; }

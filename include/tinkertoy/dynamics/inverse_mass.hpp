@@ -1,4 +1,4 @@
-// InverseMass: W = M(q)⁻¹ of a model at a state (DESIGN §2).
+// InverseMass: W = M(q)⁻¹ of a model at a state (docs/theory.md, "The block-sparse Jacobian").
 //
 // M is block-diagonal with one block per body, so W is too: W_b = M_b(q_b)⁻¹. A particle's
 // block is m⁻¹ I: diagonal and the same at every configuration (a body with a diagonal mass

@@ -22,7 +22,7 @@ namespace tinkertoy {
 
 struct ProjectionSettings {
   // On by default: without it, C and Ċ drift like t² under any explicit integrator and a long
-  // run fails (docs/theory.md §4, "The default"). Its cost is about one more constraint solve
+  // run fails (docs/theory.md, "The default remedy"). Its cost is about one more constraint solve
   // per step on top of the integrator's (bench/RESULTS.md).
   bool enabled = true;
   double tolerance = 1e-12;  // target ‖C‖∞ after the position projection
@@ -60,11 +60,11 @@ class Projection {
 
   // Projects (q, v) at time t. Leaves the dynamics' constraint system evaluated at the result
   // (C and Ċ; J at the projected q).
-  ProjectionResult apply(AccelerationDynamics& dynamics, const Model& model, double time, Eigen::VectorXd& q,
+  ProjectionResult apply(AccelerationDynamics& dynamics, double time, Eigen::VectorXd& q,
                          Eigen::VectorXd& v);
   // The velocity half alone: J W Jᵀ μ = −Ċ, v += W Jᵀ μ, with J, W and Ċ as the dynamics last
   // evaluated them, at (time, q, v). Leaves C and Ċ evaluated at the result.
-  void projectVelocities(AccelerationDynamics& dynamics, const Model& model, double time, const Eigen::VectorXd& q,
+  void projectVelocities(AccelerationDynamics& dynamics, double time, const Eigen::VectorXd& q,
                          Eigen::VectorXd& v);
 
  private:

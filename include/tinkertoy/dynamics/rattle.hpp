@@ -18,14 +18,14 @@
 // (Projection::projectVelocities); forces that depend on velocity (drag, the inertial terms of
 // parametric bodies) make it implicit in v', solved by fixed-point iteration.
 //
-// Properties (docs/theory.md §5, "RATTLE"): order 2; symmetric, so time-reversible; symplectic
+// Properties (docs/theory.md, "RATTLE"): order 2; symmetric, so time-reversible; symplectic
 // on the constraint manifold when M is constant and the forces have a potential (particles and
 // rigid bodies under gravity, springs, torques), so the energy error stays bounded, O(h²), for
 // exponentially long times instead of drifting; C = 0 to the Newton tolerance and Ċ = 0 to the
 // linear solve's at the end of every step, so it needs neither feedback (ks, kd) nor projection.
 //
 //   Rattle rattle(settings.projection);
-//   ProjectionResult r = rattle.step(dynamics, model, time, q, v, h);
+//   ProjectionResult r = rattle.step(dynamics, time, q, v, h);
 #pragma once
 
 #include <Eigen/Core>
@@ -47,7 +47,7 @@ class Rattle {
   void serialize(StateArchive& archive, Eigen::Index m) { archive.numbers(multipliers_, m); }
   // Advances time, q and v by h. Leaves the dynamics' constraint system evaluated at the
   // result (C, Ċ; J at the new q). Returns what the position stage did.
-  ProjectionResult step(AccelerationDynamics& dynamics, const Model& model, double& time, Eigen::VectorXd& q,
+  ProjectionResult step(AccelerationDynamics& dynamics, double& time, Eigen::VectorXd& q,
                         Eigen::VectorXd& v, double h);
 
   // λ of the position stage as forces [m]: the constraint force over the step's first half is Jₙᵀ λ.

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/core/handles.hpp"
 
 namespace tinkertoy {
 

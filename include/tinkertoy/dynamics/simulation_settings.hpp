@@ -30,7 +30,7 @@ namespace tinkertoy {
 
 enum class FormulationKind { Acceleration, Velocity };
 
-// The velocity level's drift remedy (docs/theory.md §12).
+// The velocity level's drift remedy (docs/theory.md, "Drift correction").
 enum class PositionCorrection {
   None,        // C drifts
   Baumgarte,   // the velocity targets include β C / h
@@ -40,7 +40,7 @@ enum class PositionCorrection {
                // C = 0 in each substep, then a relax pass without bias (sequential solver only)
 };
 
-// The velocity level's time stepping (docs/theory.md §12, "The velocity-level step").
+// The velocity level's time stepping (docs/theory.md, "The velocity-level step").
 enum class VelocityScheme {
   SymplecticEuler,  // forces and impulses for the whole substep, then q += h v: first order
   Verlet,           // kick–drift–kick: half the forces, the impulses, q += h v, the other half of

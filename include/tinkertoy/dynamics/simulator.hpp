@@ -1,8 +1,11 @@
 // Simulator: how a model moves. Formulation, integrator and solver, chosen at run time.
 //
-// The simulator steps the model it was given, in place. It keeps its own matrices and
-// scratch space (the Model holds only what exists and its state), rebuilds them when
-// bodies or constraints are added or removed, and after every step records
+// The simulator steps the model it was given, in place, and holds it while it lives: a second
+// simulator on the same model is refused (std::logic_error; model/model.hpp, ModelHold). Reading
+// the model (its state, bodies, forces, constraints) is never an edit; the setters and
+// editBody()/editForce() are, and the next step drops what it derived from the state before
+// them. It keeps its own matrices and scratch space (the Model holds only what exists and its
+// state), rebuilds them when bodies or constraints are added or removed, and after every step records
 // StepDiagnostics: energy, constraint error, solver work, the work ledger's entries and λ.
 //
 // A constraint that nothing can move (every point on a static or kinematic body) takes no part
@@ -168,11 +171,19 @@ class Simulator {
   // Throws SimulationError if the candidate state (q_, v_), whose step booked candidate.work,
   // is not fit to commit.
   void rejectIfBlownUp(const StepDiagnostics& candidate, double startTime) const;
+  // "step N: ", N the step being taken.
+  [[nodiscard]] std::string stepLabel() const;
+  // The SimulationError of the step being taken, begun at startTime: `message`, then the sentence
+  // that says which state the model keeps.
+  [[nodiscard]] SimulationError failure(const std::string& message, double startTime,
+                                        std::optional<BodyId> body = std::nullopt,
+                                        std::optional<ConstraintId> constraint = std::nullopt) const;
   // The SimulationError for a singular J W Jᵀ met during the step from startTime.
   [[nodiscard]] SimulationError singularError(const SingularSystemError& e, double startTime) const;
   // Restarts the blow-up criterion's reference at a state of these energies.
   void watchFrom(const StepDiagnostics& state);
 
+  ModelHold hold_;  // taken first: a second simulator on the model is refused before anything is built
   Model& model_;
   SimulationSettings settings_;
   std::unique_ptr<Formulation> formulation_;

@@ -1,6 +1,6 @@
 // VelocityTargets: what each row asks of the velocities in one substep of the velocity level,
-// and the bounds of its accumulated impulse (docs/theory.md §12). Both solvers read them: the
-// sequential impulses row block by row block, the global solve all at once.
+// and the bounds of its accumulated impulse (docs/theory.md, "The velocity-level step"). Both
+// solvers read them: the sequential impulses row block by row block, the global solve all at once.
 //
 // An equality row asks that the constraint keep its value over the substep,
 // C(q + h v⁺, t + h) = C(q, t). With C̃ = C(q + h v*, t + h), where the bodies would be without
@@ -65,13 +65,13 @@ class VelocityTargets {
                const Eigen::VectorXd& timeRate, const Eigen::VectorXd& predicted, double h,
                const VelocitySettings& settings);
   // The soft step's targets for one of its passes in a substep of length h, from C at the current
-  // positions [m] and the time rate Ct [m] (docs/theory.md §12). Only the velocity pass's targets
-  // are written.
+  // positions [m] and the time rate Ct [m] (docs/theory.md, "The soft step"). Only the velocity
+  // pass's targets are written.
   void computeSoft(const ConstraintSystem& system, const Eigen::VectorXd& C, const Eigen::VectorXd& timeRate,
                    double h, const VelocitySettings& settings, SoftPass pass);
-  // The Verlet scheme's velocity stage at the end of a substep of h (docs/theory.md §12): the
-  // equality rows ask J v = −Ct; the inequality rows that are closed (C ≤ 0) or were pushed in
-  // the substep's solve (impulse > 0) J v ≥ −Ct with λ ≥ 0; a motor its speed within what the
+  // The Verlet scheme's velocity stage at the end of a substep of h
+  // (docs/theory.md, "The velocity-level step"): the equality rows ask J v = −Ct; the
+  // inequality rows that are closed (C ≤ 0) or were pushed in the substep's solve (impulse > 0) J v ≥ −Ct with λ ≥ 0; a motor its speed within what the
   // substep's solve left of its budget F h. Open inequality rows and springs take no part (a
   // spring is thus first order). C, Ct and the substep's impulses are [m].
   void computeVelocityStage(const ConstraintSystem& system, const Eigen::VectorXd& C, const Eigen::VectorXd& timeRate,

@@ -1,5 +1,5 @@
 // WorkLedger: the energy that entered (> 0) or left (< 0) a model through each source that its
-// energy E = T + V does not account for, in joules (docs/theory.md §7, "The work ledger").
+// energy E = T + V does not account for, in joules (docs/theory.md, "The work ledger").
 //
 // A conservative model keeps E constant; anything else that changes E is either one of these
 // sources or the integrator's numerical error:
@@ -25,18 +25,12 @@
 #pragma once
 
 #include <array>
-#include <cstddef>
-#include <string_view>
+
+#include "tinkertoy/core/work_source.hpp"
 
 namespace tinkertoy {
 
 class StateArchive;
-
-enum class WorkSource { Damping, Drag, Mouse, Motors, Springs, Driven, Impulses };
-inline constexpr std::size_t kWorkSources = 7;
-
-// "damping", "drag", "mouse", "motors", "springs", "driven", "impulses".
-std::string_view workSourceName(WorkSource source);
 
 struct WorkLedger {
   std::array<double, kWorkSources> work{};  // J, by WorkSource

@@ -15,9 +15,9 @@ class ConstantForce final : public Force {
   [[nodiscard]] std::string_view type() const override { return "constant"; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state,
+  void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
 
   [[nodiscard]] const Eigen::VectorXd& force() const { return force_; }
 

@@ -15,10 +15,10 @@ class Drag final : public Force {
 
   [[nodiscard]] std::string_view type() const override { return "drag"; }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state,
+  void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
   // P = −c Σ |ẋ_i|².
-  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Drag; }
 
   [[nodiscard]] double coefficient() const { return coefficient_; }

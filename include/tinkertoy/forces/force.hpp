@@ -3,7 +3,7 @@
 // A force reads the state it is evaluated at and adds its contribution into Q; it never
 // clears Q, so any number of forces accumulate. Forces are written against points: a world
 // force f at a point of a body becomes the generalized force J_pᵀ f on that body's
-// coordinates (Model::addPointForce), which is how springs and the mouse pull on beads and
+// coordinates (Bodies::addPointForce), which is how springs and the mouse pull on beads and
 // chains as well as on particles. Conservative forces also report their potential energy so
 // the simulator can track E = T + V; the others report their power, which the work ledger
 // sums (dynamics/work_ledger.hpp).
@@ -16,13 +16,10 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "tinkertoy/dynamics/work_ledger.hpp"
-#include "tinkertoy/model/body.hpp"
-#include "tinkertoy/model/state_view.hpp"
+#include "tinkertoy/core/bodies.hpp"
+#include "tinkertoy/core/work_source.hpp"
 
 namespace tinkertoy {
-
-class Model;
 
 // Thrown by a force whose value or derivatives are not finite at a finite state: a formula
 // potential's square root of a negative number, say. The simulator refuses the step with a
@@ -50,11 +47,11 @@ class Force {
   virtual void validate(int dimension) const = 0;
 
   // Q += this force at `state`. Q: [n].
-  virtual void accumulate(const Model& model, const StateView& state,
+  virtual void accumulate(const Bodies& bodies, const StateView& state,
                           Eigen::Ref<Eigen::VectorXd> Q) const = 0;
 
   // Potential energy V at `state`, in joules; 0 for non-conservative forces.
-  [[nodiscard]] virtual double potentialEnergy(const Model& /*model*/,
+  [[nodiscard]] virtual double potentialEnergy(const Bodies& /*bodies*/,
                                                const StateView& /*state*/) const {
     return 0.0;
   }
@@ -62,12 +59,12 @@ class Force {
   // The rate at which this force does work that no potential accounts for (W; < 0 when it
   // dissipates), at `state`, and the ledger entry it goes to (WorkLedger). Conservative forces
   // do none.
-  [[nodiscard]] virtual double power(const Model& /*model*/, const StateView& /*state*/) const { return 0.0; }
+  [[nodiscard]] virtual double power(const Bodies& /*bodies*/, const StateView& /*state*/) const { return 0.0; }
   [[nodiscard]] virtual WorkSource workSource() const { return WorkSource::Damping; }
   // The potential energy of a force from outside the model (the user's hand), J: not part of the
   // model's energy; what it loses over a step, with the force as it was during the step, is work
   // done on the model, booked under workSource().
-  [[nodiscard]] virtual double externalEnergy(const Model& /*model*/, const StateView& /*state*/) const { return 0.0; }
+  [[nodiscard]] virtual double externalEnergy(const Bodies& /*bodies*/, const StateView& /*state*/) const { return 0.0; }
 };
 
 }  // namespace tinkertoy

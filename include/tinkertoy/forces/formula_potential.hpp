@@ -44,10 +44,10 @@ class FormulaPotential final : public Force {
     return formula_.uses(kVariablesPerPoint * point + kAngleVariable);
   }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  void accumulate(const Bodies& bodies, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const override;
+  [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
   // ∂V/∂t: the energy a time-dependent V puts in.
-  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Driven; }
 
   // The points, and V's text (for a C++ function, its description) with the parameters.
@@ -56,9 +56,9 @@ class FormulaPotential final : public Force {
 
  private:
   // The variables' values at `state` into `values`; returns how many there are.
-  std::size_t gather(const Model& model, const StateView& state, std::array<double, kMaxJetVariables>& values) const;
+  std::size_t gather(const Bodies& bodies, const StateView& state, std::array<double, kMaxJetVariables>& values) const;
   // V with its gradient at `state` (the rates are irrelevant to a force and left at zero).
-  [[nodiscard]] Jet evaluate(const Model& model, const StateView& state) const;
+  [[nodiscard]] Jet evaluate(const Bodies& bodies, const StateView& state) const;
 
   FormulaPotentialSettings settings_;
   std::array<BodyPoint, kMaxConstraintPoints> points_{};

@@ -16,9 +16,9 @@ class Gravity final : public Force {
 
   [[nodiscard]] std::string_view type() const override { return "gravity"; }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state,
+  void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
 
   [[nodiscard]] const Eigen::VectorXd& acceleration() const { return g_; }
   void setAcceleration(Eigen::VectorXd g);

@@ -9,7 +9,7 @@
 // over each step (the target held still during it), and the damping's −c |ẋ|².
 //
 //   auto id = model.addForce(std::make_unique<MouseSpring>(p, cursor, 200.0, 5.0));
-//   static_cast<MouseSpring&>(model.force(id)).setTarget(newCursor);
+//   static_cast<MouseSpring&>(model.editForce(id)).setTarget(newCursor);
 #pragma once
 
 #include "tinkertoy/forces/force.hpp"
@@ -24,20 +24,19 @@ class MouseSpring final : public Force {
   [[nodiscard]] std::string_view type() const override { return "mouse"; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state,
+  void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
   // The damping's power, −c |ẋ|², and the spring's energy ½ k |x − target|², both the hand's.
-  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
-  [[nodiscard]] double externalEnergy(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
+  [[nodiscard]] double externalEnergy(const Bodies& bodies, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Mouse; }
 
   [[nodiscard]] const Eigen::VectorXd& target() const { return target_; }
   void setTarget(Eigen::VectorXd target);
-  // The force the spring currently applies, f [dimension], for drawing.
-  [[nodiscard]] Eigen::VectorXd currentForce(const Model& model) const;
+  // The force f the spring applies at a state (z = 0 in 2D).
+  [[nodiscard]] Eigen::Vector3d forceAt(const Bodies& bodies, const StateView& state) const;
 
  private:
-  [[nodiscard]] Eigen::Vector3d forceAt(const Model& model, const StateView& state) const;
 
   BodyPoint point_;
   Eigen::VectorXd target_;

@@ -30,13 +30,13 @@ class Spring final : public Force {
   [[nodiscard]] std::string_view type() const override { return "spring"; }
   [[nodiscard]] std::span<const BodyPoint> points() const override;
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state,
+  void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
   // ℓ − r, m: how far the spring is longer (> 0) or shorter (< 0) than its rest length.
-  [[nodiscard]] double stretch(const Model& model, const StateView& state) const;
+  [[nodiscard]] double stretch(const Bodies& bodies, const StateView& state) const;
   // The damping's power, P = −c (ḋ·n)²; the rest of the force is −∇V.
-  [[nodiscard]] double power(const Model& model, const StateView& state) const override;
+  [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
 
   [[nodiscard]] const SpringSettings& settings() const { return settings_; }
   void setSettings(const SpringSettings& settings);
@@ -45,7 +45,7 @@ class Spring final : public Force {
 
  private:
   struct Ends;
-  [[nodiscard]] Ends ends(const Model& model, const StateView& state) const;
+  [[nodiscard]] Ends ends(const Bodies& bodies, const StateView& state) const;
 
   std::array<BodyPoint, 2> points_;
   int pointCount_;

@@ -20,8 +20,8 @@ class Torque final : public Force {
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return true; }
   void validate(int dimension) const override;
-  void accumulate(const Model& model, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const override;
-  [[nodiscard]] double potentialEnergy(const Model& model, const StateView& state) const override;
+  void accumulate(const Bodies& bodies, const StateView& state, Eigen::Ref<Eigen::VectorXd> Q) const override;
+  [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
 
   [[nodiscard]] double torque() const { return torque_; }
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

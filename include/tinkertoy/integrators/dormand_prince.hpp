@@ -1,6 +1,6 @@
 // DormandPrince: the adaptive embedded Runge–Kutta pair of Dormand and Prince, order 5 with an
 // order-4 error estimate ("dopri5"), with step-size control and dense output (Hairer, Nørsett
-// and Wanner, Solving ODEs I, §II.4–II.6; docs/theory.md §5).
+// and Wanner, Solving ODEs I, §II.4–II.6; docs/theory.md, "dopri5: adaptive steps with error control").
 //
 // It advances y = (q, v), ẏ = (v, a(t, q, v)) to a requested time by its own steps. Each step
 // takes seven stages, forms the fifth-order solution y₁ and the difference e = y₁ − ŷ₁ to the

@@ -23,7 +23,7 @@
 #include <optional>
 #include <string_view>
 
-#include "tinkertoy/model/state_view.hpp"
+#include "tinkertoy/core/state_view.hpp"
 
 namespace tinkertoy {
 

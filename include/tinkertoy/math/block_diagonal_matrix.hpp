@@ -1,6 +1,7 @@
 // BlockDiagonalMatrix: a square matrix made of square blocks along its diagonal.
 //
-// Tinkertoy's inverse mass matrix W = M⁻¹ has this shape, one block per body (DESIGN §2):
+// Tinkertoy's inverse mass matrix W = M⁻¹ has this shape, one block per body
+// (docs/theory.md, "The block-sparse Jacobian"):
 // particles (and other bodies whose M is diagonal) store only the diagonal of their block;
 // a parametric body stores its dense n_b × n_b block, W_b = M_b(q)⁻¹. The diagonal blocks
 // share one vector over all coordinates (zero where a dense block sits), so a product is one

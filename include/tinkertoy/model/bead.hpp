@@ -21,7 +21,7 @@
 #include <memory>
 
 #include "tinkertoy/curves/curve.hpp"
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

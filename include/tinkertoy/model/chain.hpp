@@ -21,7 +21,7 @@
 
 #include <vector>
 
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

@@ -36,10 +36,11 @@
 
 #include "tinkertoy/constraints/constraint.hpp"
 #include "tinkertoy/forces/force.hpp"
-#include "tinkertoy/model/body.hpp"
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/core/bodies.hpp"
+#include "tinkertoy/core/body.hpp"
+#include "tinkertoy/core/handles.hpp"
 #include "tinkertoy/model/particle.hpp"
-#include "tinkertoy/model/state_view.hpp"
+#include "tinkertoy/core/state_view.hpp"
 
 namespace tinkertoy {
 
@@ -69,31 +70,33 @@ class Model {
                  const Eigen::VectorXd& velocities = {}, std::string name = {});
   // Whether any of the points is on a body something can move (not static or kinematic). A
   // constraint whose points are all immovable gets no rows; its error is still measured.
-  [[nodiscard]] bool movesAny(std::span<const BodyPoint> points) const;
+  [[nodiscard]] bool movesAny(std::span<const BodyPoint> points) const { return bodies_.movesAny(points); }
   // Removes the body and every force and constraint that names one of its points.
   void removeBody(BodyId id);
 
-  [[nodiscard]] bool contains(BodyId id) const { return bodyIds_.contains(id); }
-  [[nodiscard]] std::size_t bodyCount() const { return bodies_.size(); }
-  [[nodiscard]] BodyId bodyAt(std::size_t index) const { return bodyIds_.idAt(index); }
-  [[nodiscard]] std::size_t indexOf(BodyId id) const { return bodyIds_.at(id); }
+  // The bodies and their layout in q and v (core/bodies.hpp): what forces read.
+  [[nodiscard]] const Bodies& bodies() const { return bodies_; }
+  [[nodiscard]] bool contains(BodyId id) const { return bodies_.contains(id); }
+  [[nodiscard]] std::size_t bodyCount() const { return bodies_.count(); }
+  [[nodiscard]] BodyId bodyAt(std::size_t index) const { return bodies_.idAt(index); }
+  [[nodiscard]] std::size_t indexOf(BodyId id) const { return bodies_.indexOf(id); }
   // The body's slice of q and v starts here and has body(id).coordinateCount() entries.
-  [[nodiscard]] std::size_t offsetOf(BodyId id) const { return offsets_[indexOf(id)]; }
+  [[nodiscard]] std::size_t offsetOf(BodyId id) const { return bodies_.offsetOf(id); }
   // The body of that name, in constant time. Names need not be unique: of several bodies with one
   // name it gives the first added, until that one is removed.
-  [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const;
-  [[nodiscard]] const Body& body(BodyId id) const { return *bodies_[indexOf(id)]; }
-  // Mutable access to edit a body's parameters (a particle's mass, say). Counts as an edit.
-  [[nodiscard]] Body& body(BodyId id) {
+  [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const { return bodies_.find(name); }
+  [[nodiscard]] const Body& body(BodyId id) const { return bodies_.body(id); }
+  // A body to edit in place (a particle's mass, say). Counts as an edit.
+  [[nodiscard]] Body& editBody(BodyId id) {
     touch();
-    return *bodies_[indexOf(id)];
+    return bodies_.edit(id);
   }
   [[nodiscard]] bool isParticle(BodyId id) const { return body(id).type() == "particle"; }
-  [[nodiscard]] const std::string& name(BodyId id) const { return bodyNames_[indexOf(id)]; }
+  [[nodiscard]] const std::string& name(BodyId id) const { return bodies_.name(id); }
   // "particle 'p1'", "chain 'arm'", or "bead #3" for a body without a name.
-  [[nodiscard]] std::string describe(BodyId id) const;
+  [[nodiscard]] std::string describe(BodyId id) const { return bodies_.describe(id); }
   // The body's description, plus "point i" for bodies with several points.
-  [[nodiscard]] std::string describe(const BodyPoint& point) const;
+  [[nodiscard]] std::string describe(const BodyPoint& point) const { return bodies_.describe(point); }
 
   // q_b and v_b of one body [n_b].
   [[nodiscard]] Eigen::VectorXd coordinates(BodyId id) const;
@@ -112,17 +115,25 @@ class Model {
   void setMass(BodyId particle, double mass);
 
   // T = ½ vᵀ M(q) v, the sum of the bodies' kinetic energies at coordinates q and velocities v [n].
-  [[nodiscard]] double kineticEnergy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const;
+  [[nodiscard]] double kineticEnergy(const Eigen::VectorXd& q, const Eigen::VectorXd& v) const {
+    return bodies_.kineticEnergy(q, v);
+  }
 
   // Kinematics of a point at an arbitrary state (an integrator stage, say). Throws
   // std::invalid_argument for a stale body or a point index the body does not have.
-  void pointKinematics(const BodyPoint& point, const StateView& state, PointKinematics& out) const;
+  void pointKinematics(const BodyPoint& point, const StateView& state, PointKinematics& out) const {
+    bodies_.pointKinematics(point, state, out);
+  }
   // Q += J_pᵀ f: a world force f applied at a point, as generalized force on its body. Q: [n]
   void addPointForce(const BodyPoint& point, const StateView& state, const Eigen::Vector3d& f,
-                     Eigen::Ref<Eigen::VectorXd> Q) const;
+                     Eigen::Ref<Eigen::VectorXd> Q) const {
+    bodies_.addPointForce(point, state, f, Q);
+  }
   // Q += J_φᵀ τ: a torque τ on the frame at a point, as generalized force on its body. Q: [n]
   void addPointTorque(const BodyPoint& point, const StateView& state, double torque,
-                      Eigen::Ref<Eigen::VectorXd> Q) const;
+                      Eigen::Ref<Eigen::VectorXd> Q) const {
+    bodies_.addPointTorque(point, state, torque, Q);
+  }
 
   // ---- forces ----------------------------------------------------------------------
   ForceId addForce(std::unique_ptr<Force> force);
@@ -130,7 +141,7 @@ class Model {
   [[nodiscard]] bool contains(ForceId id) const { return forceIds_.contains(id); }
   [[nodiscard]] std::size_t forceCount() const { return forces_.size(); }
   [[nodiscard]] ForceId forceAt(std::size_t index) const { return forceIds_.idAt(index); }
-  [[nodiscard]] Force& force(ForceId id) {  // counts as an edit
+  [[nodiscard]] Force& editForce(ForceId id) {  // counts as an edit
     touch();
     return *forces_[forceIds_.at(id)];
   }
@@ -146,10 +157,6 @@ class Model {
     return constraintIds_.idAt(index);
   }
   [[nodiscard]] std::size_t indexOf(ConstraintId id) const { return constraintIds_.at(id); }
-  [[nodiscard]] Constraint& constraint(ConstraintId id) {  // counts as an edit
-    touch();
-    return *constraints_[indexOf(id)];
-  }
   [[nodiscard]] const Constraint& constraint(ConstraintId id) const {
     return *constraints_[indexOf(id)];
   }
@@ -179,7 +186,7 @@ class Model {
   // Throws std::invalid_argument if the constraint is of another type.
   template <class Settings, class Edit>
   void editConstraint(ConstraintId id, Edit&& edit) {
-    ConstraintSettings settings = std::as_const(*this).constraint(id).settings();
+    ConstraintSettings settings = constraint(id).settings();
     auto* typed = std::get_if<Settings>(&settings);
     if (!typed) throwWrongConstraintType(id, Settings::type);
     std::forward<Edit>(edit)(*typed);
@@ -187,67 +194,54 @@ class Model {
   }
 
   // ---- state -----------------------------------------------------------------------
-  [[nodiscard]] double time() const { return time_; }
+  // The state (t, q, v), apart from the structure above. Reading it is never an edit.
+  [[nodiscard]] const State& state() const { return state_; }
+  [[nodiscard]] double time() const { return state_.time; }
+  [[nodiscard]] const Eigen::VectorXd& q() const { return state_.q; }
+  [[nodiscard]] const Eigen::VectorXd& v() const { return state_.v; }
   // Throws std::invalid_argument for a time that is not finite.
   void setTime(double time);
-  [[nodiscard]] const Eigen::VectorXd& q() const { return q_; }
-  [[nodiscard]] const Eigen::VectorXd& v() const { return v_; }
-  // Mutable access (counts as an edit); the size must not change. The storage of q and v stays
-  // where it is while the layout does: stepping and restoring write into it, and only adding or
-  // removing a body lays the state out anew.
-  [[nodiscard]] Eigen::VectorXd& q() {
-    touch();
-    return q_;
-  }
-  [[nodiscard]] Eigen::VectorXd& v() {
-    touch();
-    return v_;
-  }
+  // Writes the whole state: q and v [n], copied into the storage the model has, which stays
+  // where it is while the layout does (stepping and restoring write into it; only adding or
+  // removing a body lays the state out anew), so views of it stay valid. Throws
+  // std::invalid_argument, changing nothing, for a vector of another size or a value that is not
+  // finite. Counts as an edit.
+  void setState(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The storage of q and v itself, for a caller that lends out views of it (the Python module's
+  // NumPy arrays). The model does not see writes through it: the caller reports them with
+  // stateWritten(), which counts as an edit.
+  [[nodiscard]] Eigen::VectorXd& qStorage() { return state_.q; }
+  [[nodiscard]] Eigen::VectorXd& vStorage() { return state_.v; }
+  void stateWritten() { touch(); }
   // The slice of a state vector x [n] that belongs to body `index` (dense index).
-  [[nodiscard]] Eigen::Ref<const Eigen::VectorXd> slice(const Eigen::VectorXd& x, std::size_t index) const;
+  [[nodiscard]] Eigen::Ref<const Eigen::VectorXd> slice(const Eigen::VectorXd& x, std::size_t index) const {
+    return bodies_.slice(x, index);
+  }
 
   // Increments whenever bodies or constraints are added or removed, i.e. whenever the
   // row/column layout of J changes. The simulator rebuilds its matrices when it changes.
   [[nodiscard]] std::uint64_t structureVersion() const { return structureVersion_; }
-  // Increments at every edit of any kind: a change of structure, a setter, or a call of a
-  // non-const accessor (q(), v(), body(), force(), constraint()), which may have changed what it
-  // gave access to. The simulator keeps what it derived from the model (the constant blocks of
+  // Increments at every edit of any kind: a change of structure, a setter, or editBody() or
+  // editForce(), which may have changed what they gave access to; reading never counts. The simulator keeps what it derived from the model (the constant blocks of
   // W, the constraints' evaluation at the state it left) only while this stays the same.
   [[nodiscard]] std::uint64_t revision() const { return revision_; }
+  // Whether something steps this model (a Simulator holds it: ModelHold below).
+  [[nodiscard]] bool isHeld() const { return held_; }
 
  private:
   // Throws std::invalid_argument: constraint `id` is not of type `wanted`.
   [[noreturn]] void throwWrongConstraintType(ConstraintId id, std::string_view wanted) const;
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
-  void requirePoints(std::span<const BodyPoint> points, std::string_view owner) const;
   // Throws unless `constraint` is valid in this model: its parameters, its points and frames.
   void requireFits(const Constraint& constraint) const;
-  // Throws unless every point k for which usesAngle(k) is on a body with a frame.
-  void requireFrames(std::span<const BodyPoint> points, const std::function<bool(std::size_t)>& usesAngle,
-                     std::string_view owner) const;
-  // Throws unless point.site is a site of the body at dense index `index`.
-  void requirePointIndex(const BodyPoint& point, std::size_t index, std::string_view owner) const;
   // The particle `id`; throws naming `operation` if the body is not a particle.
   Particle& particle(BodyId id, std::string_view operation);
-  void layOutState();
-  // Drops the removed body `id` from the name index; another body of that name takes its place.
-  void forgetName(BodyId id, const std::string& name);
   void touch() { ++revision_; }
 
   int dimension_;
-  double time_ = 0.0;
 
-  HandleTable<BodyTag> bodyIds_;
-  std::vector<std::unique_ptr<Body>> bodies_;
-  std::vector<std::string> bodyNames_;
-  // Looked up by string_view without building a string (heterogeneous lookup).
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-  };
-  std::unordered_map<std::string, BodyId, NameHash, std::equal_to<>> bodyByName_;
-  std::vector<std::size_t> offsets_;  // [bodies + 1], prefix sums of n_b
-  Eigen::VectorXd q_, v_;
+  Bodies bodies_;
+  State state_;
 
   HandleTable<ForceTag> forceIds_;
   std::vector<std::unique_ptr<Force>> forces_;
@@ -261,6 +255,28 @@ class Model {
 
   std::uint64_t structureVersion_ = 0;
   std::uint64_t revision_ = 0;
+  bool held_ = false;  // by a ModelHold
+
+  friend class ModelHold;
+};
+
+// The hold of whatever steps a model: a Simulator takes one for its life. While one lives a
+// second is refused, because two steppers would each keep warm starts, factorizations and
+// diagnostics of a state the other moves. A hold moves with its holder; the model must outlive it.
+class ModelHold {
+ public:
+  // Throws std::logic_error if `model` is held already.
+  explicit ModelHold(Model& model);
+  ModelHold(ModelHold&& other) noexcept : model_(std::exchange(other.model_, nullptr)) {}
+  ModelHold(const ModelHold&) = delete;
+  ModelHold& operator=(const ModelHold&) = delete;
+  ModelHold& operator=(ModelHold&&) = delete;
+  ~ModelHold() {
+    if (model_) model_->held_ = false;
+  }
+
+ private:
+  Model* model_;
 };
 
 }  // namespace tinkertoy

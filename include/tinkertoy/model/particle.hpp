@@ -9,7 +9,7 @@
 //   double m = model.body(bob).totalMass();
 #pragma once
 
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 namespace tinkertoy {
 

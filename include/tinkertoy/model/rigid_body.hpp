@@ -19,7 +19,7 @@
 //                             Eigen::Vector3d(0, 1, 0));            // I = ½ m r², from the shape
 #pragma once
 
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 #include "tinkertoy/model/shape.hpp"
 
 namespace tinkertoy {

@@ -7,7 +7,7 @@
 //                    throwing SingularSystemError naming the row at a zero pivot
 //   solveInPlace(x)  any number of times: x ← A_f⁻¹ x with the matrix A_f last factorized
 //
-// The implementations (docs/theory.md §13):
+// The implementations (docs/theory.md, "Solving for λ"):
 //
 //   SimplicialLdlt       Davis.s simplicial LDLᵀ of J W Jᵀ (SuiteSparse LDL): best where the
 //                        factor is thin (chains, small models)

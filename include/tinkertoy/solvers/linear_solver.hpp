@@ -39,7 +39,7 @@ struct SolverSettings {
   // Damping ε of every solve (cg and ldlt): J W Jᵀ x = b is solved by iterative refinement on
   // J W Jᵀ + ε diag(J W Jᵀ), which converges to the exact x along every direction whose
   // eigenvalue is well above ε diag and stays bounded along those near zero, where J loses rank
-  // (a singular configuration, redundant rows): damped least squares there (docs/theory.md §4,
+  // (a singular configuration, redundant rows): damped least squares there (docs/theory.md,
   // "Singular configurations"). 0 solves J W Jᵀ as it is, and the direct solve then refuses
   // redundant rows.
   double regularization = 1e-8;  // at most kMostRegularization

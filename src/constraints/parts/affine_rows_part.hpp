@@ -1,6 +1,6 @@
 // Affine rows part: k ≤ 3 rows holding a point on an affine set that may move in time.
 //
-// Derivation (docs/theory.md §"Affine rows"). With unit normals n_i and a reference point
+// Derivation (docs/theory.md, "Affine rows"). With unit normals n_i and a reference point
 // p(t) on the set (velocity ṗ, acceleration p̈):
 //
 //   C_i   = n_i·(x − p(t))

@@ -1,5 +1,5 @@
 // Axis term: the coordinate of end a relative to end b along a unit axis n, where n is fixed
-// either in the world or in the frame of end b (docs/theory.md §12, "Axis").
+// either in the world or in the frame of end b (docs/theory.md, "Joint parts").
 //
 // Derivation. With d = x_a − x_b and n = R(φ_b) n₀ (a frame-fixed axis) or n = n₀ (world):
 //

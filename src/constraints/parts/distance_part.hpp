@@ -1,6 +1,6 @@
 // Distance part: one row keeping two points a and b at distance L.
 //
-// Derivation (docs/theory.md §"Distance"). Let d = x_a − x_b, ℓ = |d|, n = d/ℓ.
+// Derivation (docs/theory.md, "Distance"). Let d = x_a − x_b, ℓ = |d|, n = d/ℓ.
 //
 //   C   = ℓ − L                                   (metres, so λ is the rod tension in N)
 //   Ċ   = n·ḋ                                     since ∂ℓ/∂d = n

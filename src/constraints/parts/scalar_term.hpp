@@ -2,7 +2,7 @@
 // axis, a relative angle) with everything a row needs: its value, its rate ṡ, and for each of
 // the constraint's (at most two) points the gradient ∂s/∂(x, y, z, φ) and its time derivative.
 //
-// A joint builds its rows from terms (docs/theory.md §12):
+// A joint builds its rows from terms (docs/theory.md, "Joint parts"):
 //
 //   equality row        C = s − s₀              (kind Equality)
 //   lower limit         C = s − lower ≥ 0        (kind Inequality)

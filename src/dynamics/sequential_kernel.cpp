@@ -1,9 +1,10 @@
-#include "tinkertoy/solvers/sequential_kernel.hpp"
+#include "tinkertoy/dynamics/sequential_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "common/parallel_loop.hpp"
+#include "dynamics/impulse_update.hpp"
 
 namespace tinkertoy {
 
@@ -211,17 +212,13 @@ void SequentialKernel::solveEqualities(std::size_t c, const double* bias, double
   const double* J = jacobian_.data() + first * kRowStride;
   const double* JW = weighted_.data() + first * kRowStride;
   const double* inverse = masses_.data() + equalityMass_[c];
-  double target[size], delta[size];
+  double target[size], updated[size];
   for (int i = 0; i < size; ++i) target[i] = bias[first + i] + rowTimes(J + i * kRowStride, va, vb);
+  impulse::updateBlock(size, inverse, target, lambda + first, massScale, impulseScale, updated);
   for (int i = 0; i < size; ++i) {
-    double product = 0.0;
-    for (int j = 0; j < size; ++j) product += inverse[i + j * size] * target[j];
-    const double accumulated = lambda[first + i];
-    const double updated = accumulated - massScale * product - impulseScale * accumulated;
-    delta[i] = updated - accumulated;
-    lambda[first + i] = updated;
+    addRow(JW + i * kRowStride, updated[i] - lambda[first + i], va, vb);
+    lambda[first + i] = updated[i];
   }
-  for (int i = 0; i < size; ++i) addRow(JW + i * kRowStride, delta[i], va, vb);
   std::copy_n(va, kWidth, a);
   std::copy_n(vb, kWidth, b);
 }
@@ -239,20 +236,13 @@ void SequentialKernel::solveSprings(std::size_t c, const VelocityTargets& target
   const double massScale = targets.massScale(rows[0]), impulseScale = targets.impulseScale(rows[0]);
   const double maxImpulse = targets.bounds(rows[0], ImpulsePass::Velocity).second;
   const double* inverse = masses_.data() + springMass_[c];
-  double target[kMostBlockRows], updated[kMostBlockRows];
-  for (int i = 0; i < n; ++i) target[i] = bias[rows[i]] + rowTimes(jacobian_.data() + rows[i] * kRowStride, a, b);
-  double squaredNorm = 0.0;
+  double target[kMostBlockRows], accumulated[kMostBlockRows], updated[kMostBlockRows];
   for (int i = 0; i < n; ++i) {
-    double product = 0.0;
-    for (int j = 0; j < n; ++j) product += inverse[i + j * n] * target[j];
-    const double accumulated = lambda[rows[i]];
-    updated[i] = accumulated - massScale * product - impulseScale * accumulated;
-    squaredNorm += updated[i] * updated[i];
+    target[i] = bias[rows[i]] + rowTimes(jacobian_.data() + rows[i] * kRowStride, a, b);
+    accumulated[i] = lambda[rows[i]];
   }
-  if (squaredNorm > maxImpulse * maxImpulse) {
-    const double scale = maxImpulse / std::sqrt(squaredNorm);
-    for (int i = 0; i < n; ++i) updated[i] *= scale;
-  }
+  impulse::updateBlock(n, inverse, target, accumulated, massScale, impulseScale, updated);
+  impulse::limitNorm(n, maxImpulse, updated);
   for (int i = 0; i < n; ++i) {
     addRow(weighted_.data() + rows[i] * kRowStride, updated[i] - lambda[rows[i]], a, b);
     lambda[rows[i]] = updated[i];
@@ -272,8 +262,8 @@ void SequentialKernel::solveSingles(std::size_t c, const VelocityTargets& target
     const auto [massScale, impulseScale] = targets.scales(row, pass);
     const double old = lambda[row];
     const double Jv = rowTimes(jacobian_.data() + row * kRowStride, a, b);
-    const double updated = std::clamp(
-        old - massScale * rowMass_[static_cast<std::size_t>(row)] * (Jv + bias[row]) - impulseScale * old, lower, upper);
+    const double updated =
+        impulse::updated(old, rowMass_[static_cast<std::size_t>(row)], Jv + bias[row], massScale, impulseScale, lower, upper);
     if (updated != old) addRow(weighted_.data() + row * kRowStride, updated - old, a, b);
     lambda[row] = updated;
   }

@@ -1,4 +1,5 @@
-// SequentialKernel: the sequential impulses' passes (SequentialImpulses, docs/theory.md §12)
+// SequentialKernel: the sequential impulses' passes (SequentialImpulses;
+// docs/theory.md, "Sequential impulses")
 // over rows laid out for them, for the models that games and most scenes are made of:
 // constraints between at most two bodies of at most three coordinates each (2D rigid bodies
 // (x, y, θ), 2D and 3D particles, beads), with at most three equality rows (a rod, a pin, a
@@ -39,7 +40,7 @@
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
-#include "tinkertoy/solvers/constraint_colouring.hpp"
+#include "tinkertoy/dynamics/constraint_colouring.hpp"
 
 namespace tinkertoy {
 
@@ -69,8 +70,9 @@ class SequentialKernel {
 
  private:
   static constexpr std::int32_t kNoBody = -1;
-  // The fewest constraints worth a thread's share of a colour: a pin takes about 50 ns, and
-  // handing a share to another core a few microseconds.
+  // The fewest constraints worth a thread's share of a colour: handing a share to another core
+  // costs what solving about a hundred pins does (bench/RESULTS.md, "Figures behind the code's
+  // thresholds").
   static constexpr std::size_t kMinimumShare = 128;
   static constexpr int kRowStride = 2 * kWidth;  // J and W Jᵀ entries per row
 

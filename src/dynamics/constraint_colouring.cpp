@@ -1,4 +1,4 @@
-#include "tinkertoy/solvers/constraint_colouring.hpp"
+#include "tinkertoy/dynamics/constraint_colouring.hpp"
 
 #include <bit>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "tinkertoy/model/body.hpp"
+#include "tinkertoy/core/body.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-#include "tinkertoy/constraints/joint_anchor.hpp"
+#include "tinkertoy/model/joint_anchor.hpp"
 
 #include <Eigen/Geometry>
 #include <algorithm>

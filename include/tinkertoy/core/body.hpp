@@ -1,4 +1,5 @@
-// Body: anything with generalized coordinates and points in the world (DESIGN §3).
+// Body: anything with generalized coordinates and points in the world (docs/theory.md,
+// "Parametric bodies: Lagrange's equations").
 //
 // A body owns a slice of the model's state vectors: its coordinates q_b [n_b] and velocities
 // v_b = q̇_b [n_b]. Its points have world positions x(q_b) that forces and constraints act
@@ -14,7 +15,7 @@
 //   chain     q_b = joint angles [N], N point masses                (model/chain.hpp)
 //
 // For a body whose points move nonlinearly with q_b, Lagrange's equation in q_b is Witkin, "Constrained Dynamics"
-// eq. 13 (docs/theory.md §6):
+// eq. 13 (docs/theory.md, "Parametric bodies: Lagrange's equations"):
 //
 //   M(q) q̈ = Σ_i J_iᵀ f_i − Σ_i m_i J_iᵀ J̇_i q̇,    M(q) = Σ_i m_i J_iᵀ J_i
 //
@@ -30,7 +31,7 @@
 #include <string_view>
 
 #include "tinkertoy/math/block_sparse_matrix.hpp"
-#include "tinkertoy/model/handles.hpp"
+#include "tinkertoy/core/handles.hpp"
 
 namespace tinkertoy {
 

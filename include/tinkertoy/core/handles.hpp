@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace tinkertoy {
@@ -104,5 +105,13 @@ class HandleTable {
   std::vector<IdType> dense_;
   std::vector<std::uint32_t> free_;
 };
+
+// Moves the last element of a dense array into `hole` and drops the last element, mirroring
+// HandleTable::erase, so that arrays kept beside a table stay in its dense order.
+template <class T>
+void eraseSwapLast(std::vector<T>& items, std::size_t hole) {
+  items[hole] = std::move(items.back());
+  items.pop_back();
+}
 
 }  // namespace tinkertoy

@@ -1,7 +1,7 @@
 // SequentialImpulses: the velocity-level solver of dyn4j's "Equality Constraints" (and Box2D): each constraint in
 // turn gets the impulse that makes its rows meet their velocity targets given the current
 // velocities of its bodies, and the passes are repeated to converge toward the global
-// solution (projected Gauss–Seidel on J W Jᵀ λ = −J v* − b; docs/theory.md §12).
+// solution (projected Gauss–Seidel on J W Jᵀ λ = −J v* − b; docs/theory.md, "Sequential impulses").
 //
 // Per constraint, the rows are solved in groups:
 //
@@ -44,7 +44,7 @@
 #include "tinkertoy/dynamics/simulation_settings.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
 #include "tinkertoy/math/block_diagonal_matrix.hpp"
-#include "tinkertoy/solvers/sequential_kernel.hpp"
+#include "tinkertoy/dynamics/sequential_kernel.hpp"
 
 namespace tinkertoy {
 
@@ -92,7 +92,7 @@ class SequentialImpulses {
   // constraint at the current q in turn and moving its bodies by q += W Jᵀ δ with
   // J W Jᵀ δ = −C for its equality rows (and, for an inequality row past its bound, −C alone).
   // Stops early once the largest violation is at most `tolerance`; returns that violation.
-  double projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
+  double projectPositions(ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
                           Eigen::VectorXd& q, const Eigen::VectorXd& v, int iterations, double tolerance);
 
  private:

@@ -1,10 +1,12 @@
-#include "tinkertoy/solvers/sequential_impulses.hpp"
+#include "tinkertoy/dynamics/sequential_impulses.hpp"
 
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <stdexcept>
+
+#include "dynamics/impulse_update.hpp"
 
 namespace tinkertoy {
 
@@ -152,7 +154,7 @@ void SequentialImpulses::applyRow(const ConstraintSystem& system, std::size_t k,
 }
 
 // The effective masses K⁻¹ of every row group at the Jacobian the system holds
-// (docs/theory.md §12): the targets themselves are VelocityTargets'.
+// (docs/theory.md, "Sequential impulses"): the targets themselves are VelocityTargets'.
 void SequentialImpulses::prepare(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
                                  const VelocityTargets& targets) {
   system_ = &system;
@@ -198,19 +200,9 @@ void SequentialImpulses::solveBlock(const Group& g, const std::vector<int>& rows
       target[i] += dot(J + blocks.offset[j] + static_cast<std::size_t>(rows[i]) * width, x, width);
     }
   }
-  // δ = −s K⁻¹ (J v + b) − i λ, K⁻¹ stored column-major; then the norm bound.
-  const double* inverse = masses_.data() + mass;
-  double squaredNorm = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    double product = 0.0;
-    for (std::size_t j = 0; j < n; ++j) product += inverse[i + j * n] * target[j];
-    updated[i] = accumulated[i] - massScale * product - impulseScale * accumulated[i];
-    squaredNorm += updated[i] * updated[i];
-  }
-  if (squaredNorm > maxImpulse * maxImpulse) {
-    const double scale = maxImpulse / std::sqrt(squaredNorm);
-    for (std::size_t i = 0; i < n; ++i) updated[i] *= scale;
-  }
+  impulse::updateBlock(n, masses_.data() + mass, target.data(), accumulated.data(), massScale, impulseScale,
+                       updated.data());
+  impulse::limitNorm(n, maxImpulse, updated.data());
   for (std::size_t i = 0; i < n; ++i) lambda[blocks.row + rows[i]] = updated[i];
   for (std::size_t j = 0; j < blocks.count; ++j) {
     double* x = v.data() + blocks.column[j];
@@ -250,8 +242,8 @@ void SequentialImpulses::sweep(Eigen::VectorXd& v, Pass pass) {
       if (lower == upper) continue;  // a motor in the position pass
       const auto [massScale, impulseScale] = targets_->scales(row, pass);
       const double old = lambda[row];
-      const double updated = std::clamp(
-          old - massScale * rowMass_[row] * (rowTimes(*system_, k, r, v) + b[row]) - impulseScale * old, lower, upper);
+      const double updated =
+          impulse::updated(old, rowMass_[row], rowTimes(*system_, k, r, v) + b[row], massScale, impulseScale, lower, upper);
       applyRow(*system_, k, r, updated - old, v);
       lambda[row] = updated;
     }
@@ -265,7 +257,7 @@ void SequentialImpulses::solveSprings(Eigen::VectorXd& v) {
   for (const Group& g : groups_) solveSprings(g, v);
 }
 
-double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem& system, const BlockDiagonalMatrix& W,
+double SequentialImpulses::projectPositions(ConstraintSystem& system, const BlockDiagonalMatrix& W,
                                             double time, Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                             int iterations, double tolerance) {
   system_ = &system;
@@ -275,7 +267,7 @@ double SequentialImpulses::projectPositions(const Model& model, ConstraintSystem
     worst = 0.0;
     for (const Group& g : groups_) {
       const std::size_t k = g.constraint;
-      system.evaluate(model, {time, q, v}, k, ConstraintSystem::Evaluation::WithoutJacobianDot);
+      system.evaluate({time, q, v}, k, ConstraintSystem::Evaluation::WithoutJacobianDot);
       weighBlocks(system, W, k);
       const Eigen::Index first = system.blocks(k).row;
       const Eigen::VectorXd& C = system.value();

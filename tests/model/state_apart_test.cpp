@@ -1,0 +1,100 @@
+// The model's state apart from its structure (issue #37): reading a model is never an edit, the
+// state is written whole through setState (checked, in place), and one simulator at a time
+// steps a model.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "tinkertoy/constraints/distance_constraint.hpp"
+#include "tinkertoy/dynamics/simulator.hpp"
+#include "tinkertoy/forces/gravity.hpp"
+#include "tinkertoy/model/model.hpp"
+
+namespace tinkertoy {
+namespace {
+
+struct Pendulum {
+  Model model{2};
+  BodyId bob = model.addParticle(1.0, Eigen::Vector2d(1.0, 0.0));
+  ForceId gravity = model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -9.81)));
+  ConstraintId rod = model.addConstraint(std::make_unique<DistanceConstraint>(bob, Eigen::Vector2d(0.0, 0.0), 1.0));
+};
+
+TEST(StateApart, ReadingANonConstModelIsNoEdit) {
+  Pendulum p;
+  const std::uint64_t revision = p.model.revision();
+  (void)p.model.q();
+  (void)p.model.v();
+  (void)p.model.state();
+  (void)p.model.body(p.bob).type();
+  (void)p.model.force(p.gravity).type();
+  (void)p.model.constraint(p.rod).type();
+  EXPECT_EQ(p.model.revision(), revision);
+  (void)p.model.editForce(p.gravity);  // an edit, by name
+  EXPECT_EQ(p.model.revision(), revision + 1);
+}
+
+TEST(StateApart, SetStateWritesInPlaceAndCountsAsAnEdit) {
+  Pendulum p;
+  const double* storage = p.model.q().data();
+  const std::uint64_t revision = p.model.revision();
+  p.model.setState(0.5, Eigen::Vector2d(0.0, -1.0), Eigen::Vector2d(2.0, 0.0));
+  EXPECT_EQ(p.model.q().data(), storage);  // views of the storage stay valid
+  EXPECT_EQ(p.model.time(), 0.5);
+  EXPECT_EQ(p.model.v(), Eigen::Vector2d(2.0, 0.0));
+  EXPECT_GT(p.model.revision(), revision);
+}
+
+TEST(StateApart, SetStateRefusesABadStateAndChangesNothing) {
+  Pendulum p;
+  const Eigen::VectorXd q = p.model.q();
+  try {
+    p.model.setState(0.0, Eigen::Vector3d(1.0, 2.0, 3.0), Eigen::Vector2d::Zero());
+    FAIL() << "a q of three entries for two coordinates was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("q has 3 entries; the model has 2 coordinates"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(p.model.setState(0.0, q, Eigen::Vector2d(NAN, 0.0)), std::invalid_argument);
+  EXPECT_THROW(p.model.setState(INFINITY, q, Eigen::Vector2d::Zero()), std::invalid_argument);
+  EXPECT_EQ(p.model.q(), q);
+  EXPECT_EQ(p.model.time(), 0.0);
+}
+
+TEST(StateApart, ASecondSimulatorOnOneModelIsRefused) {
+  Pendulum p;
+  {
+    Simulator first(p.model);
+    EXPECT_TRUE(p.model.isHeld());
+    try {
+      Simulator second(p.model);
+      FAIL() << "a second simulator was made on a held model";
+    } catch (const std::logic_error& e) {
+      EXPECT_NE(std::string(e.what()).find("already has a simulator"), std::string::npos) << e.what();
+    }
+    first.step();  // the first is unharmed by the refusal
+    EXPECT_TRUE(p.model.isHeld());
+  }
+  EXPECT_FALSE(p.model.isHeld());
+  Simulator again(p.model);  // once the first is gone, another may step it
+  again.step();
+  EXPECT_GT(p.model.time(), 0.0);
+}
+
+TEST(StateApart, ReadingDuringARunKeepsTheStepsBitForBit) {
+  Pendulum read, untouched;
+  Simulator a(read.model), b(untouched.model);
+  for (int i = 0; i < 50; ++i) {
+    (void)read.model.q();
+    (void)read.model.body(read.bob);
+    (void)read.model.constraint(read.rod);
+    a.step();
+    b.step();
+  }
+  EXPECT_EQ(read.model.q(), untouched.model.q());
+  EXPECT_EQ(read.model.v(), untouched.model.v());
+}
+
+}  // namespace
+}  // namespace tinkertoy
