@@ -197,6 +197,8 @@ int run(const std::vector<std::string>& args, std::ostream& rawOut, std::ostream
   // command line's paths are the user's text.
   PrintableStreambuf printableOut(rawOut.rdbuf()), printableErr(rawErr.rdbuf());
   std::ostream out(&printableOut), err(&printableErr);
+  markEscaped(out, printableOut);
+  markEscaped(err, printableErr);
   // Nothing escapes: an exhausted memory, or an exception no command expected, ends the command
   // with a message (the outputs it was writing removed as their owners unwind), never an abort.
   try {

@@ -7,10 +7,12 @@
 //
 //   PrintableStreambuf printable(std::cerr.rdbuf());
 //   std::ostream err(&printable);          // messages go here
-//   printable.target()                     // what the progress bar's own escapes are written to
+//   markEscaped(err, printable);           // so that unescaped(err) finds std::cerr's buffer:
+//   unescaped(err)                         // what the progress bar's own escapes are written to
 #pragma once
 
 #include <cstdio>
+#include <ostream>
 #include <streambuf>
 #include <string>
 
@@ -70,5 +72,24 @@ class PrintableStreambuf : public std::streambuf {
   std::streambuf* target_;
   std::string pending_;  // bytes of a UTF-8 sequence not yet complete
 };
+
+// The slot of a stream's private storage (std::ios_base::pword) that names the buffer behind its
+// escaping, if any.
+inline int escapedTargetSlot() {
+  static const int slot = std::ios_base::xalloc();
+  return slot;
+}
+
+// Notes on `stream`, which writes through `printable`, the buffer behind the escaping.
+inline void markEscaped(std::ostream& stream, const PrintableStreambuf& printable) {
+  stream.pword(escapedTargetSlot()) = printable.target();
+}
+
+// The buffer that writes to the terminal unescaped: the one behind a stream markEscaped noted,
+// else the stream's own.
+inline std::streambuf* unescaped(std::ostream& stream) {
+  if (void* target = stream.pword(escapedTargetSlot())) return static_cast<std::streambuf*>(target);
+  return stream.rdbuf();
+}
 
 }  // namespace tinkertoy::cli

@@ -30,15 +30,6 @@ std::string duration(double seconds) {
 
 }  // namespace
 
-namespace {
-
-std::streambuf* unescaped(std::ostream& err) {
-  if (auto* printable = dynamic_cast<PrintableStreambuf*>(err.rdbuf())) return printable->target();
-  return err.rdbuf();
-}
-
-}  // namespace
-
 ProgressBar::ProgressBar(std::ostream& err, bool enabled, std::string label, std::uint64_t total, std::string unit)
     : err_(unescaped(err)),
       enabled_(enabled && total > 0),

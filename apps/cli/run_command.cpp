@@ -37,7 +37,7 @@ nlohmann::json bodyState(const Model& model, BodyId id) {
   if (model.isParticle(id)) {
     return {{"position", toVector(model.position(id))}, {"velocity", toVector(model.velocity(id))}};
   }
-  if (model.body(id).type() == "rigid") {
+  if (model.body(id).hasFrame()) {  // a rigid body's pose
     const Eigen::VectorXd q = model.coordinates(id), v = model.velocities(id);
     return {{"position", {q[0], q[1]}}, {"angle", q[2]}, {"velocity", {v[0], v[1]}}, {"angular_velocity", v[2]}};
   }

@@ -74,7 +74,7 @@ std::vector<ForceId> applySceneFlags(const SimulationFlags& flags, Scene& scene)
       if (std::find(rods.begin(), rods.end(), id) == rods.end()) rods.push_back(id);
     }
   }
-  const SpringSettings spring{.stiffness = flags.springStiffness.value_or(0.0), .damping = flags.springDamping.value_or(0.0)};
+  const SpringParameters spring{.stiffness = flags.springStiffness.value_or(0.0), .damping = flags.springDamping.value_or(0.0)};
   std::vector<ForceId> springs;
   for (const ConstraintId rod : rods) {
     try {

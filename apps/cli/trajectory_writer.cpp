@@ -46,7 +46,7 @@ TrajectoryWriter::TrajectoryWriter(const std::filesystem::path& path, const std:
       for (int k = 0; k < d; ++k) column(std::string("v") + kAxes[k]);
       continue;
     }
-    if (model.body(id).type() == "rigid") {
+    if (model.body(id).hasFrame()) {  // a rigid body's pose
       for (const char* what : {"x", "y", "angle", "vx", "vy", "angular_velocity"}) column(what);
       continue;
     }
@@ -67,7 +67,7 @@ void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, doubl
     const BodyId id = model.bodyAt(i);
     writeNumbers(out_, model.coordinates(id));
     writeNumbers(out_, model.velocities(id));
-    if (model.isParticle(id) || model.body(id).type() == "rigid") continue;
+    if (model.isParticle(id) || model.body(id).hasFrame()) continue;
     for (int p = 0; p < model.body(id).pointCount(); ++p) writeNumbers(out_, model.position({id, p}));
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','

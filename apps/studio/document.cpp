@@ -3,8 +3,7 @@
 
 #include <algorithm>
 
-#include "tinkertoy/forces/gravity.hpp"
-#include "tinkertoy/forces/mouse_spring.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 
 namespace tinkertoy::studio {
 
@@ -15,7 +14,8 @@ constexpr std::size_t kUndoDepth = 200;
 // The writer leaves out gravity (it goes to the top level) and mouse springs (scene-format.md,
 // "Writing scenes"); every other force is an entry of "forces".
 bool isWritten(const Force& force) {
-  return !dynamic_cast<const Gravity*>(&force) && !dynamic_cast<const MouseSpring*>(&force);
+  const ForceSettings settings = force.settings();
+  return !std::holds_alternative<GravitySettings>(settings) && !std::holds_alternative<MouseSpringSettings>(settings);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include "studio.hpp"
 
 #include "scene_json.hpp"
+#include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 
 namespace tinkertoy::studio {
 
@@ -50,7 +52,7 @@ void Studio::connect(const Hit& from, const Eigen::Vector2d& fromWorld, const Hi
         scene["particles"].push_back({{"id", id}, {"mass", kNewParticleMass}, {"position", vectorJson(worldAt(at, depth))}});
       }
     }
-    Json connection{{"type", rod ? "distance" : "spring"}};
+    Json connection{{"type", rod ? DistanceConstraintSettings::type : SpringSettings::type}};
     end(connection, "a", "anchor_a", from, newFrom, fromWorld);
     end(connection, "b", "anchor_b", to, newTo, toWorld);
     if (rod) {
@@ -68,12 +70,12 @@ void Studio::nail(const Hit& hit) {
   edit([&](Json& scene) {
     if (hasFrame(model, *hit.point)) {
       // A rigid body is nailed where it was clicked: a hinge to the world.
-      scene["constraints"].push_back({{"type", "revolute"},
+      scene["constraints"].push_back({{"type", RevoluteJointSettings::type},
                                       {"a", pointReference(model, *hit.point)},
                                       {"b", nullptr},
                                       {"anchor", vectorJson(pictureOf(*hit.point))}});
     } else {
-      scene["constraints"].push_back({{"type", "fixed"}, {"particle", pointReference(model, *hit.point)}});
+      scene["constraints"].push_back({{"type", FixedPointConstraintSettings::type}, {"particle", pointReference(model, *hit.point)}});
     }
   });
 }
@@ -88,7 +90,7 @@ void Studio::wire(const Hit& hit, const Eigen::Vector2d& center) {
   const Eigen::VectorXd centre = worldAt(center, depthOf(*hit.point));
   edit([&](Json& scene) {
     scene["constraints"].push_back(
-        {{"type", "circle"}, {"particle", pointReference(model, *hit.point)}, {"center", vectorJson(centre)}});
+        {{"type", PointOnCircleConstraintSettings::type}, {"particle", pointReference(model, *hit.point)}, {"center", vectorJson(centre)}});
   });
 }
 

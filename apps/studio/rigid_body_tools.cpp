@@ -15,6 +15,8 @@
 
 #include "scene_json.hpp"
 #include "studio.hpp"
+#include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/core/shape.hpp"
 
 namespace tinkertoy::studio {
 
@@ -26,7 +28,7 @@ constexpr double kLeastDragPixels = 4.0;  // a shorter drag is a click
 // (either way round; null is the world) with its anchor within `reach` m of `at`.
 bool joins(const Json& c, const Json& a, const Json& b, const Eigen::Vector2d& at, double reach) {
   const std::string type = c.value("type", "");
-  if (type != "revolute" && type != "weld") return false;
+  if (type != RevoluteJointSettings::type && type != WeldJointSettings::type) return false;
   const Json ca = c.value("a", Json()), cb = c.value("b", Json());
   if (!((ca == a && cb == b) || (ca == b && cb == a))) return false;
   const Json anchor = c.value("anchor", Json::array());
@@ -54,18 +56,18 @@ void Studio::placePart(const Eigen::Vector2d& from, const Eigen::Vector2d& to) {
     return;
   }
   const std::string id = document_.freshBodyId(bar ? "bar" : "disc");
-  Json body{{"id", id}, {"type", "rigid"}};
+  Json body{{"id", id}, {"type", RigidBodySettings::type}};
   if (bar) {
     // A box from end to end: centred between them, turned along them, as wide as set.
     const Eigen::Vector2d along = to - from;
     body["mass"] = parts_.density * length * parts_.barWidth;
     body["position"] = vectorJson(0.5 * (from + to));
     body["angle"] = std::atan2(along.y(), along.x());
-    body["shape"] = {{"type", "box"}, {"size", {length, parts_.barWidth}}};
+    body["shape"] = {{"type", Shape::name(Shape::Type::Box)}, {"size", {length, parts_.barWidth}}};
   } else {
     body["mass"] = parts_.density * std::numbers::pi * length * length;
     body["position"] = vectorJson(from);
-    body["shape"] = {{"type", "circle"}, {"radius", length}};
+    body["shape"] = {{"type", Shape::name(Shape::Type::Circle)}, {"radius", length}};
   }
   if (edit([&](Json& scene) { scene["bodies"].push_back(body); })) {
     selected_ = document_.scene().model.findBody(id).value();
@@ -100,7 +102,7 @@ void Studio::join(const Eigen::Vector2d& pixel, bool weld) {
   message << what << " at (" << at.x() << ", " << at.y() << "): " << describe(first);
   if (!edit([&](Json& scene) {
         for (const Json& other : others) {
-          scene["constraints"].push_back({{"type", weld ? "weld" : "revolute"}, {"a", first}, {"b", other}, {"anchor", vectorJson(at)}});
+          scene["constraints"].push_back({{"type", weld ? WeldJointSettings::type : RevoluteJointSettings::type}, {"a", first}, {"b", other}, {"anchor", vectorJson(at)}});
           message << " to " << describe(other);
         }
       })) {
@@ -112,7 +114,7 @@ void Studio::join(const Eigen::Vector2d& pixel, bool weld) {
 void Studio::toggleMotor(const Hit& hit) {
   const auto pointer = document_.locate(hit.item);
   const Json joint = pointer && std::holds_alternative<ConstraintId>(hit.item) ? document_.json()[*pointer] : Json();
-  if (joint.value("type", "") != "revolute") {
+  if (joint.value("type", "") != RevoluteJointSettings::type) {
     report("click a hinge (a revolute joint) to put a motor on it", false);
     return;
   }

@@ -218,7 +218,7 @@ void Session::beginDrag(const BodyPoint& point, const Eigen::VectorXd& target) {
 void Session::moveDrag(const Eigen::VectorXd& target) {
   Model& model = document_.scene().model;
   if (const auto* force = std::get_if<ForceId>(&drag_); force && model.contains(*force)) {
-    dynamic_cast<MouseSpring&>(model.editForce(*force)).setTarget(target);
+    model.editForce<MouseSpringSettings>(*force, [&](MouseSpringSettings& s) { s.target = target; });
   } else if (const auto* constraint = std::get_if<ConstraintId>(&drag_); constraint && model.contains(*constraint)) {
     model.editConstraint<MouseJointSettings>(*constraint, [&](MouseJointSettings& s) { s.target = target.head<2>(); });
   }

@@ -222,7 +222,7 @@ void bindConstraintEdits(LockedClass<Model>& model) {
       .def(
           "spring_for_rod",
           [](Model& m, ConstraintId rod, double stiffness, double damping) {
-            return springForRod(m, rod, SpringSettings{.stiffness = stiffness, .damping = damping});
+            return springForRod(m, rod, SpringParameters{.stiffness = stiffness, .damping = damping});
           },
           py::arg("rod"), py::kw_only(), py::arg("stiffness"), py::arg("damping") = 0.0,
           "Replaces a rigid rod by a damped spring of the rod's length between the same points; returns the "
@@ -268,7 +268,7 @@ void bindConstraintEdits(LockedClass<Model>& model) {
           [](Model& m, ConstraintId id, std::optional<double> frequency, double dampingRatio) {
             std::optional<JointSpring> spring;
             if (frequency) spring = JointSpring{.frequency = *frequency, .dampingRatio = dampingRatio};
-            if (m.constraint(id).type() == MouseJointSettings::type) {
+            if (std::holds_alternative<MouseJointSettings>(m.constraint(id).settings())) {
               if (!spring) throw py::value_error("a mouse joint is always a spring: give a frequency");
               m.editConstraint<MouseJointSettings>(id, [&](auto& s) { s.spring = *spring; });
             } else {

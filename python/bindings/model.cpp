@@ -239,7 +239,7 @@ void bindForces(LockedClass<Model>& model) {
           "add_spring",
           [add](Model& m, const BodyPoint& a, const std::optional<BodyPoint>& b,
                 const std::optional<Eigen::VectorXd>& anchor, double stiffness, double damping, double restLength) {
-            const SpringSettings s{.stiffness = stiffness, .damping = damping, .rest_length = restLength};
+            const SpringParameters s{.stiffness = stiffness, .damping = damping, .rest_length = restLength};
             if (b.has_value() == anchor.has_value()) throw py::value_error("add_spring: give exactly one of b and anchor");
             return b ? add(m, std::make_unique<Spring>(a, *b, s)) : add(m, std::make_unique<Spring>(a, *anchor, s));
           },

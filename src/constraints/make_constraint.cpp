@@ -1,8 +1,5 @@
 #include "tinkertoy/constraints/make_constraint.hpp"
 
-#include <stdexcept>
-#include <type_traits>
-
 #include "tinkertoy/constraints/angle_joint.hpp"
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/constraints/driven_point_constraint.hpp"
@@ -16,6 +13,7 @@
 #include "tinkertoy/constraints/pulley_joint.hpp"
 #include "tinkertoy/constraints/revolute_joint.hpp"
 #include "tinkertoy/constraints/weld_joint.hpp"
+#include "tinkertoy/core/make_from_settings.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -39,16 +37,7 @@ template <> struct Built<FormulaConstraintSettings> { using Type = FormulaConstr
 }  // namespace
 
 std::unique_ptr<Constraint> makeConstraint(const ConstraintSettings& settings) {
-  return std::visit(
-      [](const auto& s) -> std::unique_ptr<Constraint> {
-        using Settings = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<Settings, std::monostate>) {
-          throw std::invalid_argument("makeConstraint: no settings (a constraint defined outside the library)");
-        } else {
-          return std::make_unique<typename Built<Settings>::Type>(s);
-        }
-      },
-      settings);
+  return detail::makeFromSettings<Constraint, Built>(settings, "makeConstraint", "a constraint");
 }
 
 }  // namespace tinkertoy

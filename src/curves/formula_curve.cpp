@@ -32,6 +32,15 @@ FormulaCurve::FormulaCurve(std::vector<Formula> coordinates, double period)
   }
 }
 
+CurveSettings FormulaCurve::settings() const {
+  FormulaCurveSettings s{.parameters = parameters_, .period = period_};
+  for (const Formula& f : coordinates_) {
+    if (!f.fromText()) return std::monostate{};
+    s.coordinates.push_back(f.text());
+  }
+  return s;
+}
+
 void FormulaCurve::validate() const {
   if (!std::isfinite(period_) || period_ < 0.0) {
     throw std::invalid_argument("a formula curve's period must be 0 (open) or a positive number");

@@ -21,6 +21,7 @@ bool touchesADrivenBody(const Model& model, const Constraint& constraint) {
 void ConstraintSystem::build(const Model& model) {
   const std::size_t count = model.constraintCount();
   dimension_ = model.dimension();
+  bodies_ = &model.bodies();
   entries_.assign(count, Entry{});
   Eigen::Index rows = 0;
   int widest = 0;
@@ -61,14 +62,15 @@ void ConstraintSystem::build(const Model& model) {
       hasDrivenRows_ = hasDrivenRows_ || source == WorkSource::Driven;
     }
     e.pointCount = points.size();
-    std::array<const Body*, kMaxConstraintPoints> blockBody{};
+    std::array<std::size_t, kMaxConstraintPoints> blockBody{};
     for (std::size_t p = 0; p < points.size(); ++p) {
       PointSlot& slot = e.points[p];
-      slot.body = &model.body(points[p].body);
+      const Body& body = model.body(points[p].body);
+      slot.body = model.indexOf(points[p].body);
       slot.offset = static_cast<Eigen::Index>(model.offsetOf(points[p].body));
-      slot.coordinates = slot.body->coordinateCount();
+      slot.coordinates = body.coordinateCount();
       slot.site = points[p].site;
-      slot.particle = slot.body->type() == "particle";
+      slot.particle = body.coordinatesArePosition();
       // One block per distinct body: two points on one body share its block.
       const auto* found = std::find(blockBody.begin(), blockBody.begin() + b.count, slot.body);
       slot.block = static_cast<std::size_t>(found - blockBody.begin());
@@ -154,8 +156,8 @@ ConstraintInput ConstraintSystem::gather(const StateView& state, std::size_t k, 
       continue;
     }
     PointKinematics& kin = s.kinematics[p];
-    slot.body->pointKinematics(slot.site, state.q.segment(slot.offset, slot.coordinates),
-                               state.v.segment(slot.offset, slot.coordinates), kin);
+    bodies_->at(slot.body).pointKinematics(slot.site, state.q.segment(slot.offset, slot.coordinates),
+                                           state.v.segment(slot.offset, slot.coordinates), kin);
     s.positions[p] = kin.position;
     s.velocities[p] = kin.velocity;
     s.angles[p] = kin.oriented ? kin.angle : 0.0;

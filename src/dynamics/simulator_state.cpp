@@ -60,7 +60,7 @@ void serialize(StateArchive& archive, StepDiagnostics& d) {
 }  // namespace
 
 void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_view origin) const {
-  const Model& model = model_;  // its non-const accessors would count as an edit
+  const Model& model = model_;
   archive.expect("the dimension", std::to_string(model.dimension()));
   archive.expect("the number of coordinates", std::to_string(model.q().size()));
   archive.expect("the number of bodies", std::to_string(model.bodyCount()));
@@ -102,7 +102,7 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
 void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   expectSameModelAndSettings(archive, origin);
 
-  // The model. Written from copies: the model's own accessors would count as an edit.
+  // The model. The archive reads into and writes from copies, which a load then puts back whole.
   const std::size_t constraints = model_.constraintCount();
   std::vector<char> enabled(constraints);
   for (std::size_t k = 0; k < constraints; ++k) enabled[k] = model_.isEnabled(model_.constraintAt(k)) ? 1 : 0;

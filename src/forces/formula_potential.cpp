@@ -22,6 +22,11 @@ FormulaPotential::FormulaPotential(NamedPoints points, Formula V)
   for (std::size_t k = 0; k < settings_.points.size(); ++k) points_[k] = settings_.points[k].second;
 }
 
+ForceSettings FormulaPotential::settings() const {
+  if (!formula_.fromText()) return std::monostate{};
+  return settings_;
+}
+
 void FormulaPotential::validate(int dimension) const {
   for (std::size_t k = 0; k < settings_.points.size() && dimension == 2; ++k) {
     if (formula_.uses(kVariablesPerPoint * k + kZVariable)) {

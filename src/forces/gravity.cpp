@@ -10,10 +10,6 @@ Gravity::Gravity(Eigen::VectorXd g) : g_(std::move(g)) {}
 
 void Gravity::validate(int dimension) const { detail::requireDimension(g_, dimension, "gravity"); }
 
-void Gravity::setAcceleration(Eigen::VectorXd g) {
-  detail::requireDimension(g, static_cast<int>(g_.size()), "gravity");
-  g_ = std::move(g);
-}
 
 // f_i = m_i g at every point mass, i.e. Q_b += Σ m_i J_iᵀ g for every body.
 void Gravity::accumulate(const Bodies& bodies, const StateView& state,

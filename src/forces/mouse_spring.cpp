@@ -6,43 +6,37 @@
 
 namespace tinkertoy {
 
-MouseSpring::MouseSpring(BodyPoint point, Eigen::VectorXd target, double stiffness,
-                         double damping)
-    : point_(point), target_(std::move(target)), stiffness_(stiffness), damping_(damping) {}
+MouseSpring::MouseSpring(BodyPoint point, Eigen::VectorXd target, double stiffness, double damping)
+    : MouseSpring(MouseSpringSettings{.point = point, .target = std::move(target), .stiffness = stiffness, .damping = damping}) {}
 
 void MouseSpring::validate(int dimension) const {
-  detail::requireDimension(target_, dimension, "mouse spring target");
-  detail::requireNonNegative(stiffness_, "mouse spring stiffness");
-  detail::requireNonNegative(damping_, "mouse spring damping");
-}
-
-void MouseSpring::setTarget(Eigen::VectorXd target) {
-  detail::requireDimension(target, static_cast<int>(target_.size()), "mouse spring target");
-  target_ = std::move(target);
+  detail::requireDimension(s_.target, dimension, "mouse spring target");
+  detail::requireNonNegative(s_.stiffness, "mouse spring stiffness");
+  detail::requireNonNegative(s_.damping, "mouse spring damping");
 }
 
 // f = k (target − x) − c v.
-Eigen::Vector3d MouseSpring::forceAt(const Bodies& bodies, const StateView& state) const {
+Eigen::Vector3d mouseSpringForce(const MouseSpringSettings& s, const Bodies& bodies, const StateView& state) {
   PointKinematics k;
-  bodies.pointKinematics(point_, state, k);
-  return stiffness_ * (padTo3d(target_) - k.position) - damping_ * k.velocity;
+  bodies.pointKinematics(s.point, state, k);
+  return s.stiffness * (padTo3d(s.target) - k.position) - s.damping * k.velocity;
 }
 
 void MouseSpring::accumulate(const Bodies& bodies, const StateView& state,
                              Eigen::Ref<Eigen::VectorXd> Q) const {
-  bodies.addPointForce(point_, state, forceAt(bodies, state), Q);
+  bodies.addPointForce(s_.point, state, mouseSpringForce(s_, bodies, state), Q);
 }
 
 double MouseSpring::power(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  bodies.pointKinematics(point_, state, k);
-  return -damping_ * k.velocity.squaredNorm();
+  bodies.pointKinematics(s_.point, state, k);
+  return -s_.damping * k.velocity.squaredNorm();
 }
 
 double MouseSpring::externalEnergy(const Bodies& bodies, const StateView& state) const {
   PointKinematics k;
-  bodies.pointKinematics(point_, state, k);
-  return 0.5 * stiffness_ * (k.position - padTo3d(target_)).squaredNorm();
+  bodies.pointKinematics(s_.point, state, k);
+  return 0.5 * s_.stiffness * (k.position - padTo3d(s_.target)).squaredNorm();
 }
 
 }  // namespace tinkertoy

@@ -11,11 +11,24 @@ struct Spring::Ends {
   Eigen::Vector3d xa, va, xb, vb;
 };
 
-Spring::Spring(BodyPoint a, BodyPoint b, SpringSettings settings)
-    : points_{a, b}, pointCount_(2), settings_(settings) {}
+Spring::Spring(BodyPoint a, BodyPoint b, SpringParameters parameters)
+    : points_{a, b}, pointCount_(2), parameters_(parameters) {}
 
-Spring::Spring(BodyPoint a, Eigen::VectorXd anchor, SpringSettings settings)
-    : points_{a, BodyPoint{}}, pointCount_(1), anchor_(std::move(anchor)), settings_(settings) {}
+Spring::Spring(BodyPoint a, Eigen::VectorXd anchor, SpringParameters parameters)
+    : points_{a, BodyPoint{}}, pointCount_(1), anchor_(std::move(anchor)), parameters_(parameters) {}
+
+Spring::Spring(const SpringSettings& s)
+    : points_{s.a, s.b.value_or(BodyPoint{})},
+      pointCount_(s.b ? 2 : 1),
+      anchor_(s.b ? std::nullopt : std::optional<Eigen::VectorXd>(s.anchor)),
+      parameters_(s.parameters) {}
+
+ForceSettings Spring::settings() const {
+  return SpringSettings{.a = points_[0],
+                        .b = anchor_ ? std::nullopt : std::optional<BodyPoint>(points_[1]),
+                        .anchor = anchor_.value_or(Eigen::VectorXd()),
+                        .parameters = parameters_};
+}
 
 std::span<const BodyPoint> Spring::points() const {
   return {points_.data(), static_cast<std::size_t>(pointCount_)};
@@ -23,25 +36,20 @@ std::span<const BodyPoint> Spring::points() const {
 
 namespace {
 
-void validateSettings(const SpringSettings& settings) {
-  detail::requireNonNegative(settings.stiffness, "spring stiffness");
-  detail::requireNonNegative(settings.damping, "spring damping");
-  detail::requireNonNegative(settings.rest_length, "spring rest length");
+void validateParameters(const SpringParameters& parameters) {
+  detail::requireNonNegative(parameters.stiffness, "spring stiffness");
+  detail::requireNonNegative(parameters.damping, "spring damping");
+  detail::requireNonNegative(parameters.rest_length, "spring rest length");
 }
 
 }  // namespace
 
 void Spring::validate(int dimension) const {
-  validateSettings(settings_);
+  validateParameters(parameters_);
   if (anchor_) detail::requireDimension(*anchor_, dimension, "spring anchor");
   if (pointCount_ == 2 && points_[0] == points_[1]) {
     throw std::invalid_argument("a spring cannot join a point to itself");
   }
-}
-
-void Spring::setSettings(const SpringSettings& settings) {
-  validateSettings(settings);
-  settings_ = settings;
 }
 
 Spring::Ends Spring::ends(const Bodies& bodies, const StateView& state) const {
@@ -70,7 +78,7 @@ void Spring::accumulate(const Bodies& bodies, const StateView& state,
   if (length == 0.0) return;  // direction undefined: no force
   const Eigen::Vector3d n = d / length;
   const double magnitude =
-      settings_.stiffness * (length - settings_.rest_length) + settings_.damping * n.dot(e.va - e.vb);
+      parameters_.stiffness * (length - parameters_.rest_length) + parameters_.damping * n.dot(e.va - e.vb);
   const Eigen::Vector3d fa = -magnitude * n;
   bodies.addPointForce(points_[0], state, fa, Q);
   if (!anchor_) bodies.addPointForce(points_[1], state, -fa, Q);
@@ -78,25 +86,25 @@ void Spring::accumulate(const Bodies& bodies, const StateView& state,
 
 double Spring::stretch(const Bodies& bodies, const StateView& state) const {
   const Ends e = ends(bodies, state);
-  return (e.xa - e.xb).norm() - settings_.rest_length;
+  return (e.xa - e.xb).norm() - parameters_.rest_length;
 }
 
 // V = ½ k (ℓ − r)².
 double Spring::potentialEnergy(const Bodies& bodies, const StateView& state) const {
   const double s = stretch(bodies, state);
-  return 0.5 * settings_.stiffness * s * s;
+  return 0.5 * parameters_.stiffness * s * s;
 }
 
 // The damping force −c (ḋ·n) n on a and its opposite on b do work at the rate
 // −c (ḋ·n) n·(ẋ_a − ẋ_b) = −c (ḋ·n)².
 double Spring::power(const Bodies& bodies, const StateView& state) const {
-  if (settings_.damping == 0.0) return 0.0;
+  if (parameters_.damping == 0.0) return 0.0;
   const Ends e = ends(bodies, state);
   const Eigen::Vector3d d = e.xa - e.xb;
   const double length = d.norm();
   if (length == 0.0) return 0.0;
   const double rate = d.dot(e.va - e.vb) / length;
-  return -settings_.damping * rate * rate;
+  return -parameters_.damping * rate * rate;
 }
 
 }  // namespace tinkertoy

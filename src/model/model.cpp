@@ -10,6 +10,8 @@
 #include "common/vector_checks.hpp"
 #include "tinkertoy/constraints/make_constraint.hpp"
 #include "tinkertoy/core/point.hpp"
+#include "tinkertoy/forces/make_force.hpp"
+#include "tinkertoy/model/make_body.hpp"
 
 namespace tinkertoy {
 
@@ -74,7 +76,7 @@ BodyId Model::addBody(std::unique_ptr<Body> body, const Eigen::VectorXd& coordin
   state_.v.conservativeResize(offset + n);
   state_.q.tail(n) = coordinates;
   state_.v.tail(n) = v;
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
   return id;
 }
@@ -104,7 +106,7 @@ void Model::removeBody(BodyId id) {
   }
   state_.q.swap(q);
   state_.v.swap(v);
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
 }
 
@@ -126,14 +128,11 @@ void Model::setVelocities(BodyId id, const Eigen::VectorXd& velocities) {
   state_.v.segment(static_cast<Eigen::Index>(offsetOf(id)), b.coordinateCount()) = velocities;
 }
 
-Particle& Model::particle(BodyId id, std::string_view operation) {
-  touch();
-  Body& b = bodies_.edit(id);
-  if (b.type() != "particle") {
+void Model::requireParticle(BodyId id, std::string_view operation) const {
+  if (!isParticle(id)) {
     throw std::invalid_argument(std::string(operation) + ": " + describe(id) +
                                 " is not a particle; set its coordinates instead");
   }
-  return static_cast<Particle&>(b);
 }
 
 Eigen::VectorXd Model::position(const BodyPoint& point) const {
@@ -149,26 +148,59 @@ Eigen::VectorXd Model::velocity(const BodyPoint& point) const {
 }
 
 void Model::setPosition(BodyId id, const Eigen::VectorXd& position) {
-  particle(id, "setPosition");
+  requireParticle(id, "setPosition");
   requireVector(position, "particle position");
   setCoordinates(id, position);
 }
 
 void Model::setVelocity(BodyId id, const Eigen::VectorXd& velocity) {
-  particle(id, "setVelocity");
+  requireParticle(id, "setVelocity");
   requireVector(velocity, "particle velocity");
   setVelocities(id, velocity);
 }
 
-void Model::setMass(BodyId id, double mass) { particle(id, "setMass").setMass(mass); }
+void Model::setMass(BodyId id, double mass) {
+  requireParticle(id, "setMass");
+  editBody<ParticleSettings>(id, [mass](ParticleSettings& s) { s.mass = mass; });
+}
+
+void Model::setBodySettings(BodyId id, const BodySettings& settings) {
+  std::unique_ptr<Body> replacement = makeBody(settings);
+  replacement->validate(dimension_);
+  const Body& old = body(id);
+  if (replacement->coordinateCount() != old.coordinateCount()) {
+    throw std::invalid_argument(describe(id) + " has " + std::to_string(old.coordinateCount()) +
+                                " coordinates; settings that give it " +
+                                std::to_string(replacement->coordinateCount()) + " make another body: remove it and add that one");
+  }
+  replacement->validateCoordinates(coordinates(id));
+  replacement->validateVelocities(velocities(id));
+  // A body of another kind or motion changes the layout (its blocks, the constraints nothing can
+  // move); new values for the same kind (a mass, a length) keep it and the solver's analysis.
+  const bool newLayout = settings.index() != old.settings().index() || replacement->isDriven() != old.isDriven();
+  bodies_.replace(id, std::move(replacement));
+  if (newLayout) ++stamp_.structure;
+  touch();
+}
+
+void Model::setForceSettings(ForceId id, const ForceSettings& settings) {
+  std::unique_ptr<Force> replacement = makeForce(settings);
+  requireFits(*replacement);
+  forces_[forceIds_.at(id)] = std::move(replacement);
+  touch();
+}
+
+void Model::requireFits(const Force& force) const {
+  force.validate(dimension_);
+  const std::string owner = std::string(force.type()) + " force";
+  bodies_.requirePoints(force.points(), owner);
+  bodies_.requireFrames(force.points(), [&](std::size_t k) { return force.usesAngle(k); }, owner);
+}
 
 ForceId Model::addForce(std::unique_ptr<Force> force) {
   touch();
   if (!force) throw std::invalid_argument("addForce: null force");
-  force->validate(dimension_);
-  const std::string owner = std::string(force->type()) + " force";
-  bodies_.requirePoints(force->points(), owner);
-  bodies_.requireFrames(force->points(), [&](std::size_t k) { return force->usesAngle(k); }, owner);
+  requireFits(*force);
   const ForceId id = forceIds_.insert();
   forces_.push_back(std::move(force));
   return id;
@@ -199,7 +231,7 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
   constraintNames_.push_back(std::move(name));
   enabled_.push_back(true);
   breakForces_.push_back(std::numeric_limits<double>::infinity());
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
   return id;
 }
@@ -208,7 +240,7 @@ void Model::setEnabled(ConstraintId id, bool enabled) {
   const std::size_t index = indexOf(id);
   if (enabled_[index] == enabled) return;
   enabled_[index] = enabled;
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
 }
 
@@ -242,8 +274,9 @@ void Model::setTime(double time) {
   state_.time = time;
 }
 
-void Model::throwWrongConstraintType(ConstraintId id, std::string_view wanted) const {
-  throw std::invalid_argument(describe(id) + " is " + detail::withArticle(constraint(id).type()) + " constraint, not " +
+void Model::throwWrongType(const std::string& who, std::string_view type, std::string_view kind,
+                           std::string_view wanted) {
+  throw std::invalid_argument(who + " is " + detail::withArticle(type) + " " + std::string(kind) + ", not " +
                               detail::withArticle(wanted) + " one");
 }
 
@@ -252,7 +285,7 @@ void Model::setConstraintSettings(ConstraintId id, const ConstraintSettings& set
   std::unique_ptr<Constraint> replacement = makeConstraint(settings);
   requireFits(*replacement);
   constraints_[index] = std::move(replacement);
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
 }
 
@@ -264,7 +297,7 @@ void Model::removeConstraint(ConstraintId id) {
   enabled_.pop_back();
   if (std::isfinite(breakForces_[hole])) --breakable_;
   eraseSwapLast(breakForces_, hole);
-  ++structureVersion_;
+  ++stamp_.structure;
   touch();
 }
 
@@ -293,11 +326,11 @@ double Model::size() const {
 }
 
 ModelHold::ModelHold(Model& model) : model_(&model) {
-  if (model.held_) {
+  if (model.stamp_.held) {
     throw std::logic_error("this model already has a simulator stepping it; a second one would keep warm starts and "
                            "diagnostics of a state the first one moves: step with the first, or destroy it first");
   }
-  model.held_ = true;
+  model.stamp_.held = true;
 }
 
 }  // namespace tinkertoy

@@ -24,6 +24,9 @@ double inertiaOf(const Shape& shape, double mass) {
 RigidBody::RigidBody(double mass, Shape shape, Motion motion)
     : RigidBody(mass, inertiaOf(shape, mass), shape, motion) {}
 
+RigidBody::RigidBody(const RigidBodySettings& s)
+    : RigidBody(s.mass, s.inertia ? *s.inertia : inertiaOf(s.shape, s.mass), s.shape, s.motion) {}
+
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");
   shape_.validate();  // first: an inertia from a bad shape is meaningless

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "common/article.hpp"
+
 namespace tinkertoy {
 
 namespace {
@@ -27,7 +29,7 @@ bool isRigidRod(const Constraint& constraint) {
   return joint != nullptr && notARod(*joint).empty();
 }
 
-ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
+ForceId springForRod(Model& model, ConstraintId rod, SpringParameters parameters) {
   const Constraint& constraint = model.constraint(rod);
   const std::string who = model.describe(rod);
   const ConstraintSettings described = constraint.settings();
@@ -37,9 +39,8 @@ ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
   }
   if (const std::string why = notARod(*joint); !why.empty()) throw std::invalid_argument(who + " is " + why);
   if (!model.isEnabled(rod)) throw std::invalid_argument(who + " is disabled (broken): a spring in its place would join what it no longer joins");
-  settings.rest_length = *joint->length;
-  std::unique_ptr<Spring> spring = joint->b ? std::make_unique<Spring>(joint->a, *joint->b, settings)
-                                            : std::make_unique<Spring>(joint->a, joint->anchor, settings);
+  parameters.rest_length = *joint->length;
+  auto spring = std::make_unique<Spring>(SpringSettings{.a = joint->a, .b = joint->b, .anchor = joint->anchor, .parameters = parameters});
   try {
     spring->validate(model.dimension());
   } catch (const std::invalid_argument& e) {
@@ -51,10 +52,13 @@ ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings) {
 }
 
 double largestStretch(const Model& model, std::span<const ForceId> springs) {
-  const StateView state = model.state();
   double largest = 0.0;
   for (const ForceId id : springs) {
-    largest = std::max(largest, std::abs(dynamic_cast<const Spring&>(model.force(id)).stretch(model.bodies(), state)));
+    const ForceSettings settings = model.force(id).settings();
+    const auto* spring = std::get_if<SpringSettings>(&settings);
+    if (!spring) throw std::invalid_argument("largestStretch: the force is " + detail::withArticle(model.force(id).type()) + ", not a spring");
+    const Eigen::VectorXd b = spring->b ? model.position(*spring->b) : spring->anchor;
+    largest = std::max(largest, std::abs((model.position(spring->a) - b).norm() - spring->parameters.rest_length));
   }
   return largest;
 }

@@ -12,8 +12,9 @@ namespace tinkertoy::scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kBodyTypes = {"bead", "chain", "rigid"};
-constexpr std::array<std::string_view, 3> kShapeTypes = {"circle", "box", "polygon"};
+constexpr auto kBodyTypes = typeNames<BeadSettings, ChainSettings, RigidBodySettings>();  // particles have a list of their own
+constexpr std::array<std::string_view, 3> kShapeTypes = {
+    Shape::name(Shape::Type::Circle), Shape::name(Shape::Type::Box), Shape::name(Shape::Type::Polygon)};
 
 Shape readShape(const JsonObject& shape) {
   const std::string type = shape.string("type");
@@ -25,18 +26,18 @@ Shape readShape(const JsonObject& shape) {
       throw SceneError(shape.pathOf(field), e.what());
     }
   };
-  if (type == "circle") {
+  if (type == Shape::name(Shape::Type::Circle)) {
     shape.allowOnly({"type", "radius"});
     const double radius = shape.positive("radius");
     return make("radius", [&] { return Shape::circle(radius); });
   }
-  if (type == "box") {
+  if (type == Shape::name(Shape::Type::Box)) {
     shape.allowOnly({"type", "size"});
     const Eigen::VectorXd size = shape.vector("size", 2);
     if (!(size.minCoeff() > 0.0)) throw SceneError(shape.pathOf("size"), "width and height must be positive");
     return make("size", [&] { return Shape::box(size[0], size[1]); });
   }
-  if (type == "polygon") {
+  if (type == Shape::name(Shape::Type::Polygon)) {
     shape.allowOnly({"type", "vertices"});
     std::vector<Eigen::Vector2d> vertices;
     for (const Eigen::VectorXd& v : shape.vectors("vertices", 2)) vertices.emplace_back(v[0], v[1]);
@@ -58,14 +59,14 @@ void SceneBuilder::addBody(const JsonObject& object, const std::string& id, std:
 
 void SceneBuilder::readBody(const JsonObject& b) {
   const std::string type = b.string("type");
-  if (type == "bead") {
+  if (type == BeadSettings::type) {
     b.allowOnly({"id", "type", "mass", "curve", "u", "u_dot"});
     const std::string id = claimId(b);
     auto curve = scene::readCurve(b.object("curve"), d_);
     addBody(b, id, std::make_unique<Bead>(std::move(curve), b.mass("mass")),
             Eigen::VectorXd::Constant(1, b.optionalNumber("u").value_or(0.0)),
             Eigen::VectorXd::Constant(1, b.optionalNumber("u_dot").value_or(0.0)));
-  } else if (type == "chain") {
+  } else if (type == ChainSettings::type) {
     b.allowOnly({"id", "type", "pivot", "lengths", "masses", "angles", "angular_velocities"});
     const std::string id = claimId(b);
     const Eigen::VectorXd lengths = b.numbers("lengths");
@@ -98,7 +99,7 @@ void SceneBuilder::readBody(const JsonObject& b) {
             std::make_unique<Chain>(b.vector("pivot", d_), std::vector<double>(lengths.begin(), lengths.end()),
                                     std::vector<double>(masses.begin(), masses.end())),
             angles, rates);
-  } else if (type == "rigid") {
+  } else if (type == RigidBodySettings::type) {
     readRigid(b);
   } else {
     unknownType(b, "body", type, kBodyTypes);

@@ -14,8 +14,10 @@ namespace tinkertoy::scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> kCurveTypes = {"circle", "ellipse", "line", "segment", "spline", "helix",
-                                                          "formula"};
+// "segment" is the scene's other way to give a line: from one point to another.
+constexpr std::array<std::string_view, 7> kCurveTypes = {
+    CircleCurveSettings::type, EllipseCurveSettings::type, LineCurveSettings::type, "segment",
+    SplineCurveSettings::type, HelixCurveSettings::type,   FormulaCurveSettings::type};
 
 // Rejects fields outside `own` and `extra`.
 void allowOnly(const JsonObject& curve, std::initializer_list<std::string_view> own,
@@ -40,12 +42,12 @@ Eigen::Vector3d direction3d(const JsonObject& curve, std::string_view key, int d
 std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
                                        std::span<const std::string_view> extraFields) {
   const std::string type = curve.string("type");
-  if (type == "circle") {
+  if (type == CircleCurveSettings::type) {
     allowOnly(curve, {"type", "center", "radius", "normal"}, extraFields);
     return std::make_shared<CircleCurve>(curve.vector("center", dimension), curve.positive("radius"),
                                          direction3d(curve, "normal", dimension, Eigen::Vector3d::UnitZ()));
   }
-  if (type == "ellipse") {
+  if (type == EllipseCurveSettings::type) {
     allowOnly(curve, {"type", "center", "semi_axes", "normal"}, extraFields);
     const Eigen::VectorXd axes = curve.numbers("semi_axes");
     if (axes.size() != 2 || !(axes.minCoeff() > 0.0)) {
@@ -54,7 +56,7 @@ std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
     return std::make_shared<EllipseCurve>(curve.vector("center", dimension), axes[0], axes[1],
                                           direction3d(curve, "normal", dimension, Eigen::Vector3d::UnitZ()));
   }
-  if (type == "line") {
+  if (type == LineCurveSettings::type) {
     allowOnly(curve, {"type", "point", "direction"}, extraFields);
     const Eigen::VectorXd direction = curve.vector("direction", dimension);
     if (direction.isZero(0.0)) throw SceneError(curve.pathOf("direction"), "must be non-zero");
@@ -66,7 +68,7 @@ std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
     if (from == to) throw SceneError(curve.pathOf("to"), "a segment needs two different end points");
     return std::make_shared<LineCurve>(from, to - from);
   }
-  if (type == "spline") {
+  if (type == SplineCurveSettings::type) {
     allowOnly(curve, {"type", "points", "closed"}, extraFields);
     try {
       return std::make_shared<SplineCurve>(curve.vectors("points", dimension),
@@ -75,13 +77,13 @@ std::shared_ptr<const Curve> readCurve(const JsonObject& curve, int dimension,
       throw SceneError(curve.pathOf("points"), e.what());
     }
   }
-  if (type == "helix") {
+  if (type == HelixCurveSettings::type) {
     allowOnly(curve, {"type", "center", "radius", "pitch", "axis"}, extraFields);
     if (dimension != 3) throw SceneError(curve.pathOf("type"), "a helix needs \"dimension\": 3");
     return std::make_shared<HelixCurve>(curve.vector("center", 3), curve.positive("radius"), curve.number("pitch"),
                                         direction3d(curve, "axis", 3, Eigen::Vector3d::UnitY()));
   }
-  if (type == "formula") return readFormulaCurve(curve, dimension, extraFields);
+  if (type == FormulaCurveSettings::type) return readFormulaCurve(curve, dimension, extraFields);
   unknownType(curve, "curve", type, kCurveTypes);
 }
 

@@ -3,62 +3,69 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <variant>
 
 #include "common/article.hpp"
-
-#include "tinkertoy/curves/ellipse_curve.hpp"
-#include "tinkertoy/curves/formula_curve.hpp"
-#include "tinkertoy/curves/helix_curve.hpp"
-#include "tinkertoy/curves/line_curve.hpp"
-#include "tinkertoy/curves/spline_curve.hpp"
+#include "tinkertoy/curves/curve.hpp"
 
 namespace tinkertoy::scene {
 
 namespace {
 
-// "x", "y" (and "z"): the coordinates' formulas of u.
-void putFormulaCurve(Json& out, const FormulaCurve& c) {
-  static constexpr std::array<const char*, 3> kAxes = {"x", "y", "z"};
-  for (std::size_t i = 0; i < c.coordinates().size(); ++i) {
-    const Formula& f = c.coordinates()[i];
-    if (!f.fromText()) throw std::invalid_argument("a formula curve written in C++ cannot be written to a scene");
-    out[kAxes[i]] = f.text();
+// One put() per kind of curve: its keys besides "type".
+struct CurveWriter {
+  Json& out;
+  int dimension;
+  std::string_view type;
+
+  void put(std::monostate /*none*/) const {
+    throw std::invalid_argument(detail::withArticle(type) + " curve defined in C++ cannot be written to a scene");
   }
-  if (!c.parameters().empty()) out["parameters"] = c.parameters();
-  if (c.period() > 0.0) out["period"] = c.period();
-}
+  void putNormal(const Eigen::Vector3d& normal) const {
+    if (dimension == 3) out["normal"] = numbers(normal);
+  }
+  void put(const CircleCurveSettings& s) const {
+    out["center"] = numbers(s.center);
+    out["radius"] = s.radius;
+    putNormal(s.normal);
+  }
+  void put(const EllipseCurveSettings& s) const {
+    out["center"] = numbers(s.center);
+    out["semi_axes"] = {s.semiAxisA, s.semiAxisB};
+    putNormal(s.normal);
+  }
+  void put(const LineCurveSettings& s) const {
+    out["point"] = numbers(s.origin);
+    out["direction"] = numbers(s.direction);
+  }
+  void put(const SplineCurveSettings& s) const {
+    Json points = Json::array();
+    for (const Eigen::VectorXd& p : s.points) points.push_back(numbers(p));
+    out["points"] = points;
+    out["closed"] = s.closed;
+  }
+  // "x", "y" (and "z"): the coordinates' formulas of u.
+  void put(const FormulaCurveSettings& s) const {
+    static constexpr std::array<const char*, 3> kAxes = {"x", "y", "z"};
+    for (std::size_t i = 0; i < s.coordinates.size(); ++i) out[kAxes[i]] = s.coordinates[i];
+    if (!s.parameters.empty()) out["parameters"] = s.parameters;
+    if (s.period > 0.0) out["period"] = s.period;
+  }
+  void put(const HelixCurveSettings& s) const {
+    out["center"] = numbers(s.center);
+    out["radius"] = s.radius;
+    out["pitch"] = s.pitch;
+    out["axis"] = numbers(s.axis);
+  }
+};
 
 }  // namespace
 
 Json writeCurve(const Curve& c, int dimension) {
   Json out;
   out["type"] = c.type();
-  if (const auto* e = dynamic_cast<const EllipseCurve*>(&c)) {
-    out["center"] = numbers(e->center());
-    if (c.type() == "circle") {
-      out["radius"] = e->semiAxisA();
-    } else {
-      out["semi_axes"] = {e->semiAxisA(), e->semiAxisB()};
-    }
-    if (dimension == 3) out["normal"] = numbers(e->normal());
-  } else if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
-    out["point"] = numbers(line->origin());
-    out["direction"] = numbers(line->direction());
-  } else if (const auto* spline = dynamic_cast<const SplineCurve*>(&c)) {
-    Json points = Json::array();
-    for (const Eigen::VectorXd& p : spline->points()) points.push_back(numbers(p));
-    out["points"] = points;
-    out["closed"] = spline->closed();
-  } else if (const auto* formula = dynamic_cast<const FormulaCurve*>(&c)) {
-    putFormulaCurve(out, *formula);
-  } else if (const auto* helix = dynamic_cast<const HelixCurve*>(&c)) {
-    out["center"] = numbers(helix->center());
-    out["radius"] = helix->radius();
-    out["pitch"] = helix->pitch();
-    out["axis"] = numbers(helix->axis());
-  } else {
-    throw std::invalid_argument(detail::withArticle(c.type()) + " curve cannot be written to a scene");
-  }
+  const CurveWriter writer{out, dimension, c.type()};
+  std::visit([&](const auto& s) { writer.put(s); }, c.settings());
   return out;
 }
 

@@ -43,7 +43,8 @@ void requireFiniteEnergy(const Model& model, std::size_t particles) {
       potential = force.potentialEnergy(model.bodies(), state);
       force.accumulate(model.bodies(), state, Q);
     } catch (const UndefinedForceError& e) {
-      throw SceneError(path + (force.type() == "formula_potential" ? ".V" : ""),
+      const bool formula = std::holds_alternative<FormulaPotentialSettings>(force.settings());
+      throw SceneError(path + (formula ? ".V" : ""),
                        std::string(e.what()) + ", at the scene's initial state");
     }
     if (std::isfinite(potential)) continue;

@@ -65,16 +65,16 @@ std::optional<JointMotor> SceneBuilder::motor(const JsonObject& c) const {
 }
 
 bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const std::string& name) {
-  if (type == "revolute") {
+  if (type == RevoluteJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor", "lower", "upper", "motor_speed", "max_motor_force", "break_force"});
     const JointConnection link = connection(c);
     const double reference = frameAngle(link.a) - frameAngle(link.b);
     addConstraint(std::make_unique<RevoluteJoint>(link, reference, limits(c), motor(c)), c, name);
-  } else if (type == "weld") {
+  } else if (type == WeldJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor", "break_force"});
     const JointConnection link = connection(c);
     addConstraint(std::make_unique<WeldJoint>(link, frameAngle(link.a) - frameAngle(link.b)), c, name);
-  } else if (type == "prismatic") {
+  } else if (type == PrismaticJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor", "axis", "lower", "upper", "motor_speed", "max_motor_force",
                  "break_force"});
     const JointConnection link = connection(c);
@@ -85,14 +85,14 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
     addConstraint(std::make_unique<PrismaticJoint>(link, local, frameAngle(link.a) - frameAngle(link.b), limits(c),
                                                    motor(c)),
                   c, name);
-  } else if (type == "angle") {
+  } else if (type == AngleJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "ratio", "break_force"});
     JointConnection link{.a = pointOf(c.at("a"), c.pathOf("a"))};
     if (!isWorld(c, "b")) link.b = pointOf(c.at("b"), c.pathOf("b"));
     const double ratio = c.optionalNumber("ratio").value_or(1.0);
     addConstraint(std::make_unique<AngleJoint>(link, ratio, frameAngle(link.a) - ratio * frameAngle(link.b)), c,
                   name);
-  } else if (type == "pulley") {
+  } else if (type == PulleyJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "ground_a", "ground_b", "ratio", "length",
                  "break_force"});
     const Endpoint a = endpoint(c, "a", "anchor_a"), b = endpoint(c, "b", "anchor_b");
@@ -113,7 +113,7 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
     addConstraint(std::make_unique<PulleyJoint>(std::get<BodyPoint>(a), std::get<BodyPoint>(b), groundA, groundB,
                                                 ratio, length),
                   c, name);
-  } else if (type == "mouse") {
+  } else if (type == MouseJointSettings::type) {
     c.allowOnly({"type", "id", "a", "anchor", "target", "frequency", "damping_ratio", "max_force"});
     const Eigen::Vector2d anchor = toVector2(c.vector("anchor", 2));
     const Eigen::Vector2d target = c.has("target") ? toVector2(c.vector("target", 2)) : anchor;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <array>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -71,6 +72,13 @@ class JsonObject {
 
 // 'text', for messages: control characters and bytes that are not UTF-8 as \xHH.
 std::string inQuotes(std::string_view text);
+
+// The scene-file names of the kinds `Settings...` (each settings struct's `type`), in order: the
+// known types unknownType lists.
+template <class... Settings>
+constexpr std::array<std::string_view, sizeof...(Settings)> typeNames() {
+  return {Settings::type...};
+}
 
 // Throws SceneError at object.type: an unknown `kind` ("force", "curve", ...) type, with the
 // closest known type as a suggestion or else the list of known types.

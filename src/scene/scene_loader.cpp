@@ -36,10 +36,14 @@ namespace scene {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kForceTypes = {"spring", "drag", "constant", "torque", "formula_potential"};
-constexpr std::array<std::string_view, 13> kConstraintTypes = {
-    "distance", "circle", "fixed",     "line",  "plane",  "driven",  "revolute",
-    "weld",     "angle",  "prismatic", "pulley", "mouse", "formula"};
+// Gravity is the scene's top-level "gravity"; mouse springs are the Studio's, not a scene's.
+constexpr auto kForceTypes =
+    typeNames<SpringSettings, DragSettings, ConstantForceSettings, TorqueSettings, FormulaPotentialSettings>();
+constexpr auto kConstraintTypes =
+    typeNames<DistanceConstraintSettings, PointOnCircleConstraintSettings, FixedPointConstraintSettings,
+              PointOnLineConstraintSettings, PointOnPlaneConstraintSettings, DrivenPointConstraintSettings,
+              RevoluteJointSettings, WeldJointSettings, AngleJointSettings, PrismaticJointSettings, PulleyJointSettings,
+              MouseJointSettings, FormulaConstraintSettings>();
 constexpr std::array<std::string_view, 2> kPathFields = {"speed", "phase"};
 
 }  // namespace
@@ -173,25 +177,25 @@ double SceneBuilder::lengthOf(const JsonObject& object, std::string_view key, co
 void SceneBuilder::readForce(const JsonObject& f) {
   const std::string type = f.string("type");
   try {
-    if (type == "spring") {
+    if (type == SpringSettings::type) {
       f.allowOnly({"type", "a", "b", "anchor_a", "anchor_b", "stiffness", "damping", "rest_length"});
       const auto [a, b] = ends(f, "spring");
-      const SpringSettings settings{f.nonNegative("stiffness"), f.nonNegative("damping", 0.0),
+      const SpringParameters settings{f.nonNegative("stiffness"), f.nonNegative("damping", 0.0),
                                     lengthOf(f, "rest_length", a, b, nullptr)};
       if (const auto* pb = std::get_if<BodyPoint>(&b)) {
         scene_.model.addForce(std::make_unique<Spring>(a, *pb, settings));
       } else {
         scene_.model.addForce(std::make_unique<Spring>(a, std::get<Eigen::VectorXd>(b), settings));
       }
-    } else if (type == "drag") {
+    } else if (type == DragSettings::type) {
       f.allowOnly({"type", "coefficient"});
       scene_.model.addForce(std::make_unique<Drag>(f.nonNegative("coefficient")));
-    } else if (type == "constant") {
+    } else if (type == ConstantForceSettings::type) {
       f.allowOnly({"type", "particle", "force"});
       scene_.model.addForce(std::make_unique<ConstantForce>(point(f, "particle"), f.vector("force", d_)));
-    } else if (type == "formula_potential") {
+    } else if (type == FormulaPotentialSettings::type) {
       addFormulaPotential(f);
-    } else if (type == "torque") {
+    } else if (type == TorqueSettings::type) {
       f.allowOnly({"type", "body", "torque"});
       scene_.model.addForce(std::make_unique<Torque>(point(f, "body").body, f.number("torque")));
     } else {
@@ -214,31 +218,31 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     constraintPaths_.emplace(*id, c.path());
     name = *id;
   }
-  if (type == "distance") {
+  if (type == DistanceConstraintSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "length", "min_length", "max_length", "frequency",
                  "damping_ratio", "break_force"});
     addDistance(c, name);
   } else if (readJoint(c, type, name)) {
     return;
-  } else if (type == "circle") {
+  } else if (type == PointOnCircleConstraintSettings::type) {
     c.allowOnly({"type", "id", "particle", "center", "radius", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd center = c.vector("center", d_);
     const double radius = lengthOf(c, "radius", p, center, "circle");
     addConstraint(std::make_unique<PointOnCircleConstraint>(p, center, radius), c, name);
-  } else if (type == "fixed") {
+  } else if (type == FixedPointConstraintSettings::type) {
     c.allowOnly({"type", "id", "particle", "point", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd location = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<FixedPointConstraint>(p, location), c, name);
-  } else if (type == "line") {
+  } else if (type == PointOnLineConstraintSettings::type) {
     c.allowOnly({"type", "id", "particle", "point", "direction", "break_force"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
     if (direction.isZero(0.0)) throw SceneError(c.pathOf("direction"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnLineConstraint>(p, origin, direction), c, name);
-  } else if (type == "plane") {
+  } else if (type == PointOnPlaneConstraintSettings::type) {
     c.allowOnly({"type", "id", "particle", "point", "normal", "break_force"});
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
     const BodyPoint p = point(c, "particle");
@@ -246,10 +250,10 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     if (normal.isZero(0.0)) throw SceneError(c.pathOf("normal"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnPlaneConstraint>(p, origin, normal), c, name);
-  } else if (type == "driven") {
+  } else if (type == DrivenPointConstraintSettings::type) {
     c.allowOnly({"type", "id", "particle", "path", "break_force"});
     addDriven(c, name);
-  } else if (type == "formula") {
+  } else if (type == FormulaConstraintSettings::type) {
     addFormula(c, name);
   } else {
     unknownType(c, "constraint", type, kConstraintTypes);

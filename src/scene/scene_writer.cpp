@@ -24,16 +24,9 @@
 #include "scene/curve_writer.hpp"
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
-#include "tinkertoy/forces/constant_force.hpp"
-#include "tinkertoy/forces/drag.hpp"
-#include "tinkertoy/forces/formula_potential.hpp"
-#include "tinkertoy/forces/gravity.hpp"
-#include "tinkertoy/forces/spring.hpp"
-#include "tinkertoy/forces/torque.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 #include "tinkertoy/formula/formula.hpp"
-#include "tinkertoy/model/bead.hpp"
-#include "tinkertoy/model/chain.hpp"
-#include "tinkertoy/model/rigid_body.hpp"
+#include "tinkertoy/curves/curve.hpp"
 #include "tinkertoy/model/joint_anchor.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
@@ -107,7 +100,8 @@ class Writer {
   Eigen::VectorXd gravity() const {
     Eigen::VectorXd g = Eigen::VectorXd::Zero(model_.dimension());
     for (std::size_t i = 0; i < model_.forceCount(); ++i) {
-      if (const auto* gravity = dynamic_cast<const Gravity*>(&model_.force(model_.forceAt(i)))) g += gravity->acceleration();
+      const ForceSettings settings = model_.force(model_.forceAt(i)).settings();
+      if (const auto* gravity = std::get_if<GravitySettings>(&settings)) g += gravity->acceleration;
     }
     return g;
   }
@@ -147,43 +141,48 @@ class Writer {
 
   Json body(BodyId b) const {
     const Body& body = model_.body(b);
-    const Eigen::VectorXd q = model_.coordinates(b), v = model_.velocities(b);
     Json out;
     out["id"] = id(b);
-    if (model_.isParticle(b)) {
-      out["mass"] = body.totalMass();
-      out["position"] = numbers(q);
-      out["velocity"] = numbers(v);
-    } else if (const auto* bead = dynamic_cast<const Bead*>(&body)) {
-      out["type"] = "bead";
-      out["mass"] = bead->mass();
-      out["curve"] = scene::writeCurve(bead->curve(), model_.dimension());
-      out["u"] = q[0];
-      out["u_dot"] = v[0];
-    } else if (const auto* chain = dynamic_cast<const Chain*>(&body)) {
-      out["type"] = "chain";
-      out["pivot"] = numbers(chain->pivot());
-      out["lengths"] = numbers(chain->lengths());
-      out["masses"] = numbers(chain->masses());
-      out["angles"] = numbers(q);
-      out["angular_velocities"] = numbers(v);
-    } else if (const auto* rigid = dynamic_cast<const RigidBody*>(&body)) {
-      out["type"] = "rigid";
-      out["mass"] = rigid->mass();
-      // An inertia the shape gives is left to the loader to derive again (bit for bit, by the
-      // same function), so that a change of mass or shape in an editor carries it along.
-      if (rigid->inertia() != rigid->shape().inertia(rigid->mass())) out["inertia"] = rigid->inertia();
-      out["position"] = {q[0], q[1]};
-      out["angle"] = q[2];
-      out["velocity"] = {v[0], v[1]};
-      out["angular_velocity"] = v[2];
-      out["shape"] = shape(rigid->shape());
-      if (rigid->motion() == RigidBody::Motion::Static) out["static"] = true;
-      if (rigid->motion() == RigidBody::Motion::Kinematic) out["kinematic"] = true;
-    } else {
-      throw std::invalid_argument(detail::withArticle(body.type()) + " body cannot be written to a scene");
-    }
+    if (!model_.isParticle(b)) out["type"] = body.type();
+    std::visit([&](const auto& s) { put(out, b, s); }, body.settings());
     return out;
+  }
+
+  // One put() per kind of body: its keys besides "id" and "type", with its coordinates.
+  void put(Json& /*out*/, BodyId b, std::monostate /*none*/) const {
+    throw std::invalid_argument(detail::withArticle(model_.body(b).type()) + " body cannot be written to a scene");
+  }
+  void put(Json& out, BodyId b, const ParticleSettings& s) const {
+    out["mass"] = s.mass;
+    out["position"] = numbers(model_.coordinates(b));
+    out["velocity"] = numbers(model_.velocities(b));
+  }
+  void put(Json& out, BodyId b, const BeadSettings& s) const {
+    out["mass"] = s.mass;
+    out["curve"] = scene::writeCurve(*s.curve, model_.dimension());
+    out["u"] = model_.coordinates(b)[0];
+    out["u_dot"] = model_.velocities(b)[0];
+  }
+  void put(Json& out, BodyId b, const ChainSettings& s) const {
+    out["pivot"] = numbers(s.pivot);
+    out["lengths"] = numbers(s.lengths);
+    out["masses"] = numbers(s.masses);
+    out["angles"] = numbers(model_.coordinates(b));
+    out["angular_velocities"] = numbers(model_.velocities(b));
+  }
+  void put(Json& out, BodyId b, const RigidBodySettings& s) const {
+    const Eigen::VectorXd q = model_.coordinates(b), v = model_.velocities(b);
+    out["mass"] = s.mass;
+    // An inertia the shape gives is left to the loader to derive again (bit for bit, by the
+    // same function), so that a change of mass or shape in an editor carries it along.
+    if (s.inertia && *s.inertia != s.shape.inertia(s.mass)) out["inertia"] = *s.inertia;
+    out["position"] = {q[0], q[1]};
+    out["angle"] = q[2];
+    out["velocity"] = {v[0], v[1]};
+    out["angular_velocity"] = v[2];
+    out["shape"] = shape(s.shape);
+    if (s.motion == RigidBodyMotion::Static) out["static"] = true;
+    if (s.motion == RigidBodyMotion::Kinematic) out["kinematic"] = true;
   }
 
   static Json shape(const Shape& s) {
@@ -206,10 +205,11 @@ class Writer {
     return out;
   }
 
-  // A point as the scene names it: a body's id, or {"body": id, "point": i} for a chain. An
+  // A point as the scene names it: a body's id, or {"body": id, "point": i} for a body of several
+  // points (a chain). An
   // off-centre site of a rigid body is named by its body; the caller gives its anchor.
   Json point(const BodyPoint& p) const {
-    if (dynamic_cast<const Chain*>(&model_.body(p.body))) return {{"body", id(p.body)}, {"point", p.site.index}};
+    if (model_.body(p.body).pointCount() != 1) return {{"body", id(p.body)}, {"point", p.site.index}};
     return id(p.body);
   }
 
@@ -235,38 +235,41 @@ class Writer {
 
   Json force(const Force& f) const {
     Json out;
-    if (const auto* spring = dynamic_cast<const Spring*>(&f)) {
-      out["type"] = "spring";
-      const auto ends = spring->points();
-      putEnd(out, "a", "anchor_a", ends[0]);
-      if (spring->anchor()) {
-        out["b"] = numbers(*spring->anchor());
-      } else {
-        putEnd(out, "b", "anchor_b", ends[1]);
-      }
-      out["stiffness"] = spring->settings().stiffness;
-      out["damping"] = spring->settings().damping;
-      out["rest_length"] = spring->settings().rest_length;
-    } else if (const auto* drag = dynamic_cast<const Drag*>(&f)) {
-      out["type"] = "drag";
-      out["coefficient"] = drag->coefficient();
-    } else if (const auto* constant = dynamic_cast<const ConstantForce*>(&f)) {
-      out["type"] = "constant";
-      out["particle"] = onlyPoint(constant->points()[0], "constant force");
-      out["force"] = numbers(constant->force());
-    } else if (const auto* potential = dynamic_cast<const FormulaPotential*>(&f)) {
-      if (!potential->formula().fromText()) {
-        throw std::invalid_argument("a formula potential written in C++ cannot be written to a scene");
-      }
-      out["type"] = "formula_potential";
-      putNamedPoints(out, potential->settings().points, potential->settings().parameters);
-      out["V"] = restarted(potential->settings().V);
-    } else if (const auto* torque = dynamic_cast<const Torque*>(&f)) {
-      out["type"] = "torque";
-      out["body"] = id(torque->points()[0].body);
-      out["torque"] = torque->torque();
-    }  // gravity goes to the top level; mouse springs are interactive and not written
+    out["type"] = f.type();
+    std::visit([&](const auto& s) { put(out, f, s); }, f.settings());
     return out;
+  }
+
+  // One put() per kind of force: its keys besides "type". Gravity goes to the top level and mouse
+  // springs are interactive: neither is an entry of "forces" (null).
+  void put(Json& /*out*/, const Force& f, std::monostate /*none*/) const {
+    throw std::invalid_argument(detail::withArticle(f.type()) + " force defined in C++ cannot be written to a scene");
+  }
+  void put(Json& out, const Force& /*f*/, const GravitySettings& /*s*/) const { out = Json(); }
+  void put(Json& out, const Force& /*f*/, const MouseSpringSettings& /*s*/) const { out = Json(); }
+  void put(Json& out, const Force& /*f*/, const SpringSettings& s) const {
+    putEnd(out, "a", "anchor_a", s.a);
+    if (s.b) {
+      putEnd(out, "b", "anchor_b", *s.b);
+    } else {
+      out["b"] = numbers(s.anchor);
+    }
+    out["stiffness"] = s.parameters.stiffness;
+    out["damping"] = s.parameters.damping;
+    out["rest_length"] = s.parameters.rest_length;
+  }
+  void put(Json& out, const Force& /*f*/, const DragSettings& s) const { out["coefficient"] = s.coefficient; }
+  void put(Json& out, const Force& /*f*/, const ConstantForceSettings& s) const {
+    out["particle"] = onlyPoint(s.point, "constant force");
+    out["force"] = numbers(s.force);
+  }
+  void put(Json& out, const Force& /*f*/, const FormulaPotentialSettings& s) const {
+    putNamedPoints(out, s.points, s.parameters);
+    out["V"] = restarted(s.V);
+  }
+  void put(Json& out, const Force& /*f*/, const TorqueSettings& s) const {
+    out["body"] = id(s.body);
+    out["torque"] = s.torque;
   }
 
   // The joint's anchor (a's site at the current pose) and "b" (null for the ground).
@@ -346,12 +349,13 @@ class Writer {
     out["normal"] = numbers(s.normal);
   }
   void put(Json& out, ConstraintId id, const DrivenPointConstraintSettings& s) const {
-    const auto* path = dynamic_cast<const CurvePath*>(s.path.get());
+    const PathSettings settings = s.path->settings();
+    const auto* path = std::get_if<CurvePathSettings>(&settings);
     if (!path) throw std::invalid_argument(model_.describe(id) + ": only a curve path can be written to a scene");
     out["particle"] = onlyPoint(s.point, s.type);
-    Json p = scene::writeCurve(path->curve(), model_.dimension());
-    p["speed"] = path->speed();
-    p["phase"] = path->phase() + path->speed() * model_.time();
+    Json p = scene::writeCurve(*path->curve, model_.dimension());
+    p["speed"] = path->speed;
+    p["phase"] = path->phase + path->speed * model_.time();
     out["path"] = p;
   }
   void put(Json& out, ConstraintId /*id*/, const RevoluteJointSettings& s) const {

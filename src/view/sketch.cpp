@@ -8,16 +8,9 @@
 
 #include "tinkertoy/constraints/constraint_settings.hpp"
 #include "tinkertoy/constraints/path.hpp"
-#include "tinkertoy/curves/ellipse_curve.hpp"
-#include "tinkertoy/curves/formula_curve.hpp"
-#include "tinkertoy/curves/helix_curve.hpp"
-#include "tinkertoy/curves/line_curve.hpp"
-#include "tinkertoy/curves/spline_curve.hpp"
+#include "tinkertoy/curves/curve.hpp"
 #include "tinkertoy/forces/mouse_spring.hpp"
-#include "tinkertoy/forces/spring.hpp"
 #include "tinkertoy/formula/formula.hpp"
-#include "tinkertoy/model/bead.hpp"
-#include "tinkertoy/model/chain.hpp"
 #include "view/level_curve.hpp"
 
 namespace tinkertoy {
@@ -61,31 +54,51 @@ class Sketcher {
   // A curve around parameter u (the bead's or driven point's place on it): a closed curve
   // whole, an open spline end to end, a helix two turns either way, a line as a line.
   void curve(const Curve& c, double u, SketchItem item) {
-    if (const auto* line = dynamic_cast<const LineCurve*>(&c)) {
-      this->line(line->origin(), line->direction(), item);
+    const CurveSettings settings = c.settings();
+    if (const auto* line = std::get_if<LineCurveSettings>(&settings)) {
+      this->line(line->origin, line->direction, item);
       return;
     }
-    double from = u - 1.0, to = u + 1.0;
-    bool closed = false;
-    int segments = options_.curveSegments;
-    if (dynamic_cast<const EllipseCurve*>(&c)) {
-      from = 0.0, to = kTwoPi, closed = true;
-    } else if (const auto* spline = dynamic_cast<const SplineCurve*>(&c)) {
-      from = 0.0, to = spline->length(), closed = spline->closed();
-      segments *= static_cast<int>(spline->points().size());
-    } else if (dynamic_cast<const HelixCurve*>(&c)) {
-      from = u - 2.0 * kTwoPi, to = u + 2.0 * kTwoPi;
-      segments *= 4;
-    } else if (const auto* formula = dynamic_cast<const FormulaCurve*>(&c)) {
-      // A closed one whole, an open one a turn's worth of u either way.
-      const double period = formula->period();
-      from = period > 0.0 ? 0.0 : u - kTwoPi / 2, to = period > 0.0 ? period : u + kTwoPi / 2, closed = period > 0.0;
-      segments *= 4;
+    CurveSpan span{.from = u - 1.0, .to = u + 1.0, .segments = options_.curveSegments};
+    std::visit([&](const auto& s) { spanOf(s, u, span); }, settings);
+    SketchCurve drawn{.closed = span.closed, .item = item};
+    const int last = span.closed ? span.segments - 1 : span.segments;
+    for (int k = 0; k <= last; ++k) {
+      drawn.points.push_back(flat(c.evaluate(span.from + (span.to - span.from) * k / span.segments).position));
     }
-    SketchCurve drawn{.closed = closed, .item = item};
-    const int last = closed ? segments - 1 : segments;
-    for (int k = 0; k <= last; ++k) drawn.points.push_back(flat(c.evaluate(from + (to - from) * k / segments).position));
     out_.curves.push_back(std::move(drawn));
+  }
+
+  // The part of a curve drawn, in its parameter u, and in how many pieces.
+  struct CurveSpan {
+    double from, to;
+    int segments;
+    bool closed = false;
+    void closeAt(double period) { from = 0.0, to = period, closed = true; }
+  };
+  // Each kind of curve's span about u; others (std::monostate, a line) keep u ± 1.
+  template <class Settings>
+  void spanOf(const Settings& /*s*/, double /*u*/, CurveSpan& /*span*/) const {}
+  void spanOf(const CircleCurveSettings& /*s*/, double /*u*/, CurveSpan& span) const { span.closeAt(kTwoPi); }
+  void spanOf(const EllipseCurveSettings& /*s*/, double /*u*/, CurveSpan& span) const { span.closeAt(kTwoPi); }
+  // End to end: the parameter runs over the control polygon's chord length.
+  void spanOf(const SplineCurveSettings& s, double /*u*/, CurveSpan& span) const {
+    double length = 0.0;
+    const std::size_t n = s.points.size();
+    for (std::size_t k = 0; k + (s.closed ? 0 : 1) < n; ++k) length += (s.points[(k + 1) % n] - s.points[k]).norm();
+    span = {.from = 0.0, .to = length, .segments = span.segments * static_cast<int>(n), .closed = s.closed};
+  }
+  void spanOf(const HelixCurveSettings& /*s*/, double u, CurveSpan& span) const {
+    span = {.from = u - 2.0 * kTwoPi, .to = u + 2.0 * kTwoPi, .segments = span.segments * 4};
+  }
+  // A closed one whole, an open one a turn's worth of u either way.
+  void spanOf(const FormulaCurveSettings& s, double u, CurveSpan& span) const {
+    span.segments *= 4;
+    if (s.period > 0.0) {
+      span.closeAt(s.period);
+    } else {
+      span.from = u - kTwoPi / 2, span.to = u + kTwoPi / 2;
+    }
   }
 
   // An infinite line; seen end on it is only a point, and is left out.
@@ -97,38 +110,42 @@ class Sketcher {
 
   void body(BodyId id) {
     const Body& b = model_.body(id);
-    if (const auto* rigid = dynamic_cast<const RigidBody*>(&b)) {
+    const BodySettings settings = b.settings();
+    if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
       rigidShape(id, *rigid);
       return;
     }
-    if (const auto* chain = dynamic_cast<const Chain*>(&b)) {
-      Eigen::VectorXd previous = chain->pivot();
-      pin(previous, SketchPin::Kind::Pivot, id);
-      for (int k = 0; k < b.pointCount(); ++k) {
-        const Eigen::VectorXd next = model_.position({id, k});
-        out_.links.push_back({.a = flat(previous),
-                              .b = flat(next),
-                              .kind = SketchLink::Kind::Link,
-                              .item = id,
-                              .depth = 0.5 * (depth(previous) + depth(next))});
-        previous = next;
-      }
-    }
-    if (const auto* bead = dynamic_cast<const Bead*>(&b)) curve(bead->curve(), model_.coordinates(id)[0], id);
+    if (const auto* chain = std::get_if<ChainSettings>(&settings)) links(id, chain->pivot);
+    if (const auto* bead = std::get_if<BeadSettings>(&settings)) curve(*bead->curve, model_.coordinates(id)[0], id);
     for (int k = 0; k < b.pointCount(); ++k) out_.dots.push_back({at({id, k}), {id, k}, b.pointMass(k), depth({id, k})});
   }
 
-  void rigidShape(BodyId id, const RigidBody& rigid) {
+  // A chain's links, from its pivot through its masses.
+  void links(BodyId id, const Eigen::VectorXd& pivot) {
+    Eigen::VectorXd previous = pivot;
+    pin(previous, SketchPin::Kind::Pivot, id);
+    for (int k = 0; k < model_.body(id).pointCount(); ++k) {
+      const Eigen::VectorXd next = model_.position({id, k});
+      out_.links.push_back({.a = flat(previous),
+                            .b = flat(next),
+                            .kind = SketchLink::Kind::Link,
+                            .item = id,
+                            .depth = 0.5 * (depth(previous) + depth(next))});
+      previous = next;
+    }
+  }
+
+  void rigidShape(BodyId id, const RigidBodySettings& rigid) {
     const Eigen::VectorXd q = model_.coordinates(id);
     const Eigen::Vector2d center(q[0], q[1]);
     const Eigen::Rotation2Dd rotation(q[2]);
-    SketchShape shape{.type = rigid.shape().type(), .center = center, .angle = q[2], .motion = rigid.motion(), .body = id};
+    SketchShape shape{.type = rigid.shape.type(), .center = center, .angle = q[2], .motion = rigid.motion, .body = id};
     switch (shape.type) {
       case Shape::Type::Circle:
-        shape.radius = rigid.shape().radius();
+        shape.radius = rigid.shape.radius();
         break;
       case Shape::Type::Box: {
-        const Eigen::Vector2d h = 0.5 * rigid.shape().size();
+        const Eigen::Vector2d h = 0.5 * rigid.shape.size();
         for (const Eigen::Vector2d& corner : {Eigen::Vector2d(-h.x(), -h.y()), Eigen::Vector2d(h.x(), -h.y()),
                                               Eigen::Vector2d(h.x(), h.y()), Eigen::Vector2d(-h.x(), h.y())}) {
           shape.outline.push_back(center + rotation * corner);
@@ -136,7 +153,7 @@ class Sketcher {
         break;
       }
       case Shape::Type::Polygon:
-        for (const Eigen::Vector2d& v : rigid.shape().vertices()) shape.outline.push_back(center + rotation * v);
+        for (const Eigen::Vector2d& v : rigid.shape.vertices()) shape.outline.push_back(center + rotation * v);
         break;
     }
     out_.shapes.push_back(std::move(shape));
@@ -221,8 +238,9 @@ class Sketcher {
   void draw(ConstraintId id, const PointOnLineConstraintSettings& s) { line(s.origin, s.direction, id); }
   void draw(ConstraintId /*id*/, const PointOnPlaneConstraintSettings& /*plane*/) {}
   void draw(ConstraintId id, const DrivenPointConstraintSettings& s) {
-    if (const auto* path = dynamic_cast<const CurvePath*>(s.path.get())) {
-      curve(path->curve(), path->phase() + path->speed() * model_.time(), id);
+    const PathSettings path = s.path->settings();
+    if (const auto* along = std::get_if<CurvePathSettings>(&path)) {
+      curve(*along->curve, along->phase + along->speed * model_.time(), id);
     }
     pin(model_.position(s.point), SketchPin::Kind::Driver, id);
   }
@@ -261,20 +279,23 @@ class Sketcher {
 
 
   void force(ForceId id) {
-    const Force& f = model_.force(id);
-    if (const auto* spring = dynamic_cast<const Spring*>(&f)) {
-      const auto ends = spring->points();
-      const Eigen::Vector2d b = spring->anchor() ? flat(*spring->anchor()) : at(ends[1]);
-      const double d = spring->anchor() ? 0.5 * (depth(ends[0]) + depth(*spring->anchor())) : depth(ends[0], ends[1]);
-      out_.springs.push_back({at(ends[0]), b, spring->settings().rest_length, id, d});
-    } else if (const auto* mouse = dynamic_cast<const MouseSpring*>(&f)) {
-      out_.links.push_back({.a = at(mouse->points()[0]),
-                            .b = flat(mouse->target()),
-                            .kind = SketchLink::Kind::Mouse,
-                            .value = mouse->forceAt(model_.bodies(), model_.state()).norm(),
-                            .item = id,
-                            .depth = 0.5 * (depth(mouse->points()[0]) + depth(mouse->target()))});
-    }
+    std::visit([&](const auto& s) { draw(id, s); }, model_.force(id).settings());
+  }
+  // Springs and the hand; other forces are not drawn.
+  template <class Settings>
+  void draw(ForceId /*id*/, const Settings& /*s*/) {}
+  void draw(ForceId id, const SpringSettings& s) {
+    const Eigen::Vector2d b = s.b ? at(*s.b) : flat(s.anchor);
+    const double d = s.b ? depth(s.a, *s.b) : 0.5 * (depth(s.a) + depth(s.anchor));
+    out_.springs.push_back({at(s.a), b, s.parameters.rest_length, id, d});
+  }
+  void draw(ForceId id, const MouseSpringSettings& s) {
+    out_.links.push_back({.a = at(s.point),
+                          .b = flat(s.target),
+                          .kind = SketchLink::Kind::Mouse,
+                          .value = mouseSpringForce(s, model_.bodies(), model_.state()).norm(),
+                          .item = id,
+                          .depth = 0.5 * (depth(s.point) + depth(s.target))});
   }
 
   // Q̂ = Jᵀλ on each particle and each rigid body (its force components, at its origin), as
@@ -285,7 +306,7 @@ class Sketcher {
     for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
       const BodyId id = model_.bodyAt(i);
       const Body& b = model_.body(id);
-      if (!model_.isParticle(id) && !dynamic_cast<const RigidBody*>(&b)) continue;
+      if (!model_.isParticle(id) && !b.hasFrame()) continue;
       const auto offset = static_cast<Eigen::Index>(model_.offsetOf(id));
       out_.arrows.push_back({at(id), flat(Q.segment(offset, model_.dimension())), id});
     }

@@ -354,10 +354,11 @@ TEST(DormandPrince, AModelEditRestartsTheIntegration) {
   Pendulum edited;
   Simulator sim(edited.model, s);
   for (int i = 0; i < 100; ++i) sim.step();
-  dynamic_cast<Gravity&>(edited.model.editForce(edited.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
+  const auto weaker = [](GravitySettings& g) { g.acceleration = Eigen::Vector2d(0.0, -3.0); };
+  edited.model.editForce<GravitySettings>(edited.model.forceAt(0), weaker);
   Pendulum fresh;
   fresh.model.setState(edited.model.time(), edited.model.q(), edited.model.v());
-  dynamic_cast<Gravity&>(fresh.model.editForce(fresh.model.forceAt(0))).setAcceleration(Eigen::Vector2d(0.0, -3.0));
+  fresh.model.editForce<GravitySettings>(fresh.model.forceAt(0), weaker);
   Simulator newcomer(fresh.model, s);
   for (int i = 0; i < 50; ++i) {
     sim.step();

@@ -194,7 +194,7 @@ struct Oscillator {
   Oscillator() {
     p = model.addParticle(kMass, Eigen::Vector2d(0.3, -0.2), Eigen::Vector2d(0.5, 1.1));
     model.addForce(std::make_unique<Spring>(p, Eigen::Vector2d(0, 0),
-                                            SpringSettings{.stiffness = kStiffness, .rest_length = 0.0}));
+                                            SpringParameters{.stiffness = kStiffness, .rest_length = 0.0}));
   }
   [[nodiscard]] double modifiedInvariant(double h) const {
     const double w2 = kStiffness / kMass;

@@ -80,7 +80,7 @@ TEST(ModelEditing, AddAndRemoveBetweenStepsKeepsIdsStateAndConstraints) {
   }
   const ForceId gravity = model.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -kG)));
   // Forces that name p1, to be removed with it.
-  const ForceId spring = model.addForce(std::make_unique<Spring>(p[1], p[3], SpringSettings{.stiffness = 5, .rest_length = 0.6}));
+  const ForceId spring = model.addForce(std::make_unique<Spring>(p[1], p[3], SpringParameters{.stiffness = 5, .rest_length = 0.6}));
   const ForceId push = model.addForce(std::make_unique<ConstantForce>(p[1], Eigen::Vector2d(0.2, 0.0)));
 
   SimulationSettings settings;
@@ -323,8 +323,8 @@ TEST(BadInput, Forces) {
   Model model(2);
   const BodyId a = model.addParticle(1.0, Eigen::Vector2d(0, 0));
   expectInvalid([&] { model.addForce(std::make_unique<Gravity>(Eigen::Vector3d(0, -1, 0))); }, "gravity");
-  expectInvalid([&] { model.addForce(std::make_unique<Spring>(a, a, SpringSettings{.stiffness = 1})); }, "itself");
-  expectInvalid([&] { model.addForce(std::make_unique<Spring>(a, Eigen::Vector2d(0, 1), SpringSettings{.stiffness = -1})); },
+  expectInvalid([&] { model.addForce(std::make_unique<Spring>(a, a, SpringParameters{.stiffness = 1})); }, "itself");
+  expectInvalid([&] { model.addForce(std::make_unique<Spring>(a, Eigen::Vector2d(0, 1), SpringParameters{.stiffness = -1})); },
                 "stiffness");
   expectInvalid([&] { model.addForce(std::make_unique<Drag>(-0.1)); }, "drag");
   expectInvalid([&] { model.addForce(std::make_unique<MouseSpring>(a, Eigen::Vector2d(kNaN, 0), 1.0, 0.0)); }, "target");
@@ -376,8 +376,8 @@ struct AllForces {
     b = model.addParticle(0.5, Eigen::Vector3d(1.2, -0.4, 0.8), Eigen::Vector3d(-0.3, 0.6, 1.1));
     c = model.addParticle(2.5, Eigen::Vector3d(-0.6, 0.3, 1.4), Eigen::Vector3d(0.0, 0.0, -0.7));
     gravity = model.addForce(std::make_unique<Gravity>(g));
-    spring = model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 30, .damping = 0.7, .rest_length = 0.5}));
-    anchored = model.addForce(std::make_unique<Spring>(c, anchor, SpringSettings{.stiffness = 12, .rest_length = 1.0}));
+    spring = model.addForce(std::make_unique<Spring>(a, b, SpringParameters{.stiffness = 30, .damping = 0.7, .rest_length = 0.5}));
+    anchored = model.addForce(std::make_unique<Spring>(c, anchor, SpringParameters{.stiffness = 12, .rest_length = 1.0}));
     constant = model.addForce(std::make_unique<ConstantForce>(b, F));
     mouse = model.addForce(std::make_unique<MouseSpring>(c, target, 200.0, 5.0));
     drag = model.addForce(std::make_unique<Drag>(0.25));

@@ -3,9 +3,12 @@
 // steps a model.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 
 #include "tinkertoy/constraints/distance_constraint.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
@@ -32,7 +35,7 @@ TEST(StateApart, ReadingANonConstModelIsNoEdit) {
   (void)p.model.force(p.gravity).type();
   (void)p.model.constraint(p.rod).type();
   EXPECT_EQ(p.model.revision(), revision);
-  (void)p.model.editForce(p.gravity);  // an edit, by name
+  p.model.editForce<GravitySettings>(p.gravity, [](GravitySettings&) {});  // an edit, by name
   EXPECT_EQ(p.model.revision(), revision + 1);
 }
 
@@ -71,6 +74,7 @@ TEST(StateApart, ASecondSimulatorOnOneModelIsRefused) {
       Simulator second(p.model);
       FAIL() << "a second simulator was made on a held model";
     } catch (const std::logic_error& e) {
+      EXPECT_EQ(typeid(e), typeid(std::logic_error)) << "a misuse, not a bad argument";
       EXPECT_NE(std::string(e.what()).find("already has a simulator"), std::string::npos) << e.what();
     }
     first.step();  // the first is unharmed by the refusal
@@ -82,18 +86,67 @@ TEST(StateApart, ASecondSimulatorOnOneModelIsRefused) {
   EXPECT_GT(p.model.time(), 0.0);
 }
 
+// With dopri5 an edit restarts the integration (its step size and its last derivative), so a read
+// that counted as an edit would change the trajectory; the revision says so first.
 TEST(StateApart, ReadingDuringARunKeepsTheStepsBitForBit) {
+  const SimulationSettings settings{.dt = 1e-3, .integrator = IntegratorKind::DormandPrince5};
   Pendulum read, untouched;
-  Simulator a(read.model), b(untouched.model);
+  Simulator a(read.model, settings), b(untouched.model, settings);
   for (int i = 0; i < 50; ++i) {
-    (void)read.model.q();
-    (void)read.model.body(read.bob);
-    (void)read.model.constraint(read.rod);
     a.step();
     b.step();
+    const std::uint64_t revision = read.model.revision();
+    (void)read.model.q();
+    (void)read.model.state();
+    (void)read.model.body(read.bob).settings();
+    (void)read.model.force(read.gravity).settings();
+    (void)read.model.constraint(read.rod).settings();
+    (void)a.constraintForce();
+    ASSERT_EQ(read.model.revision(), revision) << "a read counted as an edit at step " << i;
   }
   EXPECT_EQ(read.model.q(), untouched.model.q());
   EXPECT_EQ(read.model.v(), untouched.model.v());
+}
+
+// The hold stays with the object a simulator refers to: a model moved out of a held one is free
+// for a simulator of its own, and the emptied original is still held.
+TEST(StateApart, AModelMovedOutOfAHeldOneIsNotHeld) {
+  Pendulum p;
+  Simulator first(p.model);
+  Model moved = std::move(p.model);
+  EXPECT_FALSE(moved.isHeld());
+  EXPECT_TRUE(p.model.isHeld());
+  Simulator second(moved);
+  second.step();
+  EXPECT_GT(moved.time(), 0.0);
+}
+
+// A model moved into a held one (the Studio opening a scene while its simulator lives) is new to
+// that simulator, whatever the edit counters of the two were: it lays the new model out again and
+// steps it as a fresh simulator would, bit for bit.
+TEST(StateApart, AModelMovedIntoAHeldOneIsSteppedAfresh) {
+  const auto twoBobs = [] {
+    Model m(2);
+    const BodyId a = m.addParticle(1.0, Eigen::Vector2d(1.0, 0.0));
+    const BodyId b = m.addParticle(2.0, Eigen::Vector2d(2.0, 0.5));
+    m.addForce(std::make_unique<Gravity>(Eigen::Vector2d(0.0, -9.81)));
+    m.addConstraint(std::make_unique<DistanceConstraint>(a, Eigen::Vector2d(0.0, 0.0), 1.0));
+    m.addConstraint(std::make_unique<DistanceConstraint>(BodyPoint{a}, BodyPoint{b}, std::sqrt(1.25)));
+    return m;
+  };
+  Pendulum p;
+  Simulator held(p.model);
+  for (int i = 0; i < 10; ++i) held.step();
+  p.model = twoBobs();
+  EXPECT_TRUE(p.model.isHeld());
+  Model reference = twoBobs();
+  Simulator fresh(reference);
+  for (int i = 0; i < 20; ++i) {
+    held.step();
+    fresh.step();
+  }
+  EXPECT_EQ(p.model.q(), reference.q());
+  EXPECT_EQ(p.model.v(), reference.v());
 }
 
 }  // namespace

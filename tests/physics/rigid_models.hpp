@@ -27,7 +27,7 @@
 #include "tinkertoy/forces/gravity.hpp"
 #include "tinkertoy/model/model.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
-#include "tinkertoy/model/shape.hpp"
+#include "tinkertoy/core/shape.hpp"
 #include "tinkertoy/scene/scene.hpp"
 #include <gtest/gtest.h>
 

@@ -150,7 +150,7 @@ TEST(BlowUp, StiffSpringWithExplicitEulerReportsTheStepAndKeepsTheLastGoodState)
   Model model(2);
   const BodyId a = model.addParticle(1.0, Eigen::Vector2d(0, 0), {}, "left");
   const BodyId b = model.addParticle(1.0, Eigen::Vector2d(1.1, 0), {}, "right");
-  model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 1e12, .rest_length = 1.0}));
+  model.addForce(std::make_unique<Spring>(a, b, SpringParameters{.stiffness = 1e12, .rest_length = 1.0}));
   Simulator sim(model, settingsFor(SolverKind::ConjugateGradient, 0.01, IntegratorKind::ExplicitEuler));
   Eigen::VectorXd q, v;
   double time = 0.0;

@@ -51,7 +51,7 @@ TEST(WorkLedger, ADampedSpringsLedgerIsItsClosedFormDissipation) {
   Model model(2);
   const BodyId p = model.addParticle(m, Eigen::Vector2d(1.0 + u0, 0.0), Eigen::Vector2d::Zero());
   model.addForce(std::make_unique<Spring>(p, Eigen::Vector2d::Zero(),
-                                          SpringSettings{.stiffness = k, .damping = c, .rest_length = 1.0}));
+                                          SpringParameters{.stiffness = k, .damping = c, .rest_length = 1.0}));
   Simulator sim(model, accelerationLevel(h));
   const RunStatistics stats = run(sim, static_cast<int>(std::lround(T / h)));
 

@@ -12,6 +12,7 @@
 #include <Eigen/Core>
 #include <memory>
 #include <string_view>
+#include <variant>
 
 #include "tinkertoy/curves/curve.hpp"
 
@@ -24,9 +25,21 @@ struct PathSample {
   Eigen::Vector3d acceleration = Eigen::Vector3d::Zero();
 };
 
+// A curve traversed at a constant parameter rate (CurvePath below), as plain data.
+struct CurvePathSettings {
+  std::shared_ptr<const Curve> curve;
+  double speed = 0.0;  // ω = du/dt
+  double phase = 0.0;  // φ, u at t = 0
+};
+
+// std::monostate: a path defined outside the library (it cannot be written to a scene).
+using PathSettings = std::variant<std::monostate, CurvePathSettings>;
+
 class Path {
  public:
   virtual ~Path() = default;
+  // The path as plain data; none (std::monostate) for a path defined outside the library.
+  [[nodiscard]] virtual PathSettings settings() const { return std::monostate{}; }
   // 2 or 3: the size of the points the path describes.
   [[nodiscard]] virtual int dimension() const = 0;
   // Throws std::invalid_argument if a parameter is invalid.
@@ -41,6 +54,10 @@ class Path {
 class CurvePath final : public Path {
  public:
   CurvePath(std::shared_ptr<const Curve> curve, double speed, double phase = 0.0);
+
+  [[nodiscard]] PathSettings settings() const override {
+    return CurvePathSettings{.curve = curve_, .speed = speed_, .phase = phase_};
+  }
 
   [[nodiscard]] int dimension() const override { return curve_->dimension(); }
   void validate() const override;

@@ -43,8 +43,8 @@ class Bodies {
   BodyId add(std::unique_ptr<Body> body, std::string name);
   // Removes a body; the last body moves into its dense index, which this returns.
   std::size_t remove(BodyId id);
-  // A body to edit in place (its parameters, not its coordinate count).
-  [[nodiscard]] Body& edit(BodyId id) { return *bodies_[indexOf(id)]; }
+  // Puts `body` (already validated, with the same coordinate count) in the place of body `id`.
+  void replace(BodyId id, std::unique_ptr<Body> body) { bodies_[indexOf(id)] = std::move(body); }
 
   // ---- lookup --------------------------------------------------------------------------
   [[nodiscard]] bool contains(BodyId id) const { return ids_.contains(id); }

@@ -30,8 +30,9 @@
 #include <Eigen/Core>
 #include <string_view>
 
-#include "tinkertoy/math/block_sparse_matrix.hpp"
+#include "tinkertoy/core/body_settings.hpp"
 #include "tinkertoy/core/handles.hpp"
+#include "tinkertoy/math/block_sparse_matrix.hpp"
 
 namespace tinkertoy {
 
@@ -92,14 +93,20 @@ class Body {
  public:
   virtual ~Body() = default;
 
-  // The scene-file type name: "particle", "bead", "chain".
+  // The scene-file type name: "particle", "bead", "chain", "rigid".
   [[nodiscard]] virtual std::string_view type() const = 0;
+  // What the body is made of, as plain data (core/body_settings.hpp): makeBody(settings()) builds
+  // an equal body. A body defined outside the library has none (std::monostate).
+  [[nodiscard]] virtual BodySettings settings() const { return std::monostate{}; }
   // n_b, the size of the body's slices of q and v (at most kMaxBodyCoordinates).
   [[nodiscard]] virtual int coordinateCount() const = 0;
   // Points are numbered 0 .. pointCount() − 1.
   [[nodiscard]] virtual int pointCount() const = 0;
   // Whether the body has a frame: then sites may have local offsets and points an angle.
   [[nodiscard]] virtual bool hasFrame() const { return false; }
+  // Whether the coordinates are the position of the body's one point, x = q_b (J = I, J̇ = 0),
+  // as a particle's are.
+  [[nodiscard]] virtual bool coordinatesArePosition() const { return false; }
   // The mass concentrated at a point, kg.
   [[nodiscard]] virtual double pointMass(int point) const = 0;
   // Throws std::invalid_argument if a parameter does not fit a model of this dimension.

@@ -19,6 +19,8 @@
 #include <Eigen/Core>
 #include <string_view>
 
+#include "tinkertoy/curves/curve_settings.hpp"
+
 namespace tinkertoy {
 
 struct CurvePoint {
@@ -32,6 +34,10 @@ class Curve {
   virtual ~Curve() = default;
   // The scene-file type name, e.g. "circle".
   [[nodiscard]] virtual std::string_view type() const = 0;
+  // Every parameter, as plain data (curves/curve_settings.hpp): makeCurve(settings()) builds an
+  // equal curve. A curve defined outside the library, or a formula curve written in C++, has none
+  // (std::monostate).
+  [[nodiscard]] virtual CurveSettings settings() const { return std::monostate{}; }
   // 2 or 3: the dimension of the model the curve lives in.
   [[nodiscard]] virtual int dimension() const = 0;
   // Throws std::invalid_argument naming the bad parameter.

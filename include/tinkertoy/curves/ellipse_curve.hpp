@@ -20,8 +20,12 @@ class EllipseCurve : public Curve {
   // center [2 or 3]; semi-axes > 0 in metres; normal [3] (3D only; default ẑ).
   EllipseCurve(Eigen::VectorXd center, double semiAxisA, double semiAxisB,
                Eigen::Vector3d normal = Eigen::Vector3d::UnitZ());
+  explicit EllipseCurve(const EllipseCurveSettings& s) : EllipseCurve(s.center, s.semiAxisA, s.semiAxisB, s.normal) {}
 
-  [[nodiscard]] std::string_view type() const override { return "ellipse"; }
+  [[nodiscard]] std::string_view type() const override { return EllipseCurveSettings::type; }
+  [[nodiscard]] CurveSettings settings() const override {
+    return EllipseCurveSettings{.center = center_, .semiAxisA = a_, .semiAxisB = b_, .normal = normal_};
+  }
   [[nodiscard]] int dimension() const override { return static_cast<int>(center_.size()); }
   void validate() const override;
   [[nodiscard]] CurvePoint evaluate(double u) const override;
@@ -48,8 +52,12 @@ class CircleCurve final : public EllipseCurve {
  public:
   CircleCurve(Eigen::VectorXd center, double radius, Eigen::Vector3d normal = Eigen::Vector3d::UnitZ())
       : EllipseCurve(std::move(center), radius, radius, normal) {}
+  explicit CircleCurve(const CircleCurveSettings& s) : CircleCurve(s.center, s.radius, s.normal) {}
 
-  [[nodiscard]] std::string_view type() const override { return "circle"; }
+  [[nodiscard]] std::string_view type() const override { return CircleCurveSettings::type; }
+  [[nodiscard]] CurveSettings settings() const override {
+    return CircleCurveSettings{.center = center(), .radius = radius(), .normal = normal()};
+  }
   void validate() const override;
   [[nodiscard]] double radius() const { return semiAxisA(); }
 };

@@ -34,8 +34,11 @@ class FormulaCurve final : public Curve {
   // unless they were read from text the curve cannot be written to a scene. (The period has no
   // default here, so that {"cos(u)", "sin(u)"} is never read as a range of two characters.)
   FormulaCurve(std::vector<Formula> coordinates, double period);
+  explicit FormulaCurve(const FormulaCurveSettings& s) : FormulaCurve(s.coordinates, s.parameters, s.period) {}
 
-  [[nodiscard]] std::string_view type() const override { return "formula"; }
+  [[nodiscard]] std::string_view type() const override { return FormulaCurveSettings::type; }
+  // None (std::monostate) for coordinates written in C++.
+  [[nodiscard]] CurveSettings settings() const override;
   [[nodiscard]] int dimension() const override { return static_cast<int>(coordinates_.size()); }
   // Throws std::invalid_argument for a period that is negative or not finite, or that the curve
   // does not close after (checked at a few u).

@@ -20,8 +20,12 @@ class HelixCurve final : public Curve {
   // center [3]; radius > 0; pitch finite (m per turn); axis [3] non-zero.
   HelixCurve(Eigen::VectorXd center, double radius, double pitch,
              Eigen::Vector3d axis = Eigen::Vector3d::UnitY());
+  explicit HelixCurve(const HelixCurveSettings& s) : HelixCurve(s.center, s.radius, s.pitch, s.axis) {}
 
-  [[nodiscard]] std::string_view type() const override { return "helix"; }
+  [[nodiscard]] std::string_view type() const override { return HelixCurveSettings::type; }
+  [[nodiscard]] CurveSettings settings() const override {
+    return HelixCurveSettings{.center = center_, .radius = radius_, .pitch = pitch_, .axis = axis_};
+  }
   [[nodiscard]] int dimension() const override { return 3; }
   void validate() const override;
   [[nodiscard]] CurvePoint evaluate(double u) const override;

@@ -17,8 +17,12 @@ class LineCurve final : public Curve {
  public:
   // origin, direction [2 or 3]; direction non-zero (any length).
   LineCurve(Eigen::VectorXd origin, Eigen::VectorXd direction);
+  explicit LineCurve(const LineCurveSettings& s) : LineCurve(s.origin, s.direction) {}
 
-  [[nodiscard]] std::string_view type() const override { return "line"; }
+  [[nodiscard]] std::string_view type() const override { return LineCurveSettings::type; }
+  [[nodiscard]] CurveSettings settings() const override {
+    return LineCurveSettings{.origin = origin_, .direction = direction_};
+  }
   [[nodiscard]] int dimension() const override { return static_cast<int>(origin_.size()); }
   void validate() const override;
   [[nodiscard]] CurvePoint evaluate(double u) const override;

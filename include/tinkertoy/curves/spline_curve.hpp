@@ -33,8 +33,12 @@ class SplineCurve final : public Curve {
   // points: at least 2 (open) or 3 (closed), each [2 or 3], consecutive points distinct.
   // Throws std::invalid_argument naming the first bad point.
   SplineCurve(std::vector<Eigen::VectorXd> points, bool closed);
+  explicit SplineCurve(const SplineCurveSettings& s) : SplineCurve(s.points, s.closed) {}
 
-  [[nodiscard]] std::string_view type() const override { return "spline"; }
+  [[nodiscard]] std::string_view type() const override { return SplineCurveSettings::type; }
+  [[nodiscard]] CurveSettings settings() const override {
+    return SplineCurveSettings{.points = points_, .closed = closed_};
+  }
   [[nodiscard]] int dimension() const override { return dimension_; }
   void validate() const override {}  // the constructor validated everything
   [[nodiscard]] CurvePoint evaluate(double u) const override;

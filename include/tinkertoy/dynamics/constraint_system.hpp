@@ -107,7 +107,7 @@ class ConstraintSystem {
  private:
   // Where one point of a constraint lives.
   struct PointSlot {
-    const Body* body = nullptr;   // valid until the model's structure changes
+    std::size_t body = 0;         // the body's dense index (bodies_); a body replaced by its edited settings is found there
     Eigen::Index offset = 0;      // the body's slice of q and v
     int coordinates = 0;          // n_b
     Site site;                    // the point's site on its body
@@ -145,6 +145,7 @@ class ConstraintSystem {
   void applyChainRule(const Entry& e, std::size_t p, int dimension, bool withJacobianDot, const Scratch& scratch);
 
   std::vector<Entry> entries_;
+  const Bodies* bodies_ = nullptr;  // the model's, from build() until its structure changes
   int dimension_ = 2;
   BlockSparseMatrix jacobian_, jacobianDot_;
   Eigen::VectorXd C_, Cdot_, Ctt_;

@@ -11,8 +11,10 @@ class ConstantForce final : public Force {
  public:
   // force: F [dimension], in newtons.
   ConstantForce(BodyPoint point, Eigen::VectorXd force);
+  explicit ConstantForce(const ConstantForceSettings& s) : ConstantForce(s.point, s.force) {}
 
-  [[nodiscard]] std::string_view type() const override { return "constant"; }
+  [[nodiscard]] std::string_view type() const override { return ConstantForceSettings::type; }
+  [[nodiscard]] ForceSettings settings() const override { return ConstantForceSettings{.point = point_, .force = force_}; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   void validate(int dimension) const override;
   void accumulate(const Bodies& bodies, const StateView& state,

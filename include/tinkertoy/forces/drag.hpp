@@ -12,8 +12,10 @@ class Drag final : public Force {
  public:
   // coefficient: c ≥ 0, in N·s/m.
   explicit Drag(double coefficient);
+  explicit Drag(const DragSettings& s) : Drag(s.coefficient) {}
 
-  [[nodiscard]] std::string_view type() const override { return "drag"; }
+  [[nodiscard]] std::string_view type() const override { return DragSettings::type; }
+  [[nodiscard]] ForceSettings settings() const override { return DragSettings{.coefficient = coefficient_}; }
   void validate(int dimension) const override;
   void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;

@@ -18,6 +18,7 @@
 
 #include "tinkertoy/core/bodies.hpp"
 #include "tinkertoy/core/work_source.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 
 namespace tinkertoy {
 
@@ -35,6 +36,10 @@ class Force {
 
   // The scene-file type name, e.g. "spring".
   [[nodiscard]] virtual std::string_view type() const = 0;
+  // What the force acts on and every parameter, as plain data (forces/force_settings.hpp):
+  // makeForce(settings()) builds an equal force. A force defined outside the library, or a formula
+  // potential written in C++, has none (std::monostate).
+  [[nodiscard]] virtual ForceSettings settings() const { return std::monostate{}; }
 
   // The points this force names. Forces that act on every body (gravity, drag) return an
   // empty span. Removing a body that owns a named point removes the force.

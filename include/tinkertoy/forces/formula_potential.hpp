@@ -24,12 +24,6 @@
 
 namespace tinkertoy {
 
-struct FormulaPotentialSettings {
-  NamedPoints points;  // 1 to 4, with names as a formula constraint's
-  std::string V;       // J
-  FormulaParameters parameters;
-};
-
 class FormulaPotential final : public Force {
  public:
   // Throws FormulaError for a bad V, std::invalid_argument for bad points.
@@ -38,7 +32,9 @@ class FormulaPotential final : public Force {
   // function (Formula::function); unless V was read from text it cannot be written to a scene.
   FormulaPotential(NamedPoints points, Formula V);
 
-  [[nodiscard]] std::string_view type() const override { return "formula_potential"; }
+  [[nodiscard]] std::string_view type() const override { return FormulaPotentialSettings::type; }
+  // None (std::monostate) for a V written in C++.
+  [[nodiscard]] ForceSettings settings() const override;
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {points_.data(), settings_.points.size()}; }
   [[nodiscard]] bool usesAngle(std::size_t point) const override {
     return formula_.uses(kVariablesPerPoint * point + kAngleVariable);
@@ -50,8 +46,6 @@ class FormulaPotential final : public Force {
   [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Driven; }
 
-  // The points, and V's text (for a C++ function, its description) with the parameters.
-  [[nodiscard]] const FormulaPotentialSettings& settings() const { return settings_; }
   [[nodiscard]] const Formula& formula() const { return formula_; }
 
  private:

@@ -13,15 +13,16 @@ class Gravity final : public Force {
  public:
   // g: acceleration [dimension], in m/s².
   explicit Gravity(Eigen::VectorXd g);
+  explicit Gravity(const GravitySettings& s) : Gravity(s.acceleration) {}
 
-  [[nodiscard]] std::string_view type() const override { return "gravity"; }
+  [[nodiscard]] std::string_view type() const override { return GravitySettings::type; }
+  [[nodiscard]] ForceSettings settings() const override { return GravitySettings{.acceleration = g_}; }
   void validate(int dimension) const override;
   void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
   [[nodiscard]] double potentialEnergy(const Bodies& bodies, const StateView& state) const override;
 
   [[nodiscard]] const Eigen::VectorXd& acceleration() const { return g_; }
-  void setAcceleration(Eigen::VectorXd g);
 
  private:
   Eigen::VectorXd g_;

@@ -9,7 +9,7 @@
 // over each step (the target held still during it), and the damping's −c |ẋ|².
 //
 //   auto id = model.addForce(std::make_unique<MouseSpring>(p, cursor, 200.0, 5.0));
-//   static_cast<MouseSpring&>(model.editForce(id)).setTarget(newCursor);
+//   model.editForce<MouseSpringSettings>(id, [&](auto& s) { s.target = newCursor; });
 #pragma once
 
 #include "tinkertoy/forces/force.hpp"
@@ -20,9 +20,11 @@ class MouseSpring final : public Force {
  public:
   // target [dimension]; stiffness k in N/m; damping c in N·s/m.
   MouseSpring(BodyPoint point, Eigen::VectorXd target, double stiffness, double damping);
+  explicit MouseSpring(MouseSpringSettings s) : s_(std::move(s)) {}
 
-  [[nodiscard]] std::string_view type() const override { return "mouse"; }
-  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
+  [[nodiscard]] std::string_view type() const override { return MouseSpringSettings::type; }
+  [[nodiscard]] ForceSettings settings() const override { return s_; }
+  [[nodiscard]] std::span<const BodyPoint> points() const override { return {&s_.point, 1}; }
   void validate(int dimension) const override;
   void accumulate(const Bodies& bodies, const StateView& state,
                   Eigen::Ref<Eigen::VectorXd> Q) const override;
@@ -31,17 +33,11 @@ class MouseSpring final : public Force {
   [[nodiscard]] double externalEnergy(const Bodies& bodies, const StateView& state) const override;
   [[nodiscard]] WorkSource workSource() const override { return WorkSource::Mouse; }
 
-  [[nodiscard]] const Eigen::VectorXd& target() const { return target_; }
-  void setTarget(Eigen::VectorXd target);
-  // The force f the spring applies at a state (z = 0 in 2D).
-  [[nodiscard]] Eigen::Vector3d forceAt(const Bodies& bodies, const StateView& state) const;
-
  private:
-
-  BodyPoint point_;
-  Eigen::VectorXd target_;
-  double stiffness_;
-  double damping_;
+  MouseSpringSettings s_;
 };
+
+// The force f a mouse spring applies at a state (z = 0 in 2D).
+[[nodiscard]] Eigen::Vector3d mouseSpringForce(const MouseSpringSettings& s, const Bodies& bodies, const StateView& state);
 
 }  // namespace tinkertoy

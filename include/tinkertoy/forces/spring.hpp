@@ -5,29 +5,26 @@
 // so the damping acts along the spring only (the damped spring of Witkin's "Constrained Dynamics"). The potential
 // energy is V = ½ k (ℓ − r)². When ℓ = 0 the direction is undefined and the force is zero.
 //
-//   model.addForce(std::make_unique<Spring>(a, b, SpringSettings{.stiffness = 50, .rest_length = 1}));
+//   model.addForce(std::make_unique<Spring>(a, b, SpringParameters{.stiffness = 50, .rest_length = 1}));
 #pragma once
 
 #include <array>
 #include <optional>
 
 #include "tinkertoy/forces/force.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 
 namespace tinkertoy {
 
-struct SpringSettings {
-  double stiffness = 0.0;    // k, N/m
-  double damping = 0.0;      // c, N·s/m
-  double rest_length = 0.0;  // r, m
-};
-
 class Spring final : public Force {
  public:
-  Spring(BodyPoint a, BodyPoint b, SpringSettings settings);
+  Spring(BodyPoint a, BodyPoint b, SpringParameters parameters);
   // A spring from point a to a fixed world point [dimension].
-  Spring(BodyPoint a, Eigen::VectorXd anchor, SpringSettings settings);
+  Spring(BodyPoint a, Eigen::VectorXd anchor, SpringParameters parameters);
+  explicit Spring(const SpringSettings& settings);
 
-  [[nodiscard]] std::string_view type() const override { return "spring"; }
+  [[nodiscard]] std::string_view type() const override { return SpringSettings::type; }
+  [[nodiscard]] ForceSettings settings() const override;
   [[nodiscard]] std::span<const BodyPoint> points() const override;
   void validate(int dimension) const override;
   void accumulate(const Bodies& bodies, const StateView& state,
@@ -38,8 +35,7 @@ class Spring final : public Force {
   // The damping's power, P = −c (ḋ·n)²; the rest of the force is −∇V.
   [[nodiscard]] double power(const Bodies& bodies, const StateView& state) const override;
 
-  [[nodiscard]] const SpringSettings& settings() const { return settings_; }
-  void setSettings(const SpringSettings& settings);
+  [[nodiscard]] const SpringParameters& parameters() const { return parameters_; }
   // The fixed end, if the spring is anchored to the world.
   [[nodiscard]] const std::optional<Eigen::VectorXd>& anchor() const { return anchor_; }
 
@@ -50,7 +46,7 @@ class Spring final : public Force {
   std::array<BodyPoint, 2> points_;
   int pointCount_;
   std::optional<Eigen::VectorXd> anchor_;
-  SpringSettings settings_;
+  SpringParameters parameters_;
 };
 
 }  // namespace tinkertoy

@@ -15,8 +15,10 @@ class Torque final : public Force {
  public:
   // body: a body with a frame (a rigid body); torque: τ, N·m.
   Torque(BodyId body, double torque);
+  explicit Torque(const TorqueSettings& s) : Torque(s.body, s.torque) {}
 
-  [[nodiscard]] std::string_view type() const override { return "torque"; }
+  [[nodiscard]] std::string_view type() const override { return TorqueSettings::type; }
+  [[nodiscard]] ForceSettings settings() const override { return TorqueSettings{.body = point_.body, .torque = torque_}; }
   [[nodiscard]] std::span<const BodyPoint> points() const override { return {&point_, 1}; }
   [[nodiscard]] bool usesAngle(std::size_t /*point*/) const override { return true; }
   void validate(int dimension) const override;

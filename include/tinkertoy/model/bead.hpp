@@ -29,8 +29,10 @@ class Bead final : public Body {
  public:
   // mass > 0 in kg.
   Bead(std::shared_ptr<const Curve> curve, double mass);
+  explicit Bead(const BeadSettings& s) : Bead(s.curve, s.mass) {}
 
-  [[nodiscard]] std::string_view type() const override { return "bead"; }
+  [[nodiscard]] std::string_view type() const override { return BeadSettings::type; }
+  [[nodiscard]] BodySettings settings() const override { return BeadSettings{.curve = curve_, .mass = mass_}; }
   [[nodiscard]] int coordinateCount() const override { return 1; }
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }

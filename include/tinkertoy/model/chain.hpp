@@ -29,8 +29,12 @@ class Chain final : public Body {
  public:
   // pivot [2 or 3]; lengths and masses: one per link (1 to kMaxBodyCoordinates), all > 0.
   Chain(Eigen::VectorXd pivot, std::vector<double> lengths, std::vector<double> masses);
+  explicit Chain(const ChainSettings& s) : Chain(s.pivot, s.lengths, s.masses) {}
 
-  [[nodiscard]] std::string_view type() const override { return "chain"; }
+  [[nodiscard]] std::string_view type() const override { return ChainSettings::type; }
+  [[nodiscard]] BodySettings settings() const override {
+    return ChainSettings{.pivot = pivot_, .lengths = lengths_, .masses = masses_};
+  }
   [[nodiscard]] int coordinateCount() const override { return static_cast<int>(lengths_.size()); }
   [[nodiscard]] int pointCount() const override { return static_cast<int>(lengths_.size()); }
   [[nodiscard]] double pointMass(int point) const override { return masses_[static_cast<std::size_t>(point)]; }

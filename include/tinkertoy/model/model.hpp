@@ -21,6 +21,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -36,6 +37,7 @@
 
 #include "tinkertoy/constraints/constraint.hpp"
 #include "tinkertoy/forces/force.hpp"
+#include "tinkertoy/forces/force_settings.hpp"
 #include "tinkertoy/core/bodies.hpp"
 #include "tinkertoy/core/body.hpp"
 #include "tinkertoy/core/handles.hpp"
@@ -48,7 +50,9 @@ class Model {
  public:
   // dimension: 2 or 3.
   explicit Model(int dimension);
-  // A model owns its bodies, forces and constraints: it moves, it is not copied.
+  // A model owns its bodies, forces and constraints: it moves, it is not copied. Its edit counters
+  // and its hold stay with the object (Stamp below): a model moved into a held one is new to the
+  // simulator that holds it, which lays it out again at its next step.
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
   Model(Model&&) = default;
@@ -86,12 +90,22 @@ class Model {
   // name it gives the first added, until that one is removed.
   [[nodiscard]] std::optional<BodyId> findBody(std::string_view name) const { return bodies_.find(name); }
   [[nodiscard]] const Body& body(BodyId id) const { return bodies_.body(id); }
-  // A body to edit in place (a particle's mass, say). Counts as an edit.
-  [[nodiscard]] Body& editBody(BodyId id) {
-    touch();
-    return bodies_.edit(id);
+  // Replaces body `id` by the one `settings` describe (core/body_settings.hpp), keeping its id,
+  // name and coordinates, which must still fit it: a particle's mass, a chain's lengths. It counts
+  // as an edit, and as a change of structure if the body changes kind or motion (static, kinematic,
+  // dynamic). Throws std::invalid_argument, changing nothing, if the settings are
+  // invalid, of a body defined outside the library, or of a body with another number of coordinates.
+  void setBodySettings(BodyId id, const BodySettings& settings);
+  // Edits the settings of body `id`, which must be of type Settings:
+  //   model.editBody<ParticleSettings>(ball, [](auto& s) { s.mass = 2.0; });
+  template <class Settings, class Edit>
+  void editBody(BodyId id, Edit&& edit) {
+    editSettings<Settings>(body(id).settings(), std::forward<Edit>(edit),
+                           [&] { throwWrongType(describe(id), body(id).type(), "body", Settings::type); },
+                           [&](const BodySettings& s) { setBodySettings(id, s); });
   }
-  [[nodiscard]] bool isParticle(BodyId id) const { return body(id).type() == "particle"; }
+  // Whether the body is a particle, whose coordinates are its position.
+  [[nodiscard]] bool isParticle(BodyId id) const { return body(id).coordinatesArePosition(); }
   [[nodiscard]] const std::string& name(BodyId id) const { return bodies_.name(id); }
   // "particle 'p1'", "chain 'arm'", or "bead #3" for a body without a name.
   [[nodiscard]] std::string describe(BodyId id) const { return bodies_.describe(id); }
@@ -141,11 +155,20 @@ class Model {
   [[nodiscard]] bool contains(ForceId id) const { return forceIds_.contains(id); }
   [[nodiscard]] std::size_t forceCount() const { return forces_.size(); }
   [[nodiscard]] ForceId forceAt(std::size_t index) const { return forceIds_.idAt(index); }
-  [[nodiscard]] Force& editForce(ForceId id) {  // counts as an edit
-    touch();
-    return *forces_[forceIds_.at(id)];
-  }
   [[nodiscard]] const Force& force(ForceId id) const { return *forces_[forceIds_.at(id)]; }
+  // Replaces force `id` by the one `settings` describe (forces/force_settings.hpp), keeping its
+  // id: how a running model moves a mouse spring's target or changes gravity. Counts as an edit.
+  // Throws std::invalid_argument, changing nothing, if the settings are invalid or of a force
+  // defined outside the library.
+  void setForceSettings(ForceId id, const ForceSettings& settings);
+  // Edits the settings of force `id`, which must be of type Settings:
+  //   model.editForce<MouseSpringSettings>(drag, [&](auto& s) { s.target = cursor; });
+  template <class Settings, class Edit>
+  void editForce(ForceId id, Edit&& edit) {
+    editSettings<Settings>(force(id).settings(), std::forward<Edit>(edit),
+                           [&] { throwWrongType("the force", force(id).type(), "force", Settings::type); },
+                           [&](const ForceSettings& s) { setForceSettings(id, s); });
+  }
 
   // ---- constraints -----------------------------------------------------------------
   // `name` identifies the constraint in messages (the scene loader passes its JSON path).
@@ -186,11 +209,9 @@ class Model {
   // Throws std::invalid_argument if the constraint is of another type.
   template <class Settings, class Edit>
   void editConstraint(ConstraintId id, Edit&& edit) {
-    ConstraintSettings settings = constraint(id).settings();
-    auto* typed = std::get_if<Settings>(&settings);
-    if (!typed) throwWrongConstraintType(id, Settings::type);
-    std::forward<Edit>(edit)(*typed);
-    setConstraintSettings(id, settings);
+    editSettings<Settings>(constraint(id).settings(), std::forward<Edit>(edit),
+                           [&] { throwWrongType(describe(id), constraint(id).type(), "constraint", Settings::type); },
+                           [&](const ConstraintSettings& s) { setConstraintSettings(id, s); });
   }
 
   // ---- state -----------------------------------------------------------------------
@@ -220,23 +241,34 @@ class Model {
 
   // Increments whenever bodies or constraints are added or removed, i.e. whenever the
   // row/column layout of J changes. The simulator rebuilds its matrices when it changes.
-  [[nodiscard]] std::uint64_t structureVersion() const { return structureVersion_; }
-  // Increments at every edit of any kind: a change of structure, a setter, or editBody() or
-  // editForce(), which may have changed what they gave access to; reading never counts. The simulator keeps what it derived from the model (the constant blocks of
+  [[nodiscard]] std::uint64_t structureVersion() const { return stamp_.structure; }
+  // Increments at every edit of any kind: a change of structure, a setter, a settings edit, or a
+  // write reported by stateWritten(); reading never counts. The simulator keeps what it derived from the model (the constant blocks of
   // W, the constraints' evaluation at the state it left) only while this stays the same.
-  [[nodiscard]] std::uint64_t revision() const { return revision_; }
+  [[nodiscard]] std::uint64_t revision() const { return stamp_.revision; }
   // Whether something steps this model (a Simulator holds it: ModelHold below).
-  [[nodiscard]] bool isHeld() const { return held_; }
+  [[nodiscard]] bool isHeld() const { return stamp_.held; }
 
  private:
-  // Throws std::invalid_argument: constraint `id` is not of type `wanted`.
-  [[noreturn]] void throwWrongConstraintType(ConstraintId id, std::string_view wanted) const;
+  // What editBody, editForce and editConstraint share: the item's settings, which must be of type
+  // Settings (else `refuse` throws), edited and put back.
+  template <class Settings, class Variant, class Edit, class Refuse, class Put>
+  static void editSettings(Variant settings, Edit&& edit, Refuse&& refuse, Put&& put) {
+    auto* typed = std::get_if<Settings>(&settings);
+    if (!typed) std::forward<Refuse>(refuse)();
+    std::forward<Edit>(edit)(*typed);
+    std::forward<Put>(put)(settings);
+  }
+  // "<who> is a <type> <kind>, not a <wanted> one".
+  [[noreturn]] static void throwWrongType(const std::string& who, std::string_view type, std::string_view kind,
+                                          std::string_view wanted);
   void requireVector(const Eigen::VectorXd& x, std::string_view what) const;
   // Throws unless `constraint` is valid in this model: its parameters, its points and frames.
   void requireFits(const Constraint& constraint) const;
-  // The particle `id`; throws naming `operation` if the body is not a particle.
-  Particle& particle(BodyId id, std::string_view operation);
-  void touch() { ++revision_; }
+  void requireFits(const Force& force) const;
+  // Throws std::invalid_argument, naming `operation`, unless body `id` is a particle.
+  void requireParticle(BodyId id, std::string_view operation) const;
+  void touch() { ++stamp_.revision; }
 
   int dimension_;
 
@@ -253,9 +285,29 @@ class Model {
   std::vector<double> breakForces_;
   std::size_t breakable_ = 0;  // how many of breakForces_ are finite
 
-  std::uint64_t structureVersion_ = 0;
-  std::uint64_t revision_ = 0;
-  bool held_ = false;  // by a ModelHold
+  // The edit counters and the hold, which belong to the object rather than to its contents. A
+  // model moved from is emptied: an edit of its structure. A model moved into takes counters past
+  // both its own and the source's, so that a simulator holding it sees a new structure, and keeps
+  // its hold (the simulator refers to this object). A model moved into a new object is not held.
+  struct Stamp {
+    std::uint64_t structure = 0;  // structureVersion()
+    std::uint64_t revision = 0;   // revision()
+    bool held = false;            // by a ModelHold
+
+    Stamp() = default;
+    Stamp(const Stamp&) = delete;
+    Stamp& operator=(const Stamp&) = delete;
+    Stamp(Stamp&& other) noexcept : structure(other.structure), revision(other.revision) { other.advance(); }
+    Stamp& operator=(Stamp&& other) noexcept {
+      structure = std::max(structure, other.structure) + 1;
+      revision = std::max(revision, other.revision) + 1;
+      other.advance();
+      return *this;
+    }
+    ~Stamp() = default;
+    void advance() { ++structure, ++revision; }
+  };
+  Stamp stamp_;
 
   friend class ModelHold;
 };
@@ -272,7 +324,7 @@ class ModelHold {
   ModelHold& operator=(const ModelHold&) = delete;
   ModelHold& operator=(ModelHold&&) = delete;
   ~ModelHold() {
-    if (model_) model_->held_ = false;
+    if (model_) model_->stamp_.held = false;
   }
 
  private:

@@ -17,8 +17,11 @@ class Particle final : public Body {
  public:
   // dimension: 2 or 3; mass > 0 in kg.
   Particle(int dimension, double mass) : dimension_(dimension), mass_(mass) {}
+  explicit Particle(const ParticleSettings& s) : Particle(s.dimension, s.mass) {}
 
-  [[nodiscard]] std::string_view type() const override { return "particle"; }
+  [[nodiscard]] std::string_view type() const override { return ParticleSettings::type; }
+  [[nodiscard]] BodySettings settings() const override { return ParticleSettings{.dimension = dimension_, .mass = mass_}; }
+  [[nodiscard]] bool coordinatesArePosition() const override { return true; }
   [[nodiscard]] int coordinateCount() const override { return dimension_; }
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }

@@ -20,20 +20,25 @@
 #pragma once
 
 #include "tinkertoy/core/body.hpp"
-#include "tinkertoy/model/shape.hpp"
+#include "tinkertoy/core/shape.hpp"
 
 namespace tinkertoy {
 
 class RigidBody final : public Body {
  public:
-  enum class Motion { Dynamic, Static, Kinematic };
+  using Motion = RigidBodyMotion;
 
   // mass > 0 in kg; inertia > 0 in kg·m² about the center of mass.
   RigidBody(double mass, double inertia, Shape shape, Motion motion = Motion::Dynamic);
   // A uniform body: its inertia is the shape's for this mass (Shape::inertia).
   RigidBody(double mass, Shape shape, Motion motion = Motion::Dynamic);
+  // The inertia the settings give, or the shape's for the mass.
+  explicit RigidBody(const RigidBodySettings& s);
 
-  [[nodiscard]] std::string_view type() const override { return "rigid"; }
+  [[nodiscard]] std::string_view type() const override { return RigidBodySettings::type; }
+  [[nodiscard]] BodySettings settings() const override {
+    return RigidBodySettings{.mass = mass_, .inertia = inertia_, .shape = shape_, .motion = motion_};
+  }
   [[nodiscard]] int coordinateCount() const override { return 3; }
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }

@@ -10,7 +10,7 @@
 // oscillates along itself at √(k/m)/2π Hz: the "goopy" penalty method that Witkin's constraint
 // forces replace. Compare mode (`tinkertoy compare`, `--spring-for`) runs both side by side.
 //
-//   const ForceId spring = springForRod(model, rod, SpringSettings{.stiffness = 2000, .damping = 5});
+//   const ForceId spring = springForRod(model, rod, SpringParameters{.stiffness = 2000, .damping = 5});
 #pragma once
 
 #include <span>
@@ -24,16 +24,17 @@ namespace tinkertoy {
 // and no limits.
 bool isRigidRod(const Constraint& constraint);
 
-// Replaces rod `rod` by a spring with `settings`' stiffness and damping and the rod's length as
-// its rest length (settings.rest_length is ignored). The new force is the model's last. Throws
+// Replaces rod `rod` by a spring with `parameters`' stiffness and damping and the rod's length as
+// its rest length (parameters.rest_length is ignored). The new force is the model's last. Throws
 // std::invalid_argument, changing nothing, if `rod` is not a rigid rod (another constraint type,
 // or a distance joint that is a spring, rope or strut), is disabled (a broken joint), or the
-// settings are invalid (a stiffness or damping that is negative or not finite). The rod's break
+// parameters are invalid (a stiffness or damping that is negative or not finite). The rod's break
 // force does not carry over: a spring does not break.
-ForceId springForRod(Model& model, ConstraintId rod, SpringSettings settings);
+ForceId springForRod(Model& model, ConstraintId rod, SpringParameters parameters);
 
 // The largest |ℓ − r| of the springs `springs` (made by springForRod) at the model's state, m:
-// how far a model whose rods are springs is off its rods, the measure ‖C‖∞ is for rods.
+// how far a model whose rods are springs is off its rods, the measure ‖C‖∞ is for rods. Throws
+// std::invalid_argument if one of them is not a spring.
 double largestStretch(const Model& model, std::span<const ForceId> springs);
 
 }  // namespace tinkertoy

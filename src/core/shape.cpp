@@ -1,4 +1,4 @@
-#include "tinkertoy/model/shape.hpp"
+#include "tinkertoy/core/shape.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -38,18 +38,6 @@ Shape Shape::polygon(std::vector<Eigen::Vector2d> vertices) {
 Shape Shape::checked(Shape shape) {
   shape.validate();
   return shape;
-}
-
-std::string_view Shape::name() const {
-  switch (type_) {
-    case Type::Circle:
-      return "circle";
-    case Type::Box:
-      return "box";
-    case Type::Polygon:
-      break;
-  }
-  return "polygon";
 }
 
 void Shape::validate() const {

@@ -30,7 +30,18 @@ class Shape {
 
   [[nodiscard]] Type type() const { return type_; }
   // "circle", "box" or "polygon", as in scene files.
-  [[nodiscard]] std::string_view name() const;
+  [[nodiscard]] static constexpr std::string_view name(Type type) {
+    switch (type) {
+      case Type::Circle:
+        return "circle";
+      case Type::Box:
+        return "box";
+      case Type::Polygon:
+        break;
+    }
+    return "polygon";
+  }
+  [[nodiscard]] std::string_view name() const { return name(type_); }
   [[nodiscard]] double radius() const { return radius_; }
   [[nodiscard]] const Eigen::Vector2d& size() const { return size_; }
   // The outline in the body frame: a polygon's vertices counter-clockwise, a box's four
