@@ -29,6 +29,7 @@ const std::map<std::string, std::set<std::string>>& sitsOn() {
       {"math", {}},
       {"archive", {"common"}},
       {"core", {"math", "common"}},  // points, handles, bodies and their settings, shapes, state views, work sources
+      {"collision", {"core"}},  // contact manifolds of convex shapes
       {"formula", {"core", "common"}},
       {"curves", {"formula"}},
       {"constraints", {"curves"}},

@@ -1,0 +1,165 @@
+// Two polygons, capsules or segments: cores with vertices and outward edge normals, rounded by
+// r_A and r_B. Worked in A's frame, where B's vertices are w_j and its normals m_j.
+//
+// Separating axes. For an edge i of P (vertex p_i, normal n_i), the least signed distance of Q's
+// vertices from its line,
+//
+//   s_i = min_j n_i · (q_j − p_i),
+//
+// is how far Q's core lies beyond the edge (s_i > 0: the line separates them). For two convex
+// cores, max over the edges of both of s is their signed distance when they overlap (−depth, the
+// separating-axis theorem: a polygon pair's least translation is along an edge normal) and a lower
+// bound of their distance when they do not. Rounding adds r_A + r_B in every direction, so when
+// that largest s, minus r_A + r_B, exceeds the speculative distance there is no point.
+//
+// Reference and incident edge. The edge with the largest s, on A unless B's separates more by
+// kReferenceBias, is the reference edge [v1, v2] with normal n (pointing from the reference shape
+// to the other). The other shape's incident edge [w1, w2] is the one whose normal is most against
+// n, min_k n · m_k: it holds the other's deepest vertex along −n.
+//
+// Separated cores (s > 0). The closest points of the two edges (segment to segment) are the
+// shapes' closest points. When both fall on an end of their edge (f1, f2 ∈ {0, 1}), two corners
+// (or caps) face each other: one point, along n = (p2 − p1)/|p2 − p1|, at distance |p2 − p1|. Else
+// a face is in front of the other shape and the face contact below holds.
+//
+// Face contact (clipping). The incident edge is cut to the reference edge's slab, the points x with
+// t·v1 ≤ t·x ≤ t·v2 (t the edge's unit direction): each end outside the slab moves along the edge
+// to the slab's side. Each remaining end c has the core separation n·(c − v1); its surface points
+// are x_ref = c − n·(c − v1) n + r_ref n (on the reference face) and x_inc = c − r_inc n, and it is
+// kept if its separation is at most the speculative distance. Two points at most.
+//
+// Ids: a face point is (whether B is the reference, reference edge, incident edge, which end); a
+// corner pair is 0x20000 + (reference vertex, incident vertex).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "collision/narrowphase.hpp"
+
+namespace tinkertoy::narrowphase {
+
+namespace {
+
+// Prefer A's edge for the reference unless B's separates more by this much (m): a pair of faces
+// that are parallel keeps one reference from step to step, and with it the points' ids.
+constexpr double kReferenceBias = 1e-9;
+
+struct Axis {
+  int edge = 0;
+  double separation = -std::numeric_limits<double>::infinity();
+};
+
+// max_i min_j n_i · (q_j − p_i) over the edges i of P.
+Axis mostSeparating(const Convex& p, const Convex& q) {
+  Axis best;
+  for (int i = 0; i < p.count; ++i) {
+    double least = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < q.count; ++j) least = std::min(least, p.normals[i].dot(q.vertices[j] - p.vertices[i]));
+    if (least > best.separation) best = {i, least};
+  }
+  return best;
+}
+
+// The closest points p1 + f1 (q1 − p1) and p2 + f2 (q2 − p2) of two segments (Ericson, "Real-Time
+// Collision Detection", 5.1.9): f clamped to [0, 1], so that an end is exactly 0 or 1.
+struct Closest {
+  double f1, f2;
+};
+Closest closestOfSegments(const Eigen::Vector2d& p1, const Eigen::Vector2d& q1, const Eigen::Vector2d& p2,
+                          const Eigen::Vector2d& q2) {
+  const Eigen::Vector2d d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r), c = d1.dot(r), b = d1.dot(d2);
+  const double denominator = a * e - b * b;
+  double s = denominator > 0.0 ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0) : 0.0;
+  double t = (b * s + f) / e;
+  if (t < 0.0) {
+    t = 0.0, s = std::clamp(-c / a, 0.0, 1.0);
+  } else if (t > 1.0) {
+    t = 1.0, s = std::clamp((b - c) / a, 0.0, 1.0);
+  }
+  return {s, t};
+}
+
+// Where the pair is worked: A's frame, with B's core brought into it.
+Convex inFrameOf(const Convex& b, const Placement& xa, const Placement& xb) {
+  Convex moved = b;
+  for (int j = 0; j < b.count; ++j) {
+    moved.vertices[j] = xa.applyInverse(xb.apply(b.vertices[j]));
+    moved.normals[j] = xa.unrotate(xb.rotate(b.normals[j]));
+  }
+  return moved;
+}
+
+}  // namespace
+
+Manifold polygons(const Convex& a, const Placement& xa, const Convex& bWorld, const Placement& xb, double speculative) {
+  const Convex b = inFrameOf(bWorld, xa, xb);
+  const double radius = a.radius + b.radius;
+  const Axis axisA = mostSeparating(a, b), axisB = mostSeparating(b, a);
+  Manifold m;
+  if (std::max(axisA.separation, axisB.separation) - radius > speculative) return m;
+
+  const bool flip = axisB.separation > axisA.separation + kReferenceBias;
+  const Convex& ref = flip ? b : a;
+  const Convex& inc = flip ? a : b;
+  const Axis& axis = flip ? axisB : axisA;
+  const int i1 = axis.edge;
+  const Eigen::Vector2d& v1 = ref.vertices[i1];
+  const Eigen::Vector2d& v2 = ref.vertices[(i1 + 1) % ref.count];
+  const Eigen::Vector2d& n = ref.normals[i1];
+  int i2 = 0;
+  for (int k = 1; k < inc.count; ++k) {
+    if (n.dot(inc.normals[k]) < n.dot(inc.normals[i2])) i2 = k;
+  }
+  const Eigen::Vector2d& w1 = inc.vertices[i2];
+  const Eigen::Vector2d& w2 = inc.vertices[(i2 + 1) % inc.count];
+
+  // Surface points in A's frame, reference then incident, with the normal from reference to incident.
+  const auto add = [&](const Eigen::Vector2d& onRef, const Eigen::Vector2d& onInc, const Eigen::Vector2d& normal,
+                       std::uint32_t id) {
+    const Eigen::Vector2d& onA = flip ? onInc : onRef;
+    const Eigen::Vector2d& onB = flip ? onRef : onInc;
+    m.normal = xa.rotate(flip ? Eigen::Vector2d(-normal) : normal);
+    m.points[m.count++] = midway(xa.apply(onA), xa.apply(onB), m.normal, id);
+  };
+
+  if (axis.separation > 0.0) {
+    const Closest f = closestOfSegments(v1, v2, w1, w2);
+    const bool corner1 = f.f1 == 0.0 || f.f1 == 1.0, corner2 = f.f2 == 0.0 || f.f2 == 1.0;
+    if (corner1 && corner2) {
+      const Eigen::Vector2d p1 = v1 + f.f1 * (v2 - v1), p2 = w1 + f.f2 * (w2 - w1);
+      const Eigen::Vector2d d = p2 - p1;
+      const double length = d.norm();
+      if (length - radius > speculative) return m;
+      const Eigen::Vector2d normal = d / length;
+      const auto refVertex = static_cast<std::uint32_t>(f.f1 == 0.0 ? i1 : (i1 + 1) % ref.count);
+      const auto incVertex = static_cast<std::uint32_t>(f.f2 == 0.0 ? i2 : (i2 + 1) % inc.count);
+      add(p1 + ref.radius * normal, p2 - inc.radius * normal, normal, 0x20000U + (refVertex << 8) + (incVertex << 4));
+      return m;
+    }
+  }
+
+  const Eigen::Vector2d t = (v2 - v1).normalized();
+  const double lower = t.dot(v1), upper = t.dot(v2);
+  const double a1 = t.dot(w1), a2 = t.dot(w2);
+  if ((a1 < lower && a2 < lower) || (a1 > upper && a2 > upper)) return m;  // side by side, not facing
+  // An end of the incident edge moved into the slab along the edge (a1 ≠ a2 whenever one is out).
+  const auto clipped = [&](const Eigen::Vector2d& end, double along) -> Eigen::Vector2d {
+    const double bound = along < lower ? lower : (along > upper ? upper : along);
+    if (bound == along) return end;
+    return w1 + (bound - a1) / (a2 - a1) * (w2 - w1);
+  };
+  const std::array<Eigen::Vector2d, 2> ends = {clipped(w1, a1), clipped(w2, a2)};
+  const auto base = (flip ? 0x10000U : 0U) + (static_cast<std::uint32_t>(i1) << 8) + (static_cast<std::uint32_t>(i2) << 4);
+  for (std::uint32_t k = 0; k < 2; ++k) {
+    const Eigen::Vector2d& c = ends[k];
+    const double core = n.dot(c - v1);
+    if (core - radius > speculative) continue;
+    add(c - core * n + ref.radius * n, c - inc.radius * n, n, base + k);
+  }
+  return m;
+}
+
+}  // namespace tinkertoy::narrowphase

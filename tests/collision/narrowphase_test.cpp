@@ -1,0 +1,228 @@
+// The narrowphase (collision/collide.hpp) against closed forms, and against a brute-force
+// reference on thousands of random pairs: the signed distance of two convex shapes is that of the
+// origin to the boundary of their cores' Minkowski difference (a convex hull of all the vertex
+// differences), minus their radii.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "tinkertoy/collision/collide.hpp"
+
+namespace tinkertoy {
+namespace {
+
+constexpr double kTight = 1e-12;
+
+Convex box(double width, double height) { return convexOf(Shape::box(width, height)); }
+
+// The manifold's points sorted along x, for comparing with a closed form.
+std::vector<ContactPoint> byX(const Manifold& m) {
+  std::vector<ContactPoint> points(m.points.begin(), m.points.begin() + m.count);
+  std::sort(points.begin(), points.end(), [](const auto& p, const auto& q) { return p.point.x() < q.point.x(); });
+  return points;
+}
+
+TEST(Narrowphase, TwoCircles) {
+  const Convex a = convexCircle(Eigen::Vector2d::Zero(), 0.5), b = convexCircle(Eigen::Vector2d::Zero(), 0.3);
+  const Manifold m = collide(a, Placement::of(0, 0, 0), b, Placement::of(0.7, 0, 1.0), 0.0);
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR((m.normal - Eigen::Vector2d(1, 0)).norm(), 0.0, kTight);
+  EXPECT_NEAR(m.points[0].separation, -0.1, kTight);
+  EXPECT_NEAR((m.points[0].point - Eigen::Vector2d(0.45, 0)).norm(), 0.0, kTight);
+  EXPECT_EQ(collide(a, Placement::of(0, 0, 0), b, Placement::of(0.9, 0, 0), 0.05).count, 0);  // a gap of 0.1
+  const Manifold near = collide(a, Placement::of(0, 0, 0), b, Placement::of(0, 0.9, 0), 0.2);
+  ASSERT_EQ(near.count, 1);
+  EXPECT_NEAR(near.points[0].separation, 0.1, kTight);
+  EXPECT_NEAR((near.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, kTight);
+}
+
+// A unit box sunk 1 cm into the ground: two points at its bottom corners, midway in the overlap.
+TEST(Narrowphase, ABoxOnTheGroundTouchesAtItsTwoCorners) {
+  const Manifold m = collide(box(4, 1), Placement::of(0, -0.5, 0), box(1, 1), Placement::of(0.3, 0.49, 0), 0.0);
+  ASSERT_EQ(m.count, 2);
+  EXPECT_NEAR((m.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, kTight);
+  const auto points = byX(m);
+  for (const auto& [p, x] : {std::pair{points[0], -0.2}, std::pair{points[1], 0.8}}) {
+    EXPECT_NEAR(p.separation, -0.01, kTight);
+    EXPECT_NEAR((p.point - Eigen::Vector2d(x, -0.005)).norm(), 0.0, kTight);
+  }
+  EXPECT_NE(points[0].id, points[1].id);
+  // The same pair a little apart: both points kept while the gap is within the speculative distance.
+  const Manifold apart = collide(box(4, 1), Placement::of(0, -0.5, 0), box(1, 1), Placement::of(0.3, 0.52, 0), 0.05);
+  ASSERT_EQ(apart.count, 2);
+  for (const ContactPoint& p : byX(apart)) EXPECT_NEAR(p.separation, 0.02, kTight);
+  EXPECT_EQ(collide(box(4, 1), Placement::of(0, -0.5, 0), box(1, 1), Placement::of(0.3, 0.52, 0), 0.01).count, 0);
+}
+
+// A unit box turned 45° stands on its corner, 2 cm deep: one point, at the corner.
+TEST(Narrowphase, ABoxOnItsCornerTouchesAtTheCorner) {
+  const double half = std::sqrt(0.5);
+  const Manifold m = collide(box(4, 1), Placement::of(0, -0.5, 0), box(1, 1),
+                             Placement::of(0.1, half - 0.02, std::numbers::pi / 4), 0.0);
+  ASSERT_EQ(m.count, 1);
+  EXPECT_NEAR((m.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, 1e-12);
+  EXPECT_NEAR(m.points[0].separation, -0.02, 1e-12);
+  EXPECT_NEAR((m.points[0].point - Eigen::Vector2d(0.1, -0.01)).norm(), 0.0, 1e-12);
+}
+
+// A circle near a box's corner is pushed along the diagonal; near a face, along the face's normal.
+// The manifold of (circle, box) is that of (box, circle) with the normal reversed.
+TEST(Narrowphase, ACircleAgainstACornerAndAFace) {
+  const Convex square = box(1, 1), ball = convexCircle(Eigen::Vector2d::Zero(), 0.2);
+  const Manifold corner = collide(square, Placement::of(0, 0, 0), ball, Placement::of(0.6, 0.6, 0), 0.0);
+  ASSERT_EQ(corner.count, 1);
+  const Eigen::Vector2d diagonal = Eigen::Vector2d(1, 1).normalized();
+  EXPECT_NEAR((corner.normal - diagonal).norm(), 0.0, kTight);
+  EXPECT_NEAR(corner.points[0].separation, std::sqrt(0.02) - 0.2, kTight);
+  const Manifold face = collide(ball, Placement::of(0.6, 0.1, 0), square, Placement::of(0, 0, 0), 0.0);
+  ASSERT_EQ(face.count, 1);
+  EXPECT_NEAR((face.normal - Eigen::Vector2d(-1, 0)).norm(), 0.0, kTight);
+  EXPECT_NEAR(face.points[0].separation, -0.1, kTight);
+  EXPECT_NEAR((face.points[0].point - Eigen::Vector2d(0.45, 0.1)).norm(), 0.0, kTight);
+  // The center inside the box: pushed out through the nearest face, 0.15 + 0.2 deep.
+  const Manifold inside = collide(square, Placement::of(0, 0, 0), ball, Placement::of(0.35, 0.0, 0), 0.0);
+  ASSERT_EQ(inside.count, 1);
+  EXPECT_NEAR(inside.points[0].separation, -0.35, kTight);
+}
+
+// A capsule lying on the ground, 1 cm deep, touches at both ends of its segment; a segment's end
+// faces a circle with its cap.
+TEST(Narrowphase, CapsulesAndSegments) {
+  const Convex rod = convexCapsule(Eigen::Vector2d(-0.5, 0), Eigen::Vector2d(0.5, 0), 0.1);
+  const Manifold lying = collide(box(4, 1), Placement::of(0, -0.5, 0), rod, Placement::of(0, 0.09, 0), 0.0);
+  ASSERT_EQ(lying.count, 2);
+  const auto points = byX(lying);
+  EXPECT_NEAR(points[0].separation, -0.01, kTight);
+  EXPECT_NEAR(points[1].separation, -0.01, kTight);
+  EXPECT_NEAR(points[0].point.x(), -0.5, kTight);
+  EXPECT_NEAR(points[1].point.x(), 0.5, kTight);
+  const Convex segment = convexCapsule(Eigen::Vector2d(0, 0), Eigen::Vector2d(1, 0), 0.0);
+  const Manifold cap = collide(segment, Placement::of(0, 0, 0), convexCircle(Eigen::Vector2d::Zero(), 0.2),
+                               Placement::of(1.3, 0, 0), 0.2);
+  ASSERT_EQ(cap.count, 1);
+  EXPECT_NEAR(cap.points[0].separation, 0.1, kTight);
+  EXPECT_NEAR((cap.normal - Eigen::Vector2d(1, 0)).norm(), 0.0, kTight);
+  // A capsule standing on another's middle, their cores 0.15 apart: one point, at the upper one's
+  // cap, 0.1 + 0.1 − 0.15 deep.
+  const Manifold standing = collide(rod, Placement::of(0, 0, 0), rod, Placement::of(0, 0.65, std::numbers::pi / 2), 0.0);
+  ASSERT_EQ(standing.count, 1);
+  EXPECT_NEAR(standing.points[0].separation, -0.05, kTight);
+  EXPECT_NEAR((standing.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, kTight);
+  EXPECT_NEAR((standing.points[0].point - Eigen::Vector2d(0, 0.075)).norm(), 0.0, kTight);
+}
+
+// ---- the brute-force reference ------------------------------------------------------------
+
+double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+// Andrew's monotone chain: the convex hull counter-clockwise, without collinear points.
+std::vector<Eigen::Vector2d> hull(std::vector<Eigen::Vector2d> p) {
+  std::sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
+  if (p.size() < 3) return p;
+  std::vector<Eigen::Vector2d> h(2 * p.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    while (k >= 2 && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 0) --k;
+    h[k++] = p[i];
+  }
+  for (std::size_t i = p.size() - 1, t = k + 1; i-- > 0;) {
+    while (k >= t && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 0) --k;
+    h[k++] = p[i];
+  }
+  h.resize(k - 1);
+  return h;
+}
+
+double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  const Eigen::Vector2d d = b - a;
+  const double f = d.squaredNorm() > 0 ? std::clamp((x - a).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+  return (x - (a + f * d)).norm();
+}
+
+// The signed distance of two shapes: that of the origin from the Minkowski difference of their
+// cores (outside: its distance; inside: minus its distance to the boundary), minus the radii.
+double signedDistance(const Convex& a, const Placement& xa, const Convex& b, const Placement& xb) {
+  std::vector<Eigen::Vector2d> differences;
+  for (int i = 0; i < a.count; ++i) {
+    for (int j = 0; j < b.count; ++j) differences.push_back(xb.apply(b.vertices[j]) - xa.apply(a.vertices[i]));
+  }
+  const std::vector<Eigen::Vector2d> h = hull(differences);
+  double boundary = std::numeric_limits<double>::infinity();
+  bool inside = h.size() >= 3;
+  for (std::size_t k = 0; k < h.size(); ++k) {
+    const Eigen::Vector2d& p = h[k];
+    const Eigen::Vector2d& q = h[(k + 1) % h.size()];
+    boundary = std::min(boundary, pointToSegment(Eigen::Vector2d::Zero(), p, q));
+    if (h.size() >= 3 && cross(q - p, -p) <= 0) inside = false;
+  }
+  if (h.size() == 1) boundary = h[0].norm();
+  return (inside ? -boundary : boundary) - a.radius - b.radius;
+}
+
+Convex randomShape(std::mt19937& rng) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.1, 1.0), round(0.0, 0.2);
+  std::uniform_int_distribution<int> kind(0, 5), count(3, kMaxConvexVertices);
+  switch (kind(rng)) {
+    case 0:
+      return convexCircle(Eigen::Vector2d(0.1 * unit(rng), 0.1 * unit(rng)), size(rng) * 0.6);
+    case 1:
+      return convexCapsule(Eigen::Vector2d(-size(rng), 0.1 * unit(rng)), Eigen::Vector2d(size(rng), 0.1 * unit(rng)),
+                           round(rng));
+    case 2:
+      return box(2 * size(rng), 2 * size(rng));
+    default: {
+      std::vector<Eigen::Vector2d> points;
+      const int n = count(rng);
+      for (int i = 0; i < n; ++i) points.emplace_back(unit(rng), unit(rng));
+      std::vector<Eigen::Vector2d> h = hull(points);
+      if (h.size() < 3) return box(1, 1);
+      // Rounded in a third of the cases.
+      return convexPolygon(h.data(), static_cast<int>(h.size()), kind(rng) < 2 ? round(rng) : 0.0);
+    }
+  }
+}
+
+TEST(Narrowphase, AgreesWithTheBruteForceDistanceOnRandomPairs) {
+  std::mt19937 rng(20261129);
+  std::uniform_real_distribution<double> where(-2.0, 2.0), angle(-std::numbers::pi, std::numbers::pi);
+  constexpr double speculative = 0.1;
+  int touching = 0, apart = 0;
+  double worst = 0.0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Convex a = randomShape(rng), b = randomShape(rng);
+    const Placement xa = Placement::of(where(rng) * 0.25, where(rng) * 0.25, angle(rng));
+    const Placement xb = Placement::of(where(rng), where(rng), angle(rng));
+    const double truth = signedDistance(a, xa, b, xb);
+    const Manifold m = collide(a, xa, b, xb, speculative);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ": counts " + std::to_string(a.count) + ", " +
+                 std::to_string(b.count) + ", true distance " + std::to_string(truth));
+    if (truth > speculative + 1e-9) {
+      EXPECT_EQ(m.count, 0);
+      ++apart;
+      continue;
+    }
+    if (truth < speculative - 1e-9) {
+      ASSERT_GE(m.count, 1);
+      ++touching;
+    }
+    if (m.count == 0) continue;
+    EXPECT_NEAR(m.normal.norm(), 1.0, 1e-12);
+    double least = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < m.count; ++k) {
+      least = std::min(least, m.points[k].separation);
+      EXPECT_GE(m.points[k].separation, truth - 1e-9) << "a point deeper than the shapes overlap";
+    }
+    worst = std::max(worst, std::abs(least - truth));
+    EXPECT_NEAR(least, truth, 1e-9);
+  }
+  EXPECT_GT(touching, 4000);
+  EXPECT_GT(apart, 4000);
+  RecordProperty("worst", std::to_string(worst));
+}
+
+}  // namespace
+}  // namespace tinkertoy
