@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <variant>
 
 #include "cli.hpp"
 #include "model_contents.hpp"
@@ -37,7 +38,7 @@ nlohmann::json bodyState(const Model& model, BodyId id) {
   if (model.isParticle(id)) {
     return {{"position", toVector(model.position(id))}, {"velocity", toVector(model.velocity(id))}};
   }
-  if (model.body(id).hasFrame()) {  // a rigid body's pose
+  if (std::holds_alternative<RigidBodySettings>(model.body(id).settings())) {
     const Eigen::VectorXd q = model.coordinates(id), v = model.velocities(id);
     return {{"position", {q[0], q[1]}}, {"angle", q[2]}, {"velocity", {v[0], v[1]}}, {"angular_velocity", v[2]}};
   }

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <variant>
 
 #include "csv.hpp"
 
@@ -42,11 +43,13 @@ TrajectoryWriter::TrajectoryWriter(const std::filesystem::path& path, const std:
     // "<id>.<what>", quoted if the id holds a comma, a quote or a line break (csv.hpp).
     const auto column = [&](const std::string& what) { out_ << ',' << csvField(name + "." + what); };
     if (model.isParticle(id)) {
+      posed_.push_back(true);
       for (int k = 0; k < d; ++k) column(kAxes[k]);
       for (int k = 0; k < d; ++k) column(std::string("v") + kAxes[k]);
       continue;
     }
-    if (model.body(id).hasFrame()) {  // a rigid body's pose
+    posed_.push_back(std::holds_alternative<RigidBodySettings>(model.body(id).settings()));
+    if (posed_.back()) {  // a rigid body's (x, y, θ)
       for (const char* what : {"x", "y", "angle", "vx", "vy", "angular_velocity"}) column(what);
       continue;
     }
@@ -67,7 +70,7 @@ void TrajectoryWriter::write(const Model& model, const StepDiagnostics& d, doubl
     const BodyId id = model.bodyAt(i);
     writeNumbers(out_, model.coordinates(id));
     writeNumbers(out_, model.velocities(id));
-    if (model.isParticle(id) || model.body(id).hasFrame()) continue;
+    if (posed_[i]) continue;
     for (int p = 0; p < model.body(id).pointCount(); ++p) writeNumbers(out_, model.position({id, p}));
   }
   out_ << ',' << d.kineticEnergy << ',' << d.potentialEnergy << ',' << d.totalEnergy() << ','

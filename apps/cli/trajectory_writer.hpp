@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "tinkertoy/dynamics/simulator.hpp"
 
@@ -32,6 +33,7 @@ class TrajectoryWriter {
  private:
   std::ofstream out_;
   std::string name_;
+  std::vector<char> posed_;  // by body: its coordinates say all (a particle's position, a rigid body's pose)
 };
 
 }  // namespace tinkertoy::cli

@@ -22,6 +22,10 @@ void Simulator::syncStructure() {
   immovable_.build(model_);
   structureVersion_ = model_.structureVersion();
   built_ = true;
+  measureScale();
+}
+
+void Simulator::measureScale() {
   modelSize_ = model_.size();
   totalMass_ = 0.0;
   for (std::size_t b = 0; b < model_.bodyCount(); ++b) totalMass_ += model_.body(model_.bodyAt(b)).totalMass();
@@ -46,7 +50,8 @@ void Simulator::step() {
   if (edited) formulation_->modelEdited();
   q_ = model_.q();
   v_ = model_.v();
-  if (edited) {  // the reference moves to the edited state (runaway_watch.hpp)
+  if (edited) {  // the reference moves to the edited state (runaway_watch.hpp), and its scale with it
+    measureScale();
     const StepDiagnostics now = energyAt({startTime, q_, v_});
     runaway_.rebase(now.kineticEnergy, now.potentialEnergy, totalMass_, modelSize_, settings_.dt);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "common/article.hpp"
 #include "common/utf8.hpp"
@@ -27,6 +28,32 @@ Model::Model(int dimension) : dimension_(dimension) {
   if (dimension != 2 && dimension != 3) {
     throw std::invalid_argument("model dimension must be 2 or 3, got " + std::to_string(dimension));
   }
+}
+
+Model::Model(Model&& other) noexcept : dimension_(other.dimension_), stamp_(std::move(other.stamp_)) {
+  takeContents(other);
+}
+
+Model& Model::operator=(Model&& other) noexcept {
+  if (this != &other) {
+    stamp_ = std::move(other.stamp_);
+    takeContents(other);
+  }
+  return *this;
+}
+
+void Model::takeContents(Model& other) noexcept {
+  dimension_ = other.dimension_;
+  bodies_ = std::exchange(other.bodies_, Bodies());
+  state_ = std::exchange(other.state_, State{});
+  forceIds_ = std::exchange(other.forceIds_, {});
+  forces_ = std::exchange(other.forces_, {});
+  constraintIds_ = std::exchange(other.constraintIds_, {});
+  constraints_ = std::exchange(other.constraints_, {});
+  constraintNames_ = std::exchange(other.constraintNames_, {});
+  enabled_ = std::exchange(other.enabled_, {});
+  breakForces_ = std::exchange(other.breakForces_, {});
+  breakable_ = std::exchange(other.breakable_, 0);
 }
 
 void Model::requireVector(const Eigen::VectorXd& x, std::string_view what) const {
@@ -165,19 +192,23 @@ void Model::setMass(BodyId id, double mass) {
 }
 
 void Model::setBodySettings(BodyId id, const BodySettings& settings) {
+  const Body& old = body(id);
+  if (settings.index() != old.settings().index()) {
+    throw std::invalid_argument(describe(id) + " is " + detail::withArticle(old.type()) +
+                                "; a body keeps its kind: remove it and add another");
+  }
   std::unique_ptr<Body> replacement = makeBody(settings);
   replacement->validate(dimension_);
-  const Body& old = body(id);
-  if (replacement->coordinateCount() != old.coordinateCount()) {
+  if (replacement->coordinateCount() != old.coordinateCount() || replacement->pointCount() != old.pointCount()) {
     throw std::invalid_argument(describe(id) + " has " + std::to_string(old.coordinateCount()) +
                                 " coordinates; settings that give it " +
                                 std::to_string(replacement->coordinateCount()) + " make another body: remove it and add that one");
   }
   replacement->validateCoordinates(coordinates(id));
   replacement->validateVelocities(velocities(id));
-  // A body of another kind or motion changes the layout (its blocks, the constraints nothing can
-  // move); new values for the same kind (a mass, a length) keep it and the solver's analysis.
-  const bool newLayout = settings.index() != old.settings().index() || replacement->isDriven() != old.isDriven();
+  // A body that starts or stops being driven changes the layout (the constraints nothing can
+  // move); new values (a mass, a length) keep it and the solver's analysis.
+  const bool newLayout = replacement->isDriven() != old.isDriven();
   bodies_.replace(id, std::move(replacement));
   if (newLayout) ++stamp_.structure;
   touch();

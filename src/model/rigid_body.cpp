@@ -24,6 +24,12 @@ double inertiaOf(const Shape& shape, double mass) {
 RigidBody::RigidBody(double mass, Shape shape, Motion motion)
     : RigidBody(mass, inertiaOf(shape, mass), shape, motion) {}
 
+BodySettings RigidBody::settings() const {
+  const bool derived = inertia_ == inertiaOf(shape_, mass_);
+  return RigidBodySettings{.mass = mass_, .inertia = derived ? std::nullopt : std::optional<double>(inertia_),
+                           .shape = shape_, .motion = motion_};
+}
+
 RigidBody::RigidBody(const RigidBodySettings& s)
     : RigidBody(s.mass, s.inertia ? *s.inertia : inertiaOf(s.shape, s.mass), s.shape, s.motion) {}
 

@@ -173,9 +173,9 @@ class Writer {
   void put(Json& out, BodyId b, const RigidBodySettings& s) const {
     const Eigen::VectorXd q = model_.coordinates(b), v = model_.velocities(b);
     out["mass"] = s.mass;
-    // An inertia the shape gives is left to the loader to derive again (bit for bit, by the
-    // same function), so that a change of mass or shape in an editor carries it along.
-    if (s.inertia && *s.inertia != s.shape.inertia(s.mass)) out["inertia"] = *s.inertia;
+    // An inertia the shape gives is left out (RigidBody::settings) for the loader to derive again,
+    // bit for bit by the same function, so that a change of mass or shape in an editor carries it along.
+    if (s.inertia) out["inertia"] = *s.inertia;
     out["position"] = {q[0], q[1]};
     out["angle"] = q[2];
     out["velocity"] = {v[0], v[1]};
@@ -205,11 +205,12 @@ class Writer {
     return out;
   }
 
-  // A point as the scene names it: a body's id, or {"body": id, "point": i} for a body of several
-  // points (a chain). An
+  // A point as the scene names it: a body's id, or {"body": id, "point": i} for a chain. An
   // off-centre site of a rigid body is named by its body; the caller gives its anchor.
   Json point(const BodyPoint& p) const {
-    if (model_.body(p.body).pointCount() != 1) return {{"body", id(p.body)}, {"point", p.site.index}};
+    if (std::holds_alternative<ChainSettings>(model_.body(p.body).settings())) {
+      return {{"body", id(p.body)}, {"point", p.site.index}};
+    }
     return id(p.body);
   }
 

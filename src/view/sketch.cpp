@@ -51,8 +51,9 @@ class Sketcher {
     out_.pins.push_back({.at = flat(x), .kind = kind, .item = item, .depth = depth(x)});
   }
 
-  // A curve around parameter u (the bead's or driven point's place on it): a closed curve
-  // whole, an open spline end to end, a helix two turns either way, a line as a line.
+  // A curve around parameter u (the bead's or driven point's place on it): a bounded one over its
+  // domain (a closed curve whole, an open spline end to end), a helix two turns either way, an
+  // open formula curve half a turn's worth of u either way, a line as a line.
   void curve(const Curve& c, double u, SketchItem item) {
     const CurveSettings settings = c.settings();
     if (const auto* line = std::get_if<LineCurveSettings>(&settings)) {
@@ -60,7 +61,8 @@ class Sketcher {
       return;
     }
     CurveSpan span{.from = u - 1.0, .to = u + 1.0, .segments = options_.curveSegments};
-    std::visit([&](const auto& s) { spanOf(s, u, span); }, settings);
+    if (const auto domain = c.domain()) span = {domain->from, domain->to, span.segments, domain->closed};
+    std::visit([&](const auto& s) { refine(s, u, span); }, settings);
     SketchCurve drawn{.closed = span.closed, .item = item};
     const int last = span.closed ? span.segments - 1 : span.segments;
     for (int k = 0; k <= last; ++k) {
@@ -74,31 +76,20 @@ class Sketcher {
     double from, to;
     int segments;
     bool closed = false;
-    void closeAt(double period) { from = 0.0, to = period, closed = true; }
   };
-  // Each kind of curve's span about u; others (std::monostate, a line) keep u ± 1.
+  // What a kind of curve needs besides its domain: more pieces where it winds, and a span about u
+  // where it has no domain. Others (std::monostate, circles, ellipses) keep what they have.
   template <class Settings>
-  void spanOf(const Settings& /*s*/, double /*u*/, CurveSpan& /*span*/) const {}
-  void spanOf(const CircleCurveSettings& /*s*/, double /*u*/, CurveSpan& span) const { span.closeAt(kTwoPi); }
-  void spanOf(const EllipseCurveSettings& /*s*/, double /*u*/, CurveSpan& span) const { span.closeAt(kTwoPi); }
-  // End to end: the parameter runs over the control polygon's chord length.
-  void spanOf(const SplineCurveSettings& s, double /*u*/, CurveSpan& span) const {
-    double length = 0.0;
-    const std::size_t n = s.points.size();
-    for (std::size_t k = 0; k + (s.closed ? 0 : 1) < n; ++k) length += (s.points[(k + 1) % n] - s.points[k]).norm();
-    span = {.from = 0.0, .to = length, .segments = span.segments * static_cast<int>(n), .closed = s.closed};
+  void refine(const Settings& /*s*/, double /*u*/, CurveSpan& /*span*/) const {}
+  void refine(const SplineCurveSettings& s, double /*u*/, CurveSpan& span) const {
+    span.segments *= static_cast<int>(s.points.size());
   }
-  void spanOf(const HelixCurveSettings& /*s*/, double u, CurveSpan& span) const {
+  void refine(const HelixCurveSettings& /*s*/, double u, CurveSpan& span) const {
     span = {.from = u - 2.0 * kTwoPi, .to = u + 2.0 * kTwoPi, .segments = span.segments * 4};
   }
-  // A closed one whole, an open one a turn's worth of u either way.
-  void spanOf(const FormulaCurveSettings& s, double u, CurveSpan& span) const {
+  void refine(const FormulaCurveSettings& s, double u, CurveSpan& span) const {
     span.segments *= 4;
-    if (s.period > 0.0) {
-      span.closeAt(s.period);
-    } else {
-      span.from = u - kTwoPi / 2, span.to = u + kTwoPi / 2;
-    }
+    if (s.period == 0.0) span.from = u - kTwoPi / 2, span.to = u + kTwoPi / 2;
   }
 
   // An infinite line; seen end on it is only a point, and is left out.
@@ -306,7 +297,7 @@ class Sketcher {
     for (std::size_t i = 0; i < model_.bodyCount(); ++i) {
       const BodyId id = model_.bodyAt(i);
       const Body& b = model_.body(id);
-      if (!model_.isParticle(id) && !b.hasFrame()) continue;
+      if (!model_.isParticle(id) && !std::holds_alternative<RigidBodySettings>(b.settings())) continue;
       const auto offset = static_cast<Eigen::Index>(model_.offsetOf(id));
       out_.arrows.push_back({at(id), flat(Q.segment(offset, model_.dimension())), id});
     }

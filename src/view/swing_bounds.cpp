@@ -9,6 +9,7 @@
 #include <queue>
 #include <numeric>
 #include <optional>
+#include <variant>
 #include <vector>
 
 #include "tinkertoy/constraints/constraint_settings.hpp"
@@ -74,8 +75,9 @@ double farthest(const std::vector<std::pair<Eigen::Vector2d, double>>& discs, co
 // A link that keeps two body points at a fixed distance: a hinge or weld (the points coincide)
 // or a rigid rod. Sliders, springs, ropes and the rest do not bound how far apart their ends get.
 bool isRigidLink(const Constraint& constraint) {
-  const std::string_view type = constraint.type();
-  return type == RevoluteJointSettings::type || type == WeldJointSettings::type || isRigidRod(constraint);
+  const ConstraintSettings settings = constraint.settings();
+  return std::holds_alternative<RevoluteJointSettings>(settings) || std::holds_alternative<WeldJointSettings>(settings) ||
+         isRigidRod(constraint);
 }
 
 // The points rigid links name in one group, and the hops between them: along a link, or

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <optional>
 #include <string_view>
 
 #include "tinkertoy/curves/curve_settings.hpp"
@@ -43,6 +44,15 @@ class Curve {
   // Throws std::invalid_argument naming the bad parameter.
   virtual void validate() const = 0;
   [[nodiscard]] virtual CurvePoint evaluate(double u) const = 0;
+
+  // The interval of u over which the curve runs once, if it is bounded: [0, P) of a closed curve
+  // of period P (c(u + P) = c(u)), or an open spline's [0, length]. None for a line, a helix or an
+  // open formula curve, which go on.
+  struct Domain {
+    double from = 0.0, to = 0.0;
+    bool closed = false;
+  };
+  [[nodiscard]] virtual std::optional<Domain> domain() const { return std::nullopt; }
 };
 
 }  // namespace tinkertoy

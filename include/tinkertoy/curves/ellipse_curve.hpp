@@ -11,6 +11,8 @@
 //   auto track = std::make_shared<tinkertoy::EllipseCurve>(Eigen::Vector2d(0, 0), 2.0, 1.0);
 #pragma once
 
+#include <numbers>
+
 #include "tinkertoy/curves/curve.hpp"
 
 namespace tinkertoy {
@@ -29,6 +31,7 @@ class EllipseCurve : public Curve {
   [[nodiscard]] int dimension() const override { return static_cast<int>(center_.size()); }
   void validate() const override;
   [[nodiscard]] CurvePoint evaluate(double u) const override;
+  [[nodiscard]] std::optional<Domain> domain() const override { return Domain{0.0, 2.0 * std::numbers::pi, true}; }
 
   [[nodiscard]] const Eigen::VectorXd& center() const { return center_; }
   [[nodiscard]] double semiAxisA() const { return a_; }

@@ -44,6 +44,9 @@ class FormulaCurve final : public Curve {
   // does not close after (checked at a few u).
   void validate() const override;
   [[nodiscard]] CurvePoint evaluate(double u) const override;
+  [[nodiscard]] std::optional<Domain> domain() const override {
+    return period_ > 0.0 ? std::optional<Domain>(Domain{0.0, period_, true}) : std::nullopt;
+  }
 
   [[nodiscard]] const std::vector<Formula>& coordinates() const { return coordinates_; }
   [[nodiscard]] const FormulaParameters& parameters() const { return parameters_; }

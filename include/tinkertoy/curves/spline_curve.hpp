@@ -42,6 +42,7 @@ class SplineCurve final : public Curve {
   [[nodiscard]] int dimension() const override { return dimension_; }
   void validate() const override {}  // the constructor validated everything
   [[nodiscard]] CurvePoint evaluate(double u) const override;
+  [[nodiscard]] std::optional<Domain> domain() const override { return Domain{0.0, length(), closed_}; }
 
   [[nodiscard]] const std::vector<Eigen::VectorXd>& points() const { return points_; }
   [[nodiscard]] bool closed() const { return closed_; }

@@ -149,6 +149,8 @@ class Simulator {
 
  private:
   void syncStructure();
+  // The model's size and total mass, the runaway watch's scale: at every new layout and every edit.
+  void measureScale();
   // The state saveState() records, in either direction (simulator_state.cpp).
   void serialize(StateArchive& archive, std::string_view origin);
   // Records what the state belongs to; a reader throws StateError unless it is this model

@@ -55,8 +55,9 @@ class Model {
   // simulator that holds it, which lays it out again at its next step.
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
-  Model(Model&&) = default;
-  Model& operator=(Model&&) = default;
+  // A model moved from is left empty, as Model(dimension) makes one.
+  Model(Model&& other) noexcept;
+  Model& operator=(Model&& other) noexcept;
   ~Model() = default;
 
   [[nodiscard]] int dimension() const { return dimension_; }
@@ -92,9 +93,10 @@ class Model {
   [[nodiscard]] const Body& body(BodyId id) const { return bodies_.body(id); }
   // Replaces body `id` by the one `settings` describe (core/body_settings.hpp), keeping its id,
   // name and coordinates, which must still fit it: a particle's mass, a chain's lengths. It counts
-  // as an edit, and as a change of structure if the body changes kind or motion (static, kinematic,
-  // dynamic). Throws std::invalid_argument, changing nothing, if the settings are
-  // invalid, of a body defined outside the library, or of a body with another number of coordinates.
+  // as an edit, and as a change of structure if the body starts or stops being driven (a rigid
+  // body made static or kinematic, or dynamic again). Throws std::invalid_argument, changing
+  // nothing, if the settings are invalid, of another kind of body, or give it another number of
+  // coordinates or points.
   void setBodySettings(BodyId id, const BodySettings& settings);
   // Edits the settings of body `id`, which must be of type Settings:
   //   model.editBody<ParticleSettings>(ball, [](auto& s) { s.mass = 2.0; });
@@ -269,6 +271,8 @@ class Model {
   // Throws std::invalid_argument, naming `operation`, unless body `id` is a particle.
   void requireParticle(BodyId id, std::string_view operation) const;
   void touch() { ++stamp_.revision; }
+  // Takes every member of `other` but the stamp, and leaves `other` empty.
+  void takeContents(Model& other) noexcept;
 
   int dimension_;
 
@@ -286,7 +290,7 @@ class Model {
   std::size_t breakable_ = 0;  // how many of breakForces_ are finite
 
   // The edit counters and the hold, which belong to the object rather than to its contents. A
-  // model moved from is emptied: an edit of its structure. A model moved into takes counters past
+  // model moved from is emptied (takeContents): an edit of its structure. A model moved into takes counters past
   // both its own and the source's, so that a simulator holding it sees a new structure, and keeps
   // its hold (the simulator refers to this object). A model moved into a new object is not held.
   struct Stamp {

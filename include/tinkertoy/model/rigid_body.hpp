@@ -36,9 +36,9 @@ class RigidBody final : public Body {
   explicit RigidBody(const RigidBodySettings& s);
 
   [[nodiscard]] std::string_view type() const override { return RigidBodySettings::type; }
-  [[nodiscard]] BodySettings settings() const override {
-    return RigidBodySettings{.mass = mass_, .inertia = inertia_, .shape = shape_, .motion = motion_};
-  }
+  // The inertia only if it is not the shape's for the mass, so that an edit of the mass or the
+  // shape carries a derived inertia along.
+  [[nodiscard]] BodySettings settings() const override;
   [[nodiscard]] int coordinateCount() const override { return 3; }
   [[nodiscard]] int pointCount() const override { return 1; }
   [[nodiscard]] double pointMass(int /*point*/) const override { return mass_; }
