@@ -37,7 +37,7 @@ const std::map<std::string, std::set<std::string>>& sitsOn() {
       {"model", {"forces"}},
       {"integrators", {"core", "archive"}},
       {"solvers", {"math", "archive", "common"}},  // linear algebra on matrices, nothing of the model
-      {"dynamics", {"model", "integrators", "solvers"}},
+      {"dynamics", {"model", "integrators", "solvers", "collision"}},
       {"scene", {"dynamics"}},
       {"view", {"dynamics"}},
   };
