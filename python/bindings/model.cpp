@@ -111,6 +111,8 @@ void bindPoints(py::module_& module) {
       .def_static("circle", &Shape::circle, py::arg("radius"))
       .def_static("box", &Shape::box, py::arg("width"), py::arg("height"))
       .def_static("polygon", &Shape::polygon, py::arg("vertices"), "Convex, centered on its centroid.")
+      .def_static("capsule", &Shape::capsule, py::arg("length"), py::arg("radius"),
+                  "A stadium: the segment from (-length/2, 0) to (length/2, 0) rounded by radius.")
       .def_property_readonly("type", [](const Shape& s) { return std::string(s.name()); })
       .def("inertia", &Shape::inertia, py::arg("mass"), "About the centroid for a uniform body of this mass, kg·m².");
 

@@ -60,6 +60,9 @@ Convex convexOf(const Shape& shape) {
                                                       Eigen::Vector2d(h.x(), h.y()), Eigen::Vector2d(-h.x(), h.y())};
       return convexPolygon(corners.data(), 4);
     }
+    case Shape::Type::Capsule:
+      return convexCapsule(Eigen::Vector2d(-0.5 * shape.length(), 0.0), Eigen::Vector2d(0.5 * shape.length(), 0.0),
+                           shape.radius());
     case Shape::Type::Polygon:
       break;
   }

@@ -20,6 +20,17 @@ double twiceArea(const std::vector<Eigen::Vector2d>& p) {
   return sum;
 }
 
+// The moment of inertia of a 1 kg capsule about its center: the rectangle 2r × L and the two
+// half discs that cap it, the mass split by area. A half disc of mass m/2 has ½ (m/2) r² about the
+// middle of its flat side and its centroid 4r/(3π) beyond it; moved by the parallel-axis theorem
+// to the capsule's center, L/2 further, the two halves give m (r²/2 + L²/4 + 4Lr/(3π)).
+double capsuleUnitInertia(double length, double radius) {
+  const double box = 2.0 * radius * length, caps = std::numbers::pi * radius * radius;
+  const double boxMass = box / (box + caps), capsMass = caps / (box + caps);
+  return boxMass * (length * length + 4.0 * radius * radius) / 12.0 +
+         capsMass * (0.5 * radius * radius + 0.25 * length * length + 4.0 * length * radius / (3.0 * std::numbers::pi));
+}
+
 }  // namespace
 
 Shape Shape::circle(double radius) { return checked({Type::Circle, radius, Eigen::Vector2d::Zero(), {}}); }
@@ -33,6 +44,10 @@ Shape Shape::box(double width, double height) {
 Shape Shape::polygon(std::vector<Eigen::Vector2d> vertices) {
   if (twiceArea(vertices) < 0.0) std::reverse(vertices.begin(), vertices.end());
   return checked({Type::Polygon, 0.0, Eigen::Vector2d::Zero(), std::move(vertices)});
+}
+
+Shape Shape::capsule(double length, double radius) {
+  return checked({Type::Capsule, radius, Eigen::Vector2d(length, 0.0), {}});
 }
 
 Shape Shape::checked(Shape shape) {
@@ -51,6 +66,10 @@ void Shape::validate() const {
       break;
     case Type::Polygon:
       validatePolygon();
+      break;
+    case Type::Capsule:
+      detail::requirePositive(size_.x(), "capsule length");
+      detail::requirePositive(radius_, "capsule radius");
       break;
   }
   if (!std::isfinite(unitInertia())) {
@@ -119,6 +138,8 @@ double Shape::unitInertia() const {
       return 0.5 * mass * radius_ * radius_;
     case Type::Box:
       return mass * size_.squaredNorm() / 12.0;
+    case Type::Capsule:
+      return capsuleUnitInertia(size_.x(), radius_);
     case Type::Polygon:
       break;
   }

@@ -13,8 +13,9 @@ namespace tinkertoy::scene {
 namespace {
 
 constexpr auto kBodyTypes = typeNames<BeadSettings, ChainSettings, RigidBodySettings>();  // particles have a list of their own
-constexpr std::array<std::string_view, 3> kShapeTypes = {
-    Shape::name(Shape::Type::Circle), Shape::name(Shape::Type::Box), Shape::name(Shape::Type::Polygon)};
+constexpr std::array<std::string_view, 4> kShapeTypes = {
+    Shape::name(Shape::Type::Circle), Shape::name(Shape::Type::Box), Shape::name(Shape::Type::Polygon),
+    Shape::name(Shape::Type::Capsule)};
 
 Shape readShape(const JsonObject& shape) {
   const std::string type = shape.string("type");
@@ -42,6 +43,11 @@ Shape readShape(const JsonObject& shape) {
     std::vector<Eigen::Vector2d> vertices;
     for (const Eigen::VectorXd& v : shape.vectors("vertices", 2)) vertices.emplace_back(v[0], v[1]);
     return make("vertices", [&] { return Shape::polygon(std::move(vertices)); });
+  }
+  if (type == Shape::name(Shape::Type::Capsule)) {
+    shape.allowOnly({"type", "length", "radius"});
+    const double length = shape.positive("length"), radius = shape.positive("radius");
+    return make("length", [&] { return Shape::capsule(length, radius); });
   }
   unknownType(shape, "shape", type, kShapeTypes);
 }

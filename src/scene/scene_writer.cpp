@@ -195,6 +195,10 @@ class Writer {
       case Shape::Type::Box:
         out["size"] = {s.size().x(), s.size().y()};
         break;
+      case Shape::Type::Capsule:
+        out["length"] = s.length();
+        out["radius"] = s.radius();
+        break;
       case Shape::Type::Polygon: {
         Json vertices = Json::array();
         for (const Eigen::Vector2d& p : s.vertices()) vertices.push_back({p.x(), p.y()});

@@ -146,6 +146,18 @@ class Sketcher {
       case Shape::Type::Polygon:
         for (const Eigen::Vector2d& v : rigid.shape.vertices()) shape.outline.push_back(center + rotation * v);
         break;
+      case Shape::Type::Capsule: {
+        // Each cap a half circle about its end of the segment, counter-clockwise from the right one.
+        const int half = std::max(2, options_.curveSegments / 2);
+        const double l = 0.5 * rigid.shape.length(), r = rigid.shape.radius();
+        for (const double end : {1.0, -1.0}) {
+          for (int k = 0; k <= half; ++k) {
+            const double u = (end > 0.0 ? -0.5 : 0.5) * std::numbers::pi + std::numbers::pi * k / half;
+            shape.outline.push_back(center + rotation * Eigen::Vector2d(end * l + r * std::cos(u), r * std::sin(u)));
+          }
+        }
+        break;
+      }
     }
     out_.shapes.push_back(std::move(shape));
   }

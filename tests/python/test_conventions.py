@@ -119,6 +119,12 @@ def test_b_is_positional_everywhere(pendulum):
     right = m.add_rigid_body(1.0, tinkertoy.Shape.box(1.0, 0.1), [1.0, 2.0])
     m.add_revolute(left, right, anchor=[0.5, 2.0])
     m.add_angle(left, right, ratio=2.0)
+    pill = m.add_rigid_body(2.0, tinkertoy.Shape.capsule(0.8, 0.1), [3.0, 2.0])
+    assert tinkertoy.Shape.capsule(0.8, 0.1).type == "capsule"
+    assert tinkertoy.Shape.capsule(0.8, 0.1).inertia(2.0) > tinkertoy.Shape.box(0.8, 0.2).inertia(2.0)
+    with pytest.raises(ValueError):
+        tinkertoy.Shape.capsule(0.0, 0.1)
+    assert pill in m.bodies
     with pytest.raises(TypeError):
         m.add_distance(bob, other, [0.0, 0.0])  # anchor is keyword only
     with pytest.raises(TypeError):

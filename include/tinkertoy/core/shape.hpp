@@ -3,6 +3,9 @@
 //
 //   circle of radius r          I = ½ m r²
 //   box of size w × h           I = m (w² + h²) / 12
+//   capsule, length L, radius r I = m_box (L² + 4r²)/12 + m_caps (r²/2 + L²/4 + 4Lr/(3π)),
+//                               the mass split by area, 2rL and πr² (the segment from
+//                               (−L/2, 0) to (L/2, 0) rounded by r)
 //   convex polygon p_0 … p_n−1  I = (m / 6A) Σ c_i (|p_i|² + p_i·p_{i+1} + |p_{i+1}|²) / 2,
 //                               c_i = p_i × p_{i+1},  A = ½ Σ c_i
 //
@@ -21,12 +24,14 @@ namespace tinkertoy {
 
 class Shape {
  public:
-  enum class Type { Circle, Box, Polygon };
+  enum class Type { Circle, Box, Polygon, Capsule };
 
   static Shape circle(double radius);
   static Shape box(double width, double height);
   // Convex, in either winding, centered on the centroid.
   static Shape polygon(std::vector<Eigen::Vector2d> vertices);
+  // A stadium: the segment from (−length/2, 0) to (length/2, 0) rounded by `radius`.
+  static Shape capsule(double length, double radius);
 
   [[nodiscard]] Type type() const { return type_; }
   // "circle", "box" or "polygon", as in scene files.
@@ -37,15 +42,18 @@ class Shape {
       case Type::Box:
         return "box";
       case Type::Polygon:
+        return "polygon";
+      case Type::Capsule:
         break;
     }
-    return "polygon";
+    return "capsule";
   }
   [[nodiscard]] std::string_view name() const { return name(type_); }
-  [[nodiscard]] double radius() const { return radius_; }
+  [[nodiscard]] double radius() const { return radius_; }  // a circle's or a capsule's
+  [[nodiscard]] double length() const { return size_.x(); }  // a capsule's segment
   [[nodiscard]] const Eigen::Vector2d& size() const { return size_; }
   // The outline in the body frame: a polygon's vertices counter-clockwise, a box's four
-  // corners; empty for a circle.
+  // corners; empty for a circle and a capsule.
   [[nodiscard]] const std::vector<Eigen::Vector2d>& vertices() const { return vertices_; }
 
   // Throws std::invalid_argument naming what is wrong. The factories above call it, so a Shape
