@@ -9,7 +9,9 @@
 // Each find (find) then bounds every shape at the state, grown by half the speculative distance,
 // takes the pairs whose boxes overlap (collision/broadphase.hpp), and collides them. The result
 // is sorted by body pair (dense indices), so it depends on the state alone, not on the order or
-// history of earlier finds: a resumed run finds what an uninterrupted one did.
+// history of earlier finds: a resumed run finds what an uninterrupted one did. The speculative
+// distance should cover what two bodies can close within the step (their relative speed times
+// the step), or a fast one may pass into another between two finds.
 //
 //   ContactFinder finder;
 //   finder.build(model);
