@@ -112,7 +112,10 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::ProjectionTolerance:
     case Setting::ProjectionIterations:
     case Setting::WarmStart:
-    case Setting::Baumgarte: break;
+    case Setting::Baumgarte:
+    case Setting::Contacts:
+    case Setting::Friction:
+    case Setting::Restitution: break;
   }
   return false;
 }

@@ -299,6 +299,11 @@ void Studio::settingsPanel() {
       changed |= numberField("joint hertz", s.velocity.jointHertz);
       changed |= numberField("joint damping ratio", s.velocity.jointDampingRatio);
     }
+    changed |= ImGui::Checkbox("contacts", &s.velocity.contacts);
+    if (s.velocity.contacts) {
+      changed |= numberField("friction", s.velocity.friction);
+      changed |= numberField("restitution", s.velocity.restitution);
+    }
   }
   changed |= numberField("dt (s)", s.dt);
   if (changed) {

@@ -118,7 +118,10 @@ void bindSettings(py::module_& module) {
       .def_readwrite("warm_start", &VelocitySettings::warmStart)
       .def_readwrite("baumgarte", &VelocitySettings::baumgarte, "β, the fraction of C removed per substep.")
       .def_readwrite("joint_hertz", &VelocitySettings::jointHertz, "The soft step's joint stiffness, Hz.")
-      .def_readwrite("joint_damping_ratio", &VelocitySettings::jointDampingRatio);
+      .def_readwrite("joint_damping_ratio", &VelocitySettings::jointDampingRatio)
+      .def_readwrite("contacts", &VelocitySettings::contacts)
+      .def_readwrite("friction", &VelocitySettings::friction)
+      .def_readwrite("restitution", &VelocitySettings::restitution);
   bindWhole(velocity, "iterations", &VelocitySettings::iterations, Setting::Iterations,
             "Sequential-impulse passes per substep.");
   bindWhole(velocity, "substeps", &VelocitySettings::substeps, Setting::Substeps);

@@ -6,6 +6,10 @@ namespace tinkertoy {
 
 void Broadphase::update(std::span<const Aabb> boxes) {
   const auto count = static_cast<int>(boxes.size());
+  // Room for a pile's pairs from the start (a shape in a pile touches a few others), so that the
+  // step rarely has to grow it; what it grows to is kept.
+  if (pairs_.capacity() < 4 * boxes.size()) pairs_.reserve(4 * boxes.size());
+  if (found_.capacity() < boxes.size()) found_.reserve(boxes.size());
   while (static_cast<int>(proxies_.size()) > count) {
     tree_.remove(proxies_.back());
     proxies_.pop_back();

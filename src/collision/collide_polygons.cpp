@@ -28,8 +28,12 @@
 // are x_ref = c − n·(c − v1) n + r_ref n (on the reference face) and x_inc = c − r_inc n, and it is
 // kept if its separation is at most the speculative distance. Two points at most.
 //
-// Ids: a face point is (whether B is the reference, reference edge, incident edge, which end); a
-// corner pair is 0x20000 + (reference vertex, incident vertex).
+// Cores in line (two capsules end to end, a segment along a box's side) face nothing: every axis
+// separates them by about 0 and the incident edge lies beside the reference slab. The closest
+// points of the two edges then give the one point, as they do for two corners.
+//
+// Ids name the features of A and B (faceId, cornerId), not the reference's: a box rocking on
+// another, whose reference face changes sides, keeps its points' ids and so its warm starts.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -43,8 +47,30 @@ namespace tinkertoy::narrowphase {
 namespace {
 
 // Prefer A's edge for the reference unless B's separates more by this much (m): a pair of faces
-// that are parallel keeps one reference from step to step, and with it the points' ids.
+// that are parallel keeps one reference while they stay parallel to round-off.
 constexpr double kReferenceBias = 1e-9;
+// A distance below which two cores touch (m): cores this close are not "apart" for the corner
+// test, two closest points this close give no direction of their own, and an incident edge whose
+// ends differ this little along the reference edge runs along its normal.
+constexpr double kTouching = 1e-12;
+
+// A vertex or edge of A or of B (an edge i runs from vertex i to vertex i + 1).
+struct Feature {
+  bool ofB = false;
+  int index = 0;
+};
+// A face point's id: the vertex (of one shape) that puts it where it is, and the edge (of the
+// other) it lies against. A corner pair's: both vertices, tagged 0x20000. Either way the same
+// features give the same id whichever shape is the reference.
+std::uint32_t faceId(Feature vertex, Feature edge) {
+  return (vertex.ofB ? 0x10000U : 0U) + (static_cast<std::uint32_t>(vertex.index) << 8) +
+         (static_cast<std::uint32_t>(edge.index) << 4);
+}
+std::uint32_t cornerId(Feature p, Feature q) {
+  const Feature& a = p.ofB ? q : p;
+  const Feature& b = p.ofB ? p : q;
+  return 0x20000U + (static_cast<std::uint32_t>(a.index) << 8) + (static_cast<std::uint32_t>(b.index) << 4);
+}
 
 struct Axis {
   int edge = 0;
@@ -125,18 +151,28 @@ Manifold polygons(const Convex& a, const Placement& xa, const Convex& bWorld, co
     m.points[m.count++] = midway(xa.apply(onA), xa.apply(onB), m.normal, id);
   };
 
-  if (axis.separation > 0.0) {
+  // Ids by the features of A and B, not by which is the reference, so that a pair whose
+  // reference face changes sides from step to step (a box rocking on another) keeps them.
+  const auto vertexOf = [&](bool onRef, int index) { return Feature{onRef != flip, index}; };  // true: of B
+
+  // Two corners (or caps) facing each other, or cores that touch along a line (in-line capsules):
+  // one point along the line between the closest points of the two edges.
+  const auto closestPoints = [&]() {
     const Closest f = closestOfSegments(v1, v2, w1, w2);
-    const bool corner1 = f.f1 == 0.0 || f.f1 == 1.0, corner2 = f.f2 == 0.0 || f.f2 == 1.0;
-    if (corner1 && corner2) {
-      const Eigen::Vector2d p1 = v1 + f.f1 * (v2 - v1), p2 = w1 + f.f2 * (w2 - w1);
-      const Eigen::Vector2d d = p2 - p1;
-      const double length = d.norm();
-      if (length - radius > speculative) return m;
-      const Eigen::Vector2d normal = d / length;
-      const auto refVertex = static_cast<std::uint32_t>(f.f1 == 0.0 ? i1 : (i1 + 1) % ref.count);
-      const auto incVertex = static_cast<std::uint32_t>(f.f2 == 0.0 ? i2 : (i2 + 1) % inc.count);
-      add(p1 + ref.radius * normal, p2 - inc.radius * normal, normal, 0x20000U + (refVertex << 8) + (incVertex << 4));
+    const Eigen::Vector2d p1 = v1 + f.f1 * (v2 - v1), p2 = w1 + f.f2 * (w2 - w1);
+    const Eigen::Vector2d d = p2 - p1;
+    const double length = d.norm();
+    if (length - radius > speculative) return;
+    const Eigen::Vector2d normal = length > kTouching ? Eigen::Vector2d(d / length) : n;
+    const Feature refEnd = vertexOf(true, f.f1 < 0.5 ? i1 : (i1 + 1) % ref.count);
+    const Feature incEnd = vertexOf(false, f.f2 < 0.5 ? i2 : (i2 + 1) % inc.count);
+    add(p1 + ref.radius * normal, p2 - inc.radius * normal, normal, cornerId(refEnd, incEnd));
+  };
+
+  if (axis.separation > kTouching) {
+    const Closest f = closestOfSegments(v1, v2, w1, w2);
+    if ((f.f1 == 0.0 || f.f1 == 1.0) && (f.f2 == 0.0 || f.f2 == 1.0)) {
+      closestPoints();
       return m;
     }
   }
@@ -144,20 +180,30 @@ Manifold polygons(const Convex& a, const Placement& xa, const Convex& bWorld, co
   const Eigen::Vector2d t = (v2 - v1).normalized();
   const double lower = t.dot(v1), upper = t.dot(v2);
   const double a1 = t.dot(w1), a2 = t.dot(w2);
-  if ((a1 < lower && a2 < lower) || (a1 > upper && a2 > upper)) return m;  // side by side, not facing
-  // An end of the incident edge moved into the slab along the edge (a1 ≠ a2 whenever one is out).
-  const auto clipped = [&](const Eigen::Vector2d& end, double along) -> Eigen::Vector2d {
-    const double bound = along < lower ? lower : (along > upper ? upper : along);
-    if (bound == along) return end;
-    return w1 + (bound - a1) / (a2 - a1) * (w2 - w1);
+  // Side by side, not facing: in line, or along each other's extension.
+  if ((a1 < lower && a2 < lower) || (a1 > upper && a2 > upper)) {
+    closestPoints();
+    return m;
+  }
+  // An end of the incident edge outside the slab moves into it along the edge; an edge that runs
+  // along n (a1 = a2 up to rounding) keeps its ends, which are then on the slab's side.
+  const double span = std::abs(a2 - a1);
+  const auto clipped = [&](const Eigen::Vector2d& end, double along, int endIndex) -> std::pair<Eigen::Vector2d, std::uint32_t> {
+    const Feature own = vertexOf(false, endIndex);
+    const Feature face = vertexOf(true, i1);  // the reference edge i1: the same index as its first vertex
+    if ((along >= lower && along <= upper) || span <= kTouching * (upper - lower + 1.0)) return {end, faceId(own, face)};
+    const bool low = along < lower;
+    const double bound = low ? lower : upper;
+    const Feature refEnd = vertexOf(true, low ? i1 : (i1 + 1) % ref.count);
+    const Feature incEdge = vertexOf(false, i2);
+    return {w1 + (bound - a1) / (a2 - a1) * (w2 - w1), faceId(refEnd, incEdge)};
   };
-  const std::array<Eigen::Vector2d, 2> ends = {clipped(w1, a1), clipped(w2, a2)};
-  const auto base = (flip ? 0x10000U : 0U) + (static_cast<std::uint32_t>(i1) << 8) + (static_cast<std::uint32_t>(i2) << 4);
-  for (std::uint32_t k = 0; k < 2; ++k) {
-    const Eigen::Vector2d& c = ends[k];
+  const std::array<std::pair<Eigen::Vector2d, std::uint32_t>, 2> ends = {clipped(w1, a1, i2),
+                                                                         clipped(w2, a2, (i2 + 1) % inc.count)};
+  for (const auto& [c, id] : ends) {
     const double core = n.dot(c - v1);
     if (core - radius > speculative) continue;
-    add(c - core * n + ref.radius * n, c - inc.radius * n, n, base + k);
+    add(c - core * n + ref.radius * n, c - inc.radius * n, n, id);
   }
   return m;
 }

@@ -1,6 +1,7 @@
 #include "tinkertoy/dynamics/contact_solver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 #include <variant>
 
@@ -23,12 +24,18 @@ void ContactSolver::build(const Model& model) {
     bodies_[i].offset = static_cast<Eigen::Index>(model.offsetOf(id));
     const BodySettings settings = body.settings();
     const auto* rigid = std::get_if<RigidBodySettings>(&settings);
-    if (!rigid || body.isDriven()) continue;  // only rigid bodies collide; a driven one answers nothing
+    if (!rigid) continue;  // only rigid bodies collide
+    const Convex shape = convexOf(rigid->shape);
+    for (int k = 0; k < shape.count; ++k) bodies_[i].reach = std::max(bodies_[i].reach, shape.vertices[k].norm() + shape.radius);
+    if (body.isDriven()) continue;  // a driven one answers nothing
     bodies_[i].inverseMass = 1.0 / rigid->mass;
     bodies_[i].inverseInertia = 1.0 / rigid->inertia.value_or(rigid->shape.inertia(rigid->mass));
   }
   points_.clear();
   previous_.clear();
+  // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
+  points_.reserve(8 * bodies_.size());
+  previous_.reserve(8 * bodies_.size());
 }
 
 Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::VectorXd& v) const {
@@ -67,9 +74,10 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       };
       p.normalMass = effective(n);
       p.tangentMass = effective(t);
-      p.target = c.separation > 0.0 ? -c.separation / h
+      p.relaxedTarget = c.separation > 0.0 ? -c.separation / h : 0.0;
+      p.target = c.separation > 0.0 ? p.relaxedTarget
                                     : material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h;
-      p.approach = n.dot(relativeVelocity(p, v));
+      p.approach = n.dot(relativeVelocity(p, v));  // before any warm start (the loop below)
       p.friction = material.friction;
       p.restitution = material.restitution;
       p.threshold = material.restitutionThreshold;
@@ -78,10 +86,14 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       if (same != previous_.end() && key(same->a, same->b, same->id) == key(p.a, p.b, p.id)) {
         p.normalImpulse = same->normalImpulse;
         p.tangentImpulse = same->tangentImpulse;
-        apply(p, p.normalImpulse * n + p.tangentImpulse * t, v);
       }
       points_.push_back(p);
     }
+  }
+  // The warm start once every point's approach is measured, so that whether a point bounces does
+  // not depend on the order of the points.
+  for (const Point& p : points_) {
+    apply(p, p.normalImpulse * p.normal + p.tangentImpulse * Eigen::Vector2d(p.normal.y(), -p.normal.x()), v);
   }
 }
 
@@ -92,14 +104,54 @@ void ContactSolver::pushToward(Point& p, double target, Eigen::VectorXd& v) cons
   apply(p, (p.normalImpulse - old) * p.normal, v);
 }
 
-void ContactSolver::solve(Eigen::VectorXd& v) {
+void ContactSolver::solve(Eigen::VectorXd& v, bool bias) {
   for (Point& p : points_) {
     const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
     const double vt = t.dot(relativeVelocity(p, v));
     const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
     p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
     apply(p, (p.tangentImpulse - old) * t, v);
-    pushToward(p, p.target, v);
+    pushToward(p, bias ? p.target : p.relaxedTarget, v);
+  }
+}
+
+double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1) const {
+  double total = 0.0;
+  for (const Point& p : points_) {
+    const Eigen::Vector2d impulse = p.normalImpulse * p.normal + p.tangentImpulse * Eigen::Vector2d(p.normal.y(), -p.normal.x());
+    total += 0.5 * impulse.dot(relativeVelocity(p, v0) + relativeVelocity(p, v1));
+  }
+  return total;
+}
+
+double ContactSolver::fastestPoint(const Eigen::VectorXd& v) const {
+  double fastest = 0.0;
+  for (const BodyMass& b : bodies_) {
+    if (b.reach == 0.0) continue;
+    fastest = std::max(fastest, v.segment<2>(b.offset).norm() + std::abs(v[b.offset + 2]) * b.reach);
+  }
+  return fastest;
+}
+
+void ContactSolver::serialize(StateArchive& archive) {
+  std::int64_t count = static_cast<std::int64_t>(points_.size());
+  archive.integer(count);
+  if (archive.reading()) {
+    // Two points at most for each pair of bodies.
+    if (count < 0 || static_cast<std::uint64_t>(count) > static_cast<std::uint64_t>(bodies_.size()) * bodies_.size()) {
+      throw StateError("the state file holds more contact points than this model's bodies can have");
+    }
+    points_.assign(static_cast<std::size_t>(count), Point{});
+  }
+  for (Point& p : points_) {
+    archive.integer(p.a);
+    archive.integer(p.b);
+    archive.integer(p.id);
+    archive.number(p.normalImpulse);
+    archive.number(p.tangentImpulse);
+    if (archive.reading() && (p.a >= bodies_.size() || p.b >= bodies_.size())) {
+      throw StateError("the state file holds a contact of a body this model does not have");
+    }
   }
 }
 

@@ -70,7 +70,7 @@ struct SettingRecord {
   SettingSpelling spelling;
 };
 
-constexpr std::array<SettingRecord, 25> kSettings = {{
+constexpr std::array<SettingRecord, 28> kSettings = {{
     {Setting::Dt, {"dt", "dt"}},
     {Setting::Formulation, {"formulation", "formulation"}},
     {Setting::Integrator, {"integrator", "integrator"}},
@@ -96,6 +96,9 @@ constexpr std::array<SettingRecord, 25> kSettings = {{
     {Setting::Baumgarte, {"", "velocity.baumgarte"}},
     {Setting::JointHertz, {"joint_hertz", "velocity.joint_hertz"}},
     {Setting::JointDampingRatio, {"joint_damping_ratio", "velocity.joint_damping_ratio"}},
+    {Setting::Contacts, {"contacts", "velocity.contacts"}},
+    {Setting::Friction, {"friction", "velocity.friction"}},
+    {Setting::Restitution, {"restitution", "velocity.restitution"}},
 }};
 
 std::string numberText(double x) {
@@ -157,6 +160,24 @@ void validateCombinations(const SimulationSettings& s) {
   if (!velocity && s.integrator == IntegratorKind::Rattle && (s.ks != 0.0 || s.kd != 0.0)) {
     throw SettingsError({s.ks != 0.0 ? Setting::Ks : Setting::Kd, Setting::Integrator},
                         "rattle holds C = 0 and Ċ = 0 at every step by itself; ks and kd must be 0 with it");
+  }
+  if (s.velocity.contacts && !velocity) {
+    throw SettingsError({Setting::Contacts, Setting::Formulation},
+                        "contacts are solved at the velocity level; use formulation velocity with them");
+  }
+  if (s.velocity.contacts && velocity && s.solver.kind != SolverKind::SequentialImpulses) {
+    throw SettingsError({Setting::Contacts, Setting::Solver},
+                        "contacts are solved by sequential impulses so far; use solver sequential with them");
+  }
+  if (s.velocity.contacts && velocity && s.velocity.scheme == VelocityScheme::Verlet) {
+    throw SettingsError({Setting::Contacts, Setting::VelocityScheme},
+                        "contacts are solved in symplectic Euler's substeps so far; use velocity scheme "
+                        "symplectic-euler with them");
+  }
+  if (s.velocity.contacts && velocity && s.velocity.positionCorrection == PositionCorrection::Projection) {
+    throw SettingsError({Setting::Contacts, Setting::PositionCorrection},
+                        "the projection does not hold contacts yet; use position correction baumgarte, soft "
+                        "or none with them");
   }
   if (!velocity && s.solver.kind == SolverKind::SequentialImpulses) {
     throw SettingsError({Setting::Solver, Setting::Formulation},
@@ -242,6 +263,9 @@ void SimulationSettings::validate() const {
   requireAtMost(Setting::Baumgarte, velocity.baumgarte, 1.0, " (the fraction of C removed per substep)");
   requirePositive(Setting::JointHertz, velocity.jointHertz);
   requireNonNegative(Setting::JointDampingRatio, velocity.jointDampingRatio);
+  requireNonNegative(Setting::Friction, velocity.friction);
+  requireNonNegative(Setting::Restitution, velocity.restitution);
+  requireAtMost(Setting::Restitution, velocity.restitution, 1.0, " (1 bounces back at the speed of approach)");
   validateCombinations(*this);
 }
 

@@ -97,6 +97,12 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
       {"the joint damping ratio", exactly(s.velocity.jointDampingRatio)},
   };
   for (const auto& [what, value] : settings) archive.expect(what, value);
+  // Only with contacts, so that a state saved without them reads as it always has.
+  if (s.velocity.contacts) {
+    archive.expect("contacts", "on");
+    archive.expect("friction", exactly(s.velocity.friction));
+    archive.expect("restitution", exactly(s.velocity.restitution));
+  }
 }
 
 void Simulator::serialize(StateArchive& archive, std::string_view origin) {

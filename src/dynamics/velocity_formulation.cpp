@@ -42,6 +42,10 @@ void VelocityFormulation::rebuild() {
   if (global_) {
     global_->build(system_, inverseMass_.matrix(), carry_);
   }
+  if (settings_.velocity.contacts) {
+    contactFinder_.build(model_);
+    contacts_.build(model_);
+  }
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
@@ -68,6 +72,7 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(lambda_, m);
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
+  if (settings_.velocity.contacts) contacts_.serialize(archive);
   if (archive.reading()) evaluatedAtEnd_ = false;
 }
 
@@ -108,20 +113,28 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
   v += h * WQ_;
+  const bool contacts = settings_.velocity.contacts;
+  if (contacts) prepareContacts(time, q, v, h);
   if (constrained) {
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
     warmStart(v);
-    impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
   }
+  softPasses(v, constrained, true);
   q += h * v;
   time += h;
   tally_.add({2 * settings_.velocity.iterations, 0.0});
+  if (constrained) {
+    displacement_ = q - substepStart_;
+    system_.jacobian().multiply(displacement_, substepC_);
+    substepC_ += current_ + h * timeRate_;
+    targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
+  }
+  softPasses(v, constrained, false);
+  if (contacts) {
+    contacts_.restitute(v);
+    work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
+  }
   if (!constrained) return;
-  displacement_ = q - substepStart_;
-  system_.jacobian().multiply(displacement_, substepC_);
-  substepC_ += current_ + h * timeRate_;
-  targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
-  impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
   constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
   lambda_ = impulses_.impulses() / h;
   system_.jacobian().multiplyTransposed(lambda_, force_);
@@ -174,7 +187,13 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   startVelocity_ = v;
   kick(time, q, v, v, verlet ? 0.5 * h : h);
 
-  // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets).
+  // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets), and the contacts'.
+  const bool contacts = settings_.velocity.contacts;
+  if (contacts) prepareContacts(time, q, v, h);
+  if (contacts && system_.rows() == 0) {
+    solvePasses(v, ImpulsePass::Velocity);
+    contacts_.restitute(v);
+  }
   if (system_.rows() > 0) {
     predicted_ = q + h * v;
     system_.evaluate({time + h, predicted_, v}, kValues);  // leaves J at q
@@ -186,8 +205,9 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     // Ideal constraint impulses do no work; a solve linearized at q whose passive rows add much
     // kinetic energy has met a motion too fast for its step (h|v| near a link's length, as in a
     // whipping cloth). Redo it linearized at the prediction, which cannot add energy there.
-    // (Not with Verlet, whose symmetry the relinearization would break; holdPositions instead.)
-    if (!verlet && passiveWork(v) > 0.01 * kinetic + 1e-12) {
+    // (Not with Verlet, whose symmetry the relinearization would break; holdPositions instead.
+    // Not with contacts, whose push out of penetrations and bounces do work by design.)
+    if (!verlet && !contacts && passiveWork(v) > 0.01 * kinetic + 1e-12) {
       v = vStar_;
       impulses_.impulses() = previousImpulses_;
       system_.evaluate({time + h, predicted_, v}, kJacobian);
@@ -196,10 +216,13 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
       ++tally_.relinearized;
     }
     if (verlet) holdPositions(time, q, v, h);
+    if (contacts) contacts_.restitute(v);
     constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
   }
+  // The contacts' impulses do work as the rows' do (a bounce, friction, a push out of a penetration).
+  if (contacts) work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
 
   // 4. Symplectic Euler, with Baumgarte's pseudo velocity in the positions only.
   q += h * v;
@@ -351,8 +374,34 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
   v += warmStart_;
 }
 
+void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+  const ContactMaterial material{.friction = settings_.velocity.friction, .restitution = settings_.velocity.restitution};
+  const double speculative = 4.0 * material.slop + 2.0 * h * contacts_.fastestPoint(v);
+  contacts_.prepare(contactFinder_.find({time, q, v}, speculative), {time, q, v}, v, h, material);
+}
+
+void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, bool bias) {
+  if (settings_.velocity.contacts) {
+    interleavedPasses(v, bias);
+  } else if (constrained) {
+    impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
+  }
+}
+
+void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, bool bias) {
+  for (int k = 0; k < settings_.velocity.iterations; ++k) {
+    if (system_.rows() > 0) impulses_.solve(v, ImpulsePass::Velocity, 1);
+    contacts_.solve(v, bias);
+  }
+}
+
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
   const int iterations = settings_.velocity.iterations;
+  if (settings_.velocity.contacts && pass == ImpulsePass::Velocity) {  // sequential (validated)
+    interleavedPasses(v, true);
+    tally_.add({iterations, 0.0});
+    return;
+  }
   if (sequential_) {
     impulses_.solve(v, pass, iterations);
     tally_.add({iterations, 0.0});

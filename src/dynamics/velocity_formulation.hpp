@@ -62,6 +62,7 @@
 #include "dynamics/global_velocity_solve.hpp"
 #include "dynamics/row_carry.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
+#include "tinkertoy/dynamics/contact_solver.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
 #include "tinkertoy/dynamics/inverse_mass.hpp"
 #include "tinkertoy/dynamics/velocity_targets.hpp"
@@ -110,8 +111,16 @@ class VelocityFormulation final : public Formulation {
   void solveImpulses(Eigen::VectorXd& v, double h);
   // v += W Jᵀ λ with the last substep's impulses (or, without warm starting, λ = 0).
   void warmStart(Eigen::VectorXd& v);
-  // The impulses of a pass: sequential passes or the global solve.
+  // The impulses of a pass: sequential passes or the global solve; with contacts, interleaved.
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
+  // The soft step's passes: the joints' (if `constrained`), with contacts interleaved with theirs.
+  void softPasses(Eigen::VectorXd& v, bool constrained, bool bias);
+  // Each joint pass followed by a contact pass; without `bias` (relax passes) the contacts do not
+  // push out of penetrations.
+  void interleavedPasses(Eigen::VectorXd& v, bool bias);
+  // With contacts: those at (time, q) within what the bodies can close in h, their rows prepared
+  // and warm-started into v.
+  void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
   // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the
   // state the impulses were solved at).
   double passiveWork(const Eigen::VectorXd& v);
@@ -126,6 +135,8 @@ class VelocityFormulation final : public Formulation {
   VelocityTargets targets_;
   SequentialImpulses impulses_;  // all rows, or with a global solve the spring rows only
   std::optional<GlobalVelocitySolve> global_;
+  ContactFinder contactFinder_;  // with settings_.velocity.contacts only
+  ContactSolver contacts_;
   SolveTally tally_;
   ProjectionTally projectionTally_;
   // The system holds J, C and Ċ at the state the last substep returned (its projection's last

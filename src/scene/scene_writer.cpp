@@ -136,6 +136,11 @@ class Writer {
     out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
     out["joint_hertz"] = s.velocity.jointHertz;
     out["joint_damping_ratio"] = s.velocity.jointDampingRatio;
+    if (s.velocity.contacts) {
+      out["contacts"] = true;
+      out["friction"] = s.velocity.friction;
+      out["restitution"] = s.velocity.restitution;
+    }
     return out;
   }
 

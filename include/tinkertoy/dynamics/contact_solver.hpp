@@ -36,6 +36,7 @@
 #include <span>
 #include <vector>
 
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/contact_finder.hpp"
 
 namespace tinkertoy {
@@ -58,10 +59,15 @@ class ContactSolver {
   // (its impulses applied to v).
   void prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v, double h,
                const ContactMaterial& material);
-  // One pass over the points.
-  void solve(Eigen::VectorXd& v);
+  // One pass over the points. Without `bias` (the soft step's relax passes) a penetration is not
+  // pushed out: its target is 0, a gap's stays −s/h.
+  void solve(Eigen::VectorXd& v, bool bias = true);
   // The bounce of the points that closed fast, after the passes.
   void restitute(Eigen::VectorXd& v);
+  // The work the accumulated impulses did in taking the velocities from v0 to v1, J: each point's
+  // impulse times its relative velocity's mean, (λ_n n + λ_t t) · (v_rel(v0) + v_rel(v1)) / 2,
+  // exact for the kinetic energy they changed (as the joints' rows are booked).
+  [[nodiscard]] double work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1) const;
 
   struct PointImpulse {
     double normal = 0.0, tangent = 0.0;  // N·s
@@ -69,11 +75,17 @@ class ContactSolver {
   // The accumulated impulses, by point in the order of prepare's contacts and their points.
   [[nodiscard]] std::vector<PointImpulse> impulses() const;
   [[nodiscard]] std::size_t pointCount() const { return points_.size(); }
+  // The points' keys and impulses, all the next prepare's warm start needs, in either direction.
+  void serialize(StateArchive& archive);
+  // The largest speed of a point of a shape (|v| + |ω| times the shape's reach), for the
+  // speculative distance: what two bodies can close within a step is at most twice it times h.
+  [[nodiscard]] double fastestPoint(const Eigen::VectorXd& v) const;
 
  private:
   struct BodyMass {
     Eigen::Index offset = 0;
     double inverseMass = 0.0, inverseInertia = 0.0;
+    double reach = 0.0;  // the farthest point of its shape from its center, m (0: no shape)
   };
   struct Point {
     std::size_t a = 0, b = 0;  // dense body indices
@@ -81,6 +93,7 @@ class ContactSolver {
     Eigen::Vector2d normal, rA, rB;
     double normalMass = 0.0, tangentMass = 0.0;  // 1/k
     double target = 0.0;                         // the normal row's target velocity
+    double relaxedTarget = 0.0;                  // and without the push out of a penetration
     double approach = 0.0;                       // v_n before the solve
     double friction = 0.0, restitution = 0.0, threshold = 0.0;
     double normalImpulse = 0.0, tangentImpulse = 0.0;

@@ -1,0 +1,121 @@
+// Contacts in a simulation (settings "contacts": true): a box dropped on the ground comes to rest
+// on it with the velocity level's substeps and with the soft step, the work ledger books what the
+// contacts take, a saved state resumes bit for bit, a hinged body lies on the ground, and every
+// door refuses the settings that do not solve contacts yet.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy {
+namespace {
+
+std::string boxOnTheGround(const std::string& extraSettings) {
+  return R"({"dimension": 2, "gravity": [0, -9.81],
+    "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4,
+                 "contacts": true)" + extraSettings + R"(},
+    "bodies": [
+      {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
+       "shape": {"type": "box", "size": [10, 1]}},
+      {"id": "box", "type": "rigid", "mass": 2, "position": [0.3, 1.0], "angle": 0.4,
+       "shape": {"type": "box", "size": [1, 0.6]}}]})";
+}
+
+// Dropped turned, the box lands on a corner, tips onto its face and rests there: level, its
+// bottom on the ground's top to a millimetre, still. The energy it lost is in the ledger (as the
+// impulses' work), so E − E₀ − W stays at the integrator's error.
+TEST(ContactsInARun, ABoxDroppedOnTheGroundComesToRest) {
+  for (const std::string correction : {"baumgarte", "soft"}) {
+    SCOPED_TRACE(correction);
+    Scene scene = parseScene(boxOnTheGround(R"(, "position_correction": ")" + correction + "\""));
+    Simulator simulator(scene.model, scene.settings);
+    const double start = simulator.diagnostics().totalEnergy();
+    double work = 0.0;
+    for (int k = 0; k < 180; ++k) {
+      simulator.step();
+      work += simulator.diagnostics().work.total();
+    }
+    const Eigen::VectorXd q = scene.model.coordinates(*scene.model.findBody("box"));
+    const double angle = std::remainder(q[2], std::numbers::pi / 2);  // resting on either face
+    EXPECT_NEAR(angle, 0.0, 1e-3);
+    const double halfHeight = std::abs(std::remainder(q[2], std::numbers::pi)) < 0.1 ? 0.3 : 0.5;
+    EXPECT_NEAR(q[1], halfHeight, 1e-3);
+    EXPECT_LT(scene.model.velocities(*scene.model.findBody("box")).norm(), 1e-2);
+    const double end = simulator.diagnostics().totalEnergy();
+    EXPECT_LT(work, -1.0) << "the landing took energy";
+    EXPECT_NEAR(end - start - work, 0.0, 0.02 * std::abs(work));
+  }
+}
+
+// A saved state holds the contacts' impulses: the run resumed from it matches the one that went on.
+TEST(ContactsInARun, ASavedStateResumesBitForBit) {
+  Scene scene = parseScene(boxOnTheGround(""));
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 40; ++k) simulator.step();  // landed: contacts with warm starts
+  const std::string state = simulator.saveState();
+  Scene again = parseScene(boxOnTheGround(""));
+  Simulator resumed(again.model, again.settings);
+  resumed.restoreState(state);
+  for (int k = 0; k < 30; ++k) {
+    simulator.step();
+    resumed.step();
+  }
+  EXPECT_EQ(again.model.q(), scene.model.q());
+  EXPECT_EQ(again.model.v(), scene.model.v());
+  // A state saved with contacts does not go into a simulator without them.
+  Scene without = parseScene(boxOnTheGround("").replace(boxOnTheGround("").find("\"contacts\": true"), 16, "\"contacts\": false"));
+  Simulator other(without.model, without.settings);
+  EXPECT_THROW(other.restoreState(state), StateError);
+}
+
+// A bar hinged at one end falls onto the ground and lies on it: the joint's passes and the
+// contacts' share each iteration.
+TEST(ContactsInARun, AHingedBarLiesOnTheGround) {
+  Scene scene = parseScene(R"({"dimension": 2, "gravity": [0, -9.81],
+    "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4,
+                 "contacts": true},
+    "bodies": [
+      {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
+       "shape": {"type": "box", "size": [10, 1]}},
+      {"id": "bar", "type": "rigid", "mass": 1, "position": [1.0, 0.5], "shape": {"type": "capsule", "length": 2, "radius": 0.05}}],
+    "constraints": [{"type": "revolute", "a": "bar", "b": null, "anchor": [0, 0.5]}]})");
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 240; ++k) simulator.step();
+  const Eigen::VectorXd q = scene.model.coordinates(*scene.model.findBody("bar"));
+  // The bar's free end on the ground: its tip's core at the capsule's radius above y = 0.
+  const double tipY = q[1] + std::sin(q[2]) * 1.0;
+  EXPECT_NEAR(tipY, 0.05, 2e-3);
+  EXPECT_LT(scene.model.velocities(*scene.model.findBody("bar")).norm(), 1e-2);
+  EXPECT_LT(simulator.diagnostics().constraintError, 1e-3);
+}
+
+// Each door says which settings do not solve contacts yet, by their names.
+TEST(ContactsInARun, SettingsThatDoNotSolveContactsAreRefused) {
+  const auto refused = [](const std::string& extra, const std::string& path, const std::string& words) {
+    try {
+      (void)parseScene(boxOnTheGround(extra));
+      ADD_FAILURE() << extra << " was accepted";
+    } catch (const SceneError& e) {
+      EXPECT_EQ(e.path(), path) << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  refused(R"(, "position_correction": "projection")", "settings.contacts", "projection does not hold contacts");
+  refused(R"(, "velocity_scheme": "verlet")", "settings.contacts", "symplectic-euler");
+  refused(R"(, "friction": -0.1)", "settings.friction", "");
+  refused(R"(, "restitution": 1.5)", "settings.restitution", "");
+  SimulationSettings settings;
+  settings.formulation = FormulationKind::Velocity;
+  settings.velocity.contacts = true;
+  settings.solver.kind = SolverKind::SparseLdlt;
+  EXPECT_THROW(settings.validate(), SettingsError);
+  settings.solver.kind = SolverKind::SequentialImpulses;
+  EXPECT_NO_THROW(settings.validate());
+  settings.formulation = FormulationKind::Acceleration;
+  EXPECT_THROW(settings.validate(), SettingsError);
+}
+
+}  // namespace
+}  // namespace tinkertoy
