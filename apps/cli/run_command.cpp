@@ -65,7 +65,7 @@ nlohmann::json summaryJson(const Report& r) {
   nlohmann::json work = nlohmann::json::object();
   for (std::size_t k = 0; k < kWorkSources; ++k) work[std::string(workSourceName(WorkSource(k)))] = r.stats.work.work[k];
   work["total"] = r.stats.work.total();
-  return {
+  nlohmann::json summary = {
       {"scene", r.path},
       {"dimension", model.dimension()},
       {"particles", particles},
@@ -98,6 +98,11 @@ nlohmann::json summaryJson(const Report& r) {
       {"breaks", breaks},
       {"final_state", finalState},
   };
+  if (s.velocity.contacts) {
+    summary["contacts_max"] = r.stats.contactsMax;
+    summary["penetration_max"] = r.stats.penetrationMax;
+  }
+  return summary;
 }
 
 void printSummary(std::ostream& out, const Report& r) {
@@ -133,6 +138,10 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
   if (s.solver.kind == SolverKind::SparseLdlt) out << st.factorizationsPerStep() << " factorizations per step, ";
   out << "max residual " << st.residualMax << "\n";
+  if (s.velocity.contacts) {
+    out << "  contacts     up to " << counted(st.contactsMax, "point") << " at once, deepest penetration "
+        << st.penetrationMax << " m\n";
+  }
   const bool accelerationLevel = s.formulation == FormulationKind::Acceleration;
   if (accelerationLevel && s.integrator == IntegratorKind::DormandPrince5) {
     out << "  dopri5       " << counted(st.adaptiveSteps, "step") << " of its own (mean "

@@ -41,6 +41,10 @@ void bindDiagnostics(py::module_& module) {
       .def_readonly("solver_residual", &StepDiagnostics::solverResidual)
       .def_readonly("factorizations", &StepDiagnostics::factorizations)
       .def_readonly("projection_iterations", &StepDiagnostics::projectionIterations)
+      .def_readonly("contact_points", &StepDiagnostics::contactPoints,
+                    "With contacts: the most contact points at a substep's start.")
+      .def_readonly("penetration", &StepDiagnostics::penetration,
+                    "With contacts: the deepest penetration at a substep's start, m.")
       .def_readonly("projection_converged", &StepDiagnostics::projectionConverged)
       .def_readonly("adaptive_steps", &StepDiagnostics::adaptiveSteps)
       .def_readonly("rejected_steps", &StepDiagnostics::rejectedSteps)

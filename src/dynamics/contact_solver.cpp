@@ -60,6 +60,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   std::sort(previous_.begin(), previous_.end(),
             [](const Point& x, const Point& y) { return key(x.a, x.b, x.id) < key(y.a, y.b, y.id); });
   points_.clear();
+  deepest_ = 0.0;
   for (const BodyContact& contact : contacts) {
     const BodyMass &a = bodies_[contact.a], &b = bodies_[contact.b];
     const Eigen::Vector2d centerA = state.q.segment<2>(a.offset), centerB = state.q.segment<2>(b.offset);
@@ -74,6 +75,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       };
       p.normalMass = effective(n);
       p.tangentMass = effective(t);
+      deepest_ = std::max(deepest_, -c.separation);
       p.relaxedTarget = c.separation > 0.0 ? -c.separation / h : 0.0;
       p.target = c.separation > 0.0 ? p.relaxedTarget
                                     : material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h;

@@ -28,6 +28,8 @@ void RunStatistics::add(const StepDiagnostics& step) {
   adaptiveSteps += step.adaptiveSteps;
   rejectedSteps += step.rejectedSteps;
   residualMax = std::max(residualMax, step.solverResidual);
+  contactsMax = std::max(contactsMax, step.contactPoints);
+  penetrationMax = std::max(penetrationMax, step.penetration);
 }
 
 }  // namespace tinkertoy

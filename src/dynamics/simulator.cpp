@@ -311,6 +311,9 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
     d.adaptiveStepSize = adaptive.lastStep;
   }
   d.solverResidual = tally.maxResidual;
+  const Formulation::ContactTally& contacts = formulation_->contactTally();
+  d.contactPoints = contacts.points;
+  d.penetration = contacts.penetration;
   return d;
 }
 

@@ -141,6 +141,10 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   archive.integer(stepCount_);
   archive.number(modelSize_);
   tinkertoy::serialize(archive, diagnostics_);
+  if (settings_.velocity.contacts) {  // only then, so that a state saved without contacts reads as before
+    archive.integer(diagnostics_.contactPoints);
+    archive.number(diagnostics_.penetration);
+  }
   if (archive.reading() && !(std::isfinite(diagnostics_.totalEnergy()) && std::isfinite(diagnostics_.constraintError) &&
                              std::isfinite(diagnostics_.velocityError) && modelSize_ >= 1.0 && std::isfinite(modelSize_))) {
     throw StateError("the state file holds diagnostics that are not finite");

@@ -84,6 +84,7 @@ void VelocityFormulation::modelEdited() {
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
   tally_ = {};
   projectionTally_ = {};
+  contactTally_ = {};
   work_ = {};
   const int substeps = settings_.velocity.substeps;
   if (settings_.velocity.positionCorrection == PositionCorrection::SoftStep) {
@@ -378,6 +379,8 @@ void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q,
   const ContactMaterial material{.friction = settings_.velocity.friction, .restitution = settings_.velocity.restitution};
   const double speculative = 4.0 * material.slop + 2.0 * h * contacts_.fastestPoint(v);
   contacts_.prepare(contactFinder_.find({time, q, v}, speculative), {time, q, v}, v, h, material);
+  contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
+  contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
 }
 
 void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, bool bias) {

@@ -86,6 +86,7 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] long analyses() const override { return global_ ? global_->analyses() : 0; }
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
   [[nodiscard]] const WorkLedger& constraintWork() const override { return work_; }
+  [[nodiscard]] const ContactTally& contactTally() const override { return contactTally_; }
 
  private:
   // One substep of h of the soft step.
@@ -137,6 +138,7 @@ class VelocityFormulation final : public Formulation {
   std::optional<GlobalVelocitySolve> global_;
   ContactFinder contactFinder_;  // with settings_.velocity.contacts only
   ContactSolver contacts_;
+  ContactTally contactTally_;
   SolveTally tally_;
   ProjectionTally projectionTally_;
   // The system holds J, C and Ċ at the state the last substep returned (its projection's last

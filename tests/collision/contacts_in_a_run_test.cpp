@@ -43,6 +43,8 @@ TEST(ContactsInARun, ABoxDroppedOnTheGroundComesToRest) {
     const double halfHeight = std::abs(std::remainder(q[2], std::numbers::pi)) < 0.1 ? 0.3 : 0.5;
     EXPECT_NEAR(q[1], halfHeight, 1e-3);
     EXPECT_LT(scene.model.velocities(*scene.model.findBody("box")).norm(), 1e-2);
+    EXPECT_EQ(simulator.diagnostics().contactPoints, 2) << "resting on its face";
+    EXPECT_LT(simulator.diagnostics().penetration, 1e-3);
     const double end = simulator.diagnostics().totalEnergy();
     EXPECT_LT(work, -1.0) << "the landing took energy";
     EXPECT_NEAR(end - start - work, 0.0, 0.02 * std::abs(work));

@@ -75,6 +75,8 @@ class ContactSolver {
   // The accumulated impulses, by point in the order of prepare's contacts and their points.
   [[nodiscard]] std::vector<PointImpulse> impulses() const;
   [[nodiscard]] std::size_t pointCount() const { return points_.size(); }
+  // The deepest penetration among the points prepared, −min(s, 0), m.
+  [[nodiscard]] double deepestPenetration() const { return deepest_; }
   // The points' keys and impulses, all the next prepare's warm start needs, in either direction.
   void serialize(StateArchive& archive);
   // The largest speed of a point of a shape (|v| + |ω| times the shape's reach), for the
@@ -107,6 +109,7 @@ class ContactSolver {
 
   std::vector<BodyMass> bodies_;
   std::vector<Point> points_, previous_;
+  double deepest_ = 0.0;
 };
 
 }  // namespace tinkertoy

@@ -69,6 +69,15 @@ class Formulation {
     static const AdaptiveTally none;
     return none;
   }
+  // The contacts of the last step (none unless the settings ask for contacts).
+  struct ContactTally {
+    int points = 0;            // the most contact points at a substep's start
+    double penetration = 0.0;  // m, the deepest penetration at a substep's start (0: none)
+  };
+  [[nodiscard]] virtual const ContactTally& contactTally() const {
+    static const ContactTally none;
+    return none;
+  }
 };
 
 // The formulation `settings` asks for, on `model` (which it keeps a reference to).

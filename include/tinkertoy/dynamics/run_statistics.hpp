@@ -47,6 +47,8 @@ struct RunStatistics {
   long adaptiveSteps = 0;           // dopri5's accepted steps
   long rejectedSteps = 0;           // and its rejected ones
   double residualMax = 0.0;
+  int contactsMax = 0;          // the most contact points in a step
+  double penetrationMax = 0.0;  // m, the deepest penetration a step started from
 
   [[nodiscard]] double iterationsPerSolve() const {
     return solves > 0 ? static_cast<double>(iterations) / static_cast<double>(solves) : 0.0;

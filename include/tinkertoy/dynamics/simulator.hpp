@@ -74,6 +74,10 @@ struct StepDiagnostics {
   int rejectedSteps = 0;
   double adaptiveStepSize = 0.0;
   double solverResidual = 0.0;   // largest relative residual among them
+  // With contacts: the most contact points at a substep's start, and the deepest penetration
+  // there, m (what the solve then pushes out).
+  int contactPoints = 0;
+  double penetration = 0.0;
   // The work done on the model during the step by each source its energy does not account for
   // (dynamics/work_ledger.hpp): the forces' by the trapezoid rule over the step's power plus what
   // the external energies lost, the constraints' as the formulation reports it. Zero at step 0 and after refreshDiagnostics().
