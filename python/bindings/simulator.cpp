@@ -51,6 +51,15 @@ void bindDiagnostics(py::module_& module) {
       .def_property_readonly("work", [](const StepDiagnostics& d) { return workOf(d.work); },
                              "The step's work by each source the energy does not account for, J.");
 
+  py::class_<ContactReport>(module, "Contact", "A contact point of the last substep (Simulator.contacts()).")
+      .def_readonly("a", &ContactReport::a)
+      .def_readonly("b", &ContactReport::b)
+      .def_property_readonly("point", [](const ContactReport& c) { return Eigen::Vector2d(c.point); }, "World, m.")
+      .def_property_readonly("normal", [](const ContactReport& c) { return Eigen::Vector2d(c.normal); },
+                             "Unit, from a to b.")
+      .def_readonly("separation", &ContactReport::separation, "m at the substep's start; < 0: a penetration.")
+      .def_readonly("normal_impulse", &ContactReport::normalImpulse, "N·s on b along the normal (>= 0).")
+      .def_readonly("tangent_impulse", &ContactReport::tangentImpulse, "N·s on b along (n_y, -n_x).");
   py::class_<BreakEvent>(module, "BreakEvent", "A constraint that broke: its reaction exceeded its break force.")
       .def_readonly("step", &BreakEvent::step)
       .def_readonly("time", &BreakEvent::time)
@@ -126,6 +135,10 @@ void bindSimulator(py::module_& module) {
             return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(l.data(), static_cast<Eigen::Index>(l.size())));
           },
           py::arg("constraint"), "λ of the constraint's rows from the last step's solve (a rod's force, N).")
+      .def(
+          "contacts", [](PythonSimulator& s) { return s.simulator().contacts(); },
+          "With contacts: the contact points of the last substep, each a Contact (bodies a and b, point, "
+          "normal from a to b, separation, normal_impulse and tangent_impulse in N·s).")
       .def(
           "reaction",
           [](PythonSimulator& s, ConstraintId id) {

@@ -67,7 +67,14 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
     const Eigen::Vector2d n = contact.manifold.normal, t(n.y(), -n.x());
     for (int k = 0; k < contact.manifold.count; ++k) {
       const ContactPoint& c = contact.manifold.points[k];
-      Point p{.a = contact.a, .b = contact.b, .id = c.id, .normal = n, .rA = c.point - centerA, .rB = c.point - centerB};
+      Point p{.a = contact.a,
+              .b = contact.b,
+              .id = c.id,
+              .normal = n,
+              .rA = c.point - centerA,
+              .rB = c.point - centerB,
+              .position = c.point,
+              .separation = c.separation};
       const auto effective = [&](const Eigen::Vector2d& d) {
         const double ra = cross(p.rA, d), rb = cross(p.rB, d);
         const double sum = a.inverseMass + b.inverseMass + a.inverseInertia * ra * ra + b.inverseInertia * rb * rb;
@@ -162,6 +169,21 @@ void ContactSolver::restitute(Eigen::VectorXd& v) {
     if (p.restitution == 0.0 || p.approach >= -p.threshold || p.normalImpulse == 0.0) continue;
     pushToward(p, -p.restitution * p.approach, v);
   }
+}
+
+std::vector<ContactReport> ContactSolver::reports(const Model& model) const {
+  std::vector<ContactReport> out;
+  out.reserve(points_.size());
+  for (const Point& p : points_) {
+    out.push_back({.a = model.bodyAt(p.a),
+                   .b = model.bodyAt(p.b),
+                   .point = p.position,
+                   .normal = p.normal,
+                   .separation = p.separation,
+                   .normalImpulse = p.normalImpulse,
+                   .tangentImpulse = p.tangentImpulse});
+  }
+  return out;
 }
 
 std::vector<ContactSolver::PointImpulse> ContactSolver::impulses() const {

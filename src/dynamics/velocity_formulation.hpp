@@ -87,6 +87,7 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
   [[nodiscard]] const WorkLedger& constraintWork() const override { return work_; }
   [[nodiscard]] const ContactTally& contactTally() const override { return contactTally_; }
+  [[nodiscard]] std::vector<ContactReport> contacts() const override { return contacts_.reports(model_); }
 
  private:
   // One substep of h of the soft step.

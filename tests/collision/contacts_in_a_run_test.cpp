@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tinkertoy/scene/scene.hpp"
 
@@ -44,6 +45,18 @@ TEST(ContactsInARun, ABoxDroppedOnTheGroundComesToRest) {
     EXPECT_NEAR(q[1], halfHeight, 1e-3);
     EXPECT_LT(scene.model.velocities(*scene.model.findBody("box")).norm(), 1e-2);
     EXPECT_EQ(simulator.diagnostics().contactPoints, 2) << "resting on its face";
+    // The two points hold the box up: together the impulse of its weight over a substep, along
+    // the ground's normal, from the ground (a) to the box (b).
+    const std::vector<ContactReport> contacts = simulator.contacts();
+    ASSERT_EQ(contacts.size(), 2u);
+    double held = 0.0;
+    for (const ContactReport& c : contacts) {
+      EXPECT_EQ(c.a, *scene.model.findBody("ground"));
+      EXPECT_EQ(c.b, *scene.model.findBody("box"));
+      EXPECT_NEAR((c.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, 1e-3);
+      held += c.normalImpulse;
+    }
+    EXPECT_NEAR(held, 2.0 * 9.81 * scene.settings.dt / 4, 0.02 * 2.0 * 9.81 * scene.settings.dt / 4);
     EXPECT_LT(simulator.diagnostics().penetration, 1e-3);
     const double end = simulator.diagnostics().totalEnergy();
     EXPECT_LT(work, -1.0) << "the landing took energy";

@@ -180,3 +180,23 @@ def test_a_state_saved_by_the_command_line_restores_in_python(scenes, tmp_path):
     other = tinkertoy.Simulator(tinkertoy.parse_scene(pendulum_text(scenes, mass=1.5)))
     with pytest.raises(tinkertoy.StateError, match="origin"):
         other.restore_state(state.read_bytes())
+
+
+def test_contacts_are_reported_with_their_impulses(scenes):
+    scene = tinkertoy.load_scene(scenes / "contacts.json")
+    sim = tinkertoy.Simulator(scene)
+    for _ in range(240):
+        sim.step()
+    contacts = sim.contacts()
+    assert len(contacts) == sim.diagnostics.contact_points or len(contacts) > 0
+    floor = scene.model.find_body("floor")
+    on_floor = [c for c in contacts if floor in (c.a, c.b)]
+    assert on_floor, "something rests on the floor"
+    for c in contacts:
+        assert abs(np.linalg.norm(c.normal) - 1.0) < 1e-12
+        assert c.normal_impulse >= 0.0
+        assert abs(c.tangent_impulse) <= 0.5 * c.normal_impulse * (1 + 1e-5) + 1e-12  # the scene's friction 0.5
+        assert c.separation > -0.02
+    plain = tinkertoy.Simulator(tinkertoy.load_scene(scenes / "pendulum.json"))
+    plain.step()
+    assert plain.contacts() == []

@@ -38,6 +38,7 @@
 
 #include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/dynamics/contact_finder.hpp"
+#include "tinkertoy/dynamics/contact_report.hpp"
 
 namespace tinkertoy {
 
@@ -75,6 +76,8 @@ class ContactSolver {
   // The accumulated impulses, by point in the order of prepare's contacts and their points.
   [[nodiscard]] std::vector<PointImpulse> impulses() const;
   [[nodiscard]] std::size_t pointCount() const { return points_.size(); }
+  // The points as the last prepare found them, with their impulses now, the bodies named by id.
+  [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
   [[nodiscard]] double deepestPenetration() const { return deepest_; }
   // The points' keys and impulses, all the next prepare's warm start needs, in either direction.
@@ -93,6 +96,8 @@ class ContactSolver {
     std::size_t a = 0, b = 0;  // dense body indices
     std::uint32_t id = 0;
     Eigen::Vector2d normal, rA, rB;
+    Eigen::Vector2d position = Eigen::Vector2d::Zero();  // world, at prepare
+    double separation = 0.0;
     double normalMass = 0.0, tangentMass = 0.0;  // 1/k
     double target = 0.0;                         // the normal row's target velocity
     double relaxedTarget = 0.0;                  // and without the push out of a penetration

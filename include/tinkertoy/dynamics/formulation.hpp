@@ -14,8 +14,10 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <vector>
 #include <memory>
 
+#include "tinkertoy/dynamics/contact_report.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/projection.hpp"
 #include "tinkertoy/dynamics/simulation_settings.hpp"
@@ -78,6 +80,8 @@ class Formulation {
     static const ContactTally none;
     return none;
   }
+  // The contact points of the last substep with their impulses (none without contacts).
+  [[nodiscard]] virtual std::vector<ContactReport> contacts() const { return {}; }
 };
 
 // The formulation `settings` asks for, on `model` (which it keeps a reference to).

@@ -120,6 +120,8 @@ class Simulator {
   // length (with Verlet, both of its impulses). For a rod λ is the force in newtons (< 0: tension).
   // Empty for a constraint without rows: disabled (or broken), or between immovable bodies.
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
+  // With contacts: the contact points of the last substep and their impulses (a copy).
+  [[nodiscard]] std::vector<ContactReport> contacts() const { return formulation_->contacts(); }
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 
