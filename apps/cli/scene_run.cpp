@@ -111,11 +111,11 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::JointDampingRatio: return jointDampingRatio.has_value();
     case Setting::ProjectionTolerance:
     case Setting::ProjectionIterations:
+    case Setting::Contacts: return contacts.has_value();
+    case Setting::Friction: return friction.has_value();
+    case Setting::Restitution: return restitution.has_value();
     case Setting::WarmStart:
-    case Setting::Baumgarte:
-    case Setting::Contacts:
-    case Setting::Friction:
-    case Setting::Restitution: break;
+    case Setting::Baumgarte: break;
   }
   return false;
 }
@@ -143,6 +143,9 @@ void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.reuseIterations) s.solver.reuseIterations = *f.reuseIterations;
   if (f.threads) s.threads = *f.threads;
   if (f.project) s.projection.enabled = *f.project;
+  if (f.contacts) s.velocity.contacts = *f.contacts;
+  if (f.friction) s.velocity.friction = *f.friction;
+  if (f.restitution) s.velocity.restitution = *f.restitution;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
@@ -222,6 +225,13 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   app.add_flag_function(
       "--project,!--no-project", [&f](std::int64_t count) { f.project = count > 0; },
       "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
+  app.add_flag_function(
+      "--contacts,!--no-contacts", [&f](std::int64_t count) { f.contacts = count > 0; },
+      "Rigid bodies collide (velocity level, sequential solver)");
+  addOptional(app, "--friction", f.friction, "Contacts: Coulomb's friction coefficient (default 0.6)")
+      ->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--restitution", f.restitution, "Contacts: the bounce of approaches faster than 1 m/s, 0 to 1")
+      ->check(finiteNumber(Sign::NonNegative));
 }
 
 std::optional<SimulationFlags> parseFlagText(const std::string& option, const std::string& text, std::ostream& err) {

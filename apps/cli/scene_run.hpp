@@ -20,7 +20,8 @@ namespace tinkertoy::cli {
 
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
-  std::optional<double> duration, dt, rtol, atol, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio;
+  std::optional<double> duration, dt, rtol, atol, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio,
+      friction, restitution;
   std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
@@ -28,7 +29,8 @@ struct SimulationFlags {
   std::optional<SolverKind> solver;
   std::optional<PositionCorrection> positionCorrection;
   std::optional<VelocityScheme> velocityScheme;
-  std::optional<bool> project;  // --project / --no-project
+  std::optional<bool> project;   // --project / --no-project
+  std::optional<bool> contacts;  // --contacts / --no-contacts
   // Model edits: the rigid rods named by --spring-for (an id, "constraints[i]" or "*" for every
   // rod) become springs of this stiffness and damping (model/spring_for_rod.hpp).
   std::vector<std::string> springFor;
@@ -41,7 +43,8 @@ struct SimulationFlags {
   [[nodiscard]] bool any() const {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
-           integrator || solver || positionCorrection || velocityScheme || project || !springFor.empty();
+           integrator || solver || positionCorrection || velocityScheme || project || contacts || friction ||
+           restitution || !springFor.empty();
   }
 };
 

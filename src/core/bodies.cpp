@@ -7,7 +7,9 @@ namespace tinkertoy {
 
 BodyId Bodies::add(std::unique_ptr<Body> body, std::string name) {
   const BodyId id = ids_.insert();
-  offsets_.push_back(offsets_.back() + static_cast<std::size_t>(body->coordinateCount()));
+  if (offsets_.empty()) offsets_.push_back(0);
+  coordinates_ += static_cast<std::size_t>(body->coordinateCount());
+  offsets_.push_back(coordinates_);
   bodies_.push_back(std::move(body));
   names_.push_back(std::move(name));
   if (!names_.back().empty()) byName_.try_emplace(names_.back(), id);
@@ -20,10 +22,11 @@ std::size_t Bodies::remove(BodyId id) {
   eraseSwapLast(bodies_, hole);
   eraseSwapLast(names_, hole);
   if (!name.empty()) forgetName(id, name);
-  offsets_.assign(bodies_.size() + 1, 0);
+  offsets_.assign(bodies_.empty() ? 0 : bodies_.size() + 1, 0);
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     offsets_[i + 1] = offsets_[i] + static_cast<std::size_t>(bodies_[i]->coordinateCount());
   }
+  coordinates_ = bodies_.empty() ? 0 : offsets_.back();
   return hole;
 }
 

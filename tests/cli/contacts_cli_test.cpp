@@ -27,5 +27,28 @@ TEST_F(Cli, RunReportsTheContactsOfAScene) {
       << projected.err;
 }
 
+// --contacts turns them on for a scene that has none: a box dropped on a static floor rests on it
+// instead of falling through, and the flags' bounds are named by the flag.
+TEST_F(Cli, TheContactsFlagsTurnThemOn) {
+  const std::string scene = writeScene("drop.json", R"({"dimension": 2, "gravity": [0, -9.81],
+    "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4},
+    "bodies": [
+      {"id": "floor", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true, "shape": {"type": "box", "size": [6, 1]}},
+      {"id": "box", "type": "rigid", "mass": 1, "position": [0, 1], "shape": {"type": "box", "size": [0.5, 0.5]}}]})");
+  const Result through = tinkertoy({"run", scene, "--duration", "2", "--summary", file("through.json")});
+  ASSERT_EQ(through.code, kSuccess) << through.err;
+  EXPECT_LT(readJson(file("through.json"))["final_state"]["box"]["position"][1].get<double>(), -5.0) << "no contacts";
+  const Result rests = tinkertoy({"run", scene, "--duration", "2", "--contacts", "--friction", "0.3", "--summary",
+                                  file("rests.json")});
+  ASSERT_EQ(rests.code, kSuccess) << rests.err;
+  EXPECT_NEAR(readJson(file("rests.json"))["final_state"]["box"]["position"][1].get<double>(), 0.25, 1e-3);
+  const Result bounce = tinkertoy({"run", scene, "--contacts", "--restitution", "1.5"});
+  EXPECT_EQ(bounce.code, kBadInput);
+  EXPECT_NE(bounce.err.find("--restitution: must be at most 1"), std::string::npos) << bounce.err;
+  const Result acceleration = tinkertoy({"run", scene, "--contacts", "--formulation", "acceleration", "--solver", "cg"});
+  EXPECT_EQ(acceleration.code, kBadInput);
+  EXPECT_NE(acceleration.err.find("contacts are solved at the velocity level"), std::string::npos) << acceleration.err;
+}
+
 }  // namespace
 }  // namespace tinkertoy::cli

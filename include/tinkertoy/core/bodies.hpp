@@ -66,7 +66,7 @@ class Bodies {
 
   // ---- layout --------------------------------------------------------------------------
   // n, the size of q and v.
-  [[nodiscard]] std::size_t coordinateCount() const { return offsets_.back(); }
+  [[nodiscard]] std::size_t coordinateCount() const { return coordinates_; }
   // Where body `index`'s slice of q and v starts; offset(count()) is n.
   [[nodiscard]] std::size_t offset(std::size_t index) const { return offsets_[index]; }
   [[nodiscard]] std::size_t offsetOf(BodyId id) const { return offsets_[indexOf(id)]; }
@@ -106,7 +106,10 @@ class Bodies {
     std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
   };
   std::unordered_map<std::string, BodyId, NameHash, std::equal_to<>> byName_;
-  std::vector<std::size_t> offsets_{0};  // [bodies + 1], prefix sums of n_b
+  // [bodies + 1], prefix sums of n_b; empty while there are no bodies, so that an empty table (a
+  // model moved from) allocates nothing.
+  std::vector<std::size_t> offsets_;
+  std::size_t coordinates_ = 0;  // n, the sum of all n_b
 };
 
 }  // namespace tinkertoy

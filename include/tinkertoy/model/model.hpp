@@ -55,7 +55,7 @@ class Model {
   // simulator that holds it, which lays it out again at its next step.
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;
-  // A model moved from is left empty, as Model(dimension) makes one.
+  // A model moved from is left empty, as Model(dimension) makes one (without allocating).
   Model(Model&& other) noexcept;
   Model& operator=(Model&& other) noexcept;
   ~Model() = default;
