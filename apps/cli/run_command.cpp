@@ -98,7 +98,7 @@ nlohmann::json summaryJson(const Report& r) {
       {"breaks", breaks},
       {"final_state", finalState},
   };
-  if (s.velocity.contacts) {
+  if (s.velocity.collisions) {
     summary["contacts_max"] = r.stats.contactsMax;
     summary["penetration_max"] = r.stats.penetrationMax;
   }
@@ -138,7 +138,7 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "  solver       " << st.iterationsPerSolve() << " iterations per solve, ";
   if (s.solver.kind == SolverKind::SparseLdlt) out << st.factorizationsPerStep() << " factorizations per step, ";
   out << "max residual " << st.residualMax << "\n";
-  if (s.velocity.contacts) {
+  if (s.velocity.collisions) {
     out << "  contacts     up to " << counted(st.contactsMax, "point") << " at once, deepest penetration "
         << st.penetrationMax << " m\n";
   }

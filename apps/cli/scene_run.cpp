@@ -111,7 +111,7 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::JointDampingRatio: return jointDampingRatio.has_value();
     case Setting::ProjectionTolerance:
     case Setting::ProjectionIterations:
-    case Setting::Contacts: return contacts.has_value();
+    case Setting::Collisions: return collisions.has_value();
     case Setting::Friction: return friction.has_value();
     case Setting::Restitution: return restitution.has_value();
     case Setting::WarmStart:
@@ -143,7 +143,7 @@ void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.reuseIterations) s.solver.reuseIterations = *f.reuseIterations;
   if (f.threads) s.threads = *f.threads;
   if (f.project) s.projection.enabled = *f.project;
-  if (f.contacts) s.velocity.contacts = *f.contacts;
+  if (f.collisions) s.velocity.collisions = *f.collisions;
   if (f.friction) s.velocity.friction = *f.friction;
   if (f.restitution) s.velocity.restitution = *f.restitution;
   if (f.formulation) s.formulation = *f.formulation;
@@ -226,7 +226,7 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       "--project,!--no-project", [&f](std::int64_t count) { f.project = count > 0; },
       "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
   app.add_flag_function(
-      "--contacts,!--no-contacts", [&f](std::int64_t count) { f.contacts = count > 0; },
+      "--collisions,!--no-collisions", [&f](std::int64_t count) { f.collisions = count > 0; },
       "Rigid bodies collide (velocity level, sequential solver)");
   addOptional(app, "--friction", f.friction, "Contacts: Coulomb's friction coefficient (default 0.6)")
       ->check(finiteNumber(Sign::NonNegative));

@@ -30,7 +30,7 @@ struct SimulationFlags {
   std::optional<PositionCorrection> positionCorrection;
   std::optional<VelocityScheme> velocityScheme;
   std::optional<bool> project;   // --project / --no-project
-  std::optional<bool> contacts;  // --contacts / --no-contacts
+  std::optional<bool> collisions;  // --collisions / --no-collisions
   // Model edits: the rigid rods named by --spring-for (an id, "constraints[i]" or "*" for every
   // rod) become springs of this stiffness and damping (model/spring_for_rod.hpp).
   std::vector<std::string> springFor;
@@ -43,7 +43,7 @@ struct SimulationFlags {
   [[nodiscard]] bool any() const {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
-           integrator || solver || positionCorrection || velocityScheme || project || contacts || friction ||
+           integrator || solver || positionCorrection || velocityScheme || project || collisions || friction ||
            restitution || !springFor.empty();
   }
 };

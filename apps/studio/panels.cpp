@@ -299,8 +299,8 @@ void Studio::settingsPanel() {
       changed |= numberField("joint hertz", s.velocity.jointHertz);
       changed |= numberField("joint damping ratio", s.velocity.jointDampingRatio);
     }
-    changed |= ImGui::Checkbox("contacts", &s.velocity.contacts);
-    if (s.velocity.contacts) {
+    changed |= ImGui::Checkbox("collisions", &s.velocity.collisions);
+    if (s.velocity.collisions) {
       changed |= numberField("friction", s.velocity.friction);
       changed |= numberField("restitution", s.velocity.restitution);
     }

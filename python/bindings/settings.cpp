@@ -119,7 +119,7 @@ void bindSettings(py::module_& module) {
       .def_readwrite("baumgarte", &VelocitySettings::baumgarte, "β, the fraction of C removed per substep.")
       .def_readwrite("joint_hertz", &VelocitySettings::jointHertz, "The soft step's joint stiffness, Hz.")
       .def_readwrite("joint_damping_ratio", &VelocitySettings::jointDampingRatio)
-      .def_readwrite("contacts", &VelocitySettings::contacts)
+      .def_readwrite("collisions", &VelocitySettings::collisions)
       .def_readwrite("friction", &VelocitySettings::friction)
       .def_readwrite("restitution", &VelocitySettings::restitution);
   bindWhole(velocity, "iterations", &VelocitySettings::iterations, Setting::Iterations,

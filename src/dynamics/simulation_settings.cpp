@@ -96,7 +96,7 @@ constexpr std::array<SettingRecord, 28> kSettings = {{
     {Setting::Baumgarte, {"", "velocity.baumgarte"}},
     {Setting::JointHertz, {"joint_hertz", "velocity.joint_hertz"}},
     {Setting::JointDampingRatio, {"joint_damping_ratio", "velocity.joint_damping_ratio"}},
-    {Setting::Contacts, {"contacts", "velocity.contacts"}},
+    {Setting::Collisions, {"collisions", "velocity.collisions"}},
     {Setting::Friction, {"friction", "velocity.friction"}},
     {Setting::Restitution, {"restitution", "velocity.restitution"}},
 }};
@@ -161,21 +161,21 @@ void validateCombinations(const SimulationSettings& s) {
     throw SettingsError({s.ks != 0.0 ? Setting::Ks : Setting::Kd, Setting::Integrator},
                         "rattle holds C = 0 and Ċ = 0 at every step by itself; ks and kd must be 0 with it");
   }
-  if (s.velocity.contacts && !velocity) {
-    throw SettingsError({Setting::Contacts, Setting::Formulation},
+  if (s.velocity.collisions && !velocity) {
+    throw SettingsError({Setting::Collisions, Setting::Formulation},
                         "contacts are solved at the velocity level; use formulation velocity with them");
   }
-  if (s.velocity.contacts && velocity && s.solver.kind != SolverKind::SequentialImpulses) {
-    throw SettingsError({Setting::Contacts, Setting::Solver},
+  if (s.velocity.collisions && velocity && s.solver.kind != SolverKind::SequentialImpulses) {
+    throw SettingsError({Setting::Collisions, Setting::Solver},
                         "contacts are solved by sequential impulses so far; use solver sequential with them");
   }
-  if (s.velocity.contacts && velocity && s.velocity.scheme == VelocityScheme::Verlet) {
-    throw SettingsError({Setting::Contacts, Setting::VelocityScheme},
+  if (s.velocity.collisions && velocity && s.velocity.scheme == VelocityScheme::Verlet) {
+    throw SettingsError({Setting::Collisions, Setting::VelocityScheme},
                         "contacts are solved in symplectic Euler's substeps so far; use velocity scheme "
                         "symplectic-euler with them");
   }
-  if (s.velocity.contacts && velocity && s.velocity.positionCorrection == PositionCorrection::Projection) {
-    throw SettingsError({Setting::Contacts, Setting::PositionCorrection},
+  if (s.velocity.collisions && velocity && s.velocity.positionCorrection == PositionCorrection::Projection) {
+    throw SettingsError({Setting::Collisions, Setting::PositionCorrection},
                         "the projection does not hold contacts yet; use position correction baumgarte, soft "
                         "or none with them");
   }

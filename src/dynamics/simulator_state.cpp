@@ -98,8 +98,8 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
   };
   for (const auto& [what, value] : settings) archive.expect(what, value);
   // Only with contacts, so that a state saved without them reads as it always has.
-  if (s.velocity.contacts) {
-    archive.expect("contacts", "on");
+  if (s.velocity.collisions) {
+    archive.expect("collisions", "on");
     archive.expect("friction", exactly(s.velocity.friction));
     archive.expect("restitution", exactly(s.velocity.restitution));
   }
@@ -141,7 +141,7 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   archive.integer(stepCount_);
   archive.number(modelSize_);
   tinkertoy::serialize(archive, diagnostics_);
-  if (settings_.velocity.contacts) {  // only then, so that a state saved without contacts reads as before
+  if (settings_.velocity.collisions) {  // only then, so that a state saved without contacts reads as before
     archive.integer(diagnostics_.contactPoints);
     archive.number(diagnostics_.penetration);
   }

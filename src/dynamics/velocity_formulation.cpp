@@ -42,7 +42,7 @@ void VelocityFormulation::rebuild() {
   if (global_) {
     global_->build(system_, inverseMass_.matrix(), carry_);
   }
-  if (settings_.velocity.contacts) {
+  if (settings_.velocity.collisions) {
     contactFinder_.build(model_);
     contacts_.build(model_);
   }
@@ -72,7 +72,7 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(lambda_, m);
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
-  if (settings_.velocity.contacts) contacts_.serialize(archive);
+  if (settings_.velocity.collisions) contacts_.serialize(archive);
   if (archive.reading()) evaluatedAtEnd_ = false;
 }
 
@@ -114,7 +114,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
   v += h * WQ_;
-  const bool contacts = settings_.velocity.contacts;
+  const bool contacts = settings_.velocity.collisions;
   if (contacts) prepareContacts(time, q, v, h);
   if (constrained) {
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
@@ -189,7 +189,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   kick(time, q, v, v, verlet ? 0.5 * h : h);
 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets), and the contacts'.
-  const bool contacts = settings_.velocity.contacts;
+  const bool contacts = settings_.velocity.collisions;
   if (contacts) prepareContacts(time, q, v, h);
   if (contacts && system_.rows() == 0) {
     solvePasses(v, ImpulsePass::Velocity);
@@ -384,7 +384,7 @@ void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q,
 }
 
 void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, bool bias) {
-  if (settings_.velocity.contacts) {
+  if (settings_.velocity.collisions) {
     interleavedPasses(v, bias);
   } else if (constrained) {
     impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
@@ -400,7 +400,7 @@ void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, bool bias) {
 
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
   const int iterations = settings_.velocity.iterations;
-  if (settings_.velocity.contacts && pass == ImpulsePass::Velocity) {  // sequential (validated)
+  if (settings_.velocity.collisions && pass == ImpulsePass::Velocity) {  // sequential (validated)
     interleavedPasses(v, true);
     tally_.add({iterations, 0.0});
     return;

@@ -137,7 +137,7 @@ class VelocityFormulation final : public Formulation {
   VelocityTargets targets_;
   SequentialImpulses impulses_;  // all rows, or with a global solve the spring rows only
   std::optional<GlobalVelocitySolve> global_;
-  ContactFinder contactFinder_;  // with settings_.velocity.contacts only
+  ContactFinder contactFinder_;  // with settings_.velocity.collisions only
   ContactSolver contacts_;
   ContactTally contactTally_;
   SolveTally tally_;

@@ -136,8 +136,8 @@ class Writer {
     out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
     out["joint_hertz"] = s.velocity.jointHertz;
     out["joint_damping_ratio"] = s.velocity.jointDampingRatio;
-    if (s.velocity.contacts) {
-      out["contacts"] = true;
+    if (s.velocity.collisions) {
+      out["collisions"] = true;
       out["friction"] = s.velocity.friction;
       out["restitution"] = s.velocity.restitution;
     }

@@ -55,7 +55,7 @@ void validateSettings(const SimulationSettings& settings, const std::string& pat
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "rtol", "atol", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "velocity_scheme", "warm_start",
-               "position_correction", "joint_hertz", "joint_damping_ratio", "contacts", "friction", "restitution"});
+               "position_correction", "joint_hertz", "joint_damping_ratio", "collisions", "friction", "restitution"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -74,7 +74,7 @@ void SceneBuilder::readSettings(const JsonObject& s) {
              "none, baumgarte, projection or soft", settings.velocity.positionCorrection);
   if (s.has("joint_hertz")) settings.velocity.jointHertz = s.positive("joint_hertz");
   settings.velocity.jointDampingRatio = s.nonNegative("joint_damping_ratio", settings.velocity.jointDampingRatio);
-  if (const auto contacts = s.optionalBoolean("contacts")) settings.velocity.contacts = *contacts;
+  if (const auto collisions = s.optionalBoolean("collisions")) settings.velocity.collisions = *collisions;
   settings.velocity.friction = s.nonNegative("friction", settings.velocity.friction);
   settings.velocity.restitution = s.nonNegative("restitution", settings.velocity.restitution);
   settings.ks = s.nonNegative("ks", settings.ks);

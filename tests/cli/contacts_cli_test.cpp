@@ -38,14 +38,14 @@ TEST_F(Cli, TheContactsFlagsTurnThemOn) {
   const Result through = tinkertoy({"run", scene, "--duration", "2", "--summary", file("through.json")});
   ASSERT_EQ(through.code, kSuccess) << through.err;
   EXPECT_LT(readJson(file("through.json"))["final_state"]["box"]["position"][1].get<double>(), -5.0) << "no contacts";
-  const Result rests = tinkertoy({"run", scene, "--duration", "2", "--contacts", "--friction", "0.3", "--summary",
+  const Result rests = tinkertoy({"run", scene, "--duration", "2", "--collisions", "--friction", "0.3", "--summary",
                                   file("rests.json")});
   ASSERT_EQ(rests.code, kSuccess) << rests.err;
   EXPECT_NEAR(readJson(file("rests.json"))["final_state"]["box"]["position"][1].get<double>(), 0.25, 1e-3);
-  const Result bounce = tinkertoy({"run", scene, "--contacts", "--restitution", "1.5"});
+  const Result bounce = tinkertoy({"run", scene, "--collisions", "--restitution", "1.5"});
   EXPECT_EQ(bounce.code, kBadInput);
   EXPECT_NE(bounce.err.find("--restitution: must be at most 1"), std::string::npos) << bounce.err;
-  const Result acceleration = tinkertoy({"run", scene, "--contacts", "--formulation", "acceleration", "--solver", "cg"});
+  const Result acceleration = tinkertoy({"run", scene, "--collisions", "--formulation", "acceleration", "--solver", "cg"});
   EXPECT_EQ(acceleration.code, kBadInput);
   EXPECT_NE(acceleration.err.find("contacts are solved at the velocity level"), std::string::npos) << acceleration.err;
 }

@@ -1,4 +1,4 @@
-// Contacts in a simulation (settings "contacts": true): a box dropped on the ground comes to rest
+// Contacts in a simulation (settings "collisions": true): a box dropped on the ground comes to rest
 // on it with the velocity level's substeps and with the soft step, the work ledger books what the
 // contacts take, a saved state resumes bit for bit, a hinged body lies on the ground, and every
 // door refuses the settings that do not solve contacts yet.
@@ -16,7 +16,7 @@ namespace {
 std::string boxOnTheGround(const std::string& extraSettings) {
   return R"({"dimension": 2, "gravity": [0, -9.81],
     "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4,
-                 "contacts": true)" + extraSettings + R"(},
+                 "collisions": true)" + extraSettings + R"(},
     "bodies": [
       {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
        "shape": {"type": "box", "size": [10, 1]}},
@@ -80,7 +80,9 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   EXPECT_EQ(again.model.q(), scene.model.q());
   EXPECT_EQ(again.model.v(), scene.model.v());
   // A state saved with contacts does not go into a simulator without them.
-  Scene without = parseScene(boxOnTheGround("").replace(boxOnTheGround("").find("\"contacts\": true"), 16, "\"contacts\": false"));
+  std::string text = boxOnTheGround("");
+  text.replace(text.find("\"collisions\": true"), 18, "\"collisions\": false");
+  Scene without = parseScene(text);
   Simulator other(without.model, without.settings);
   EXPECT_THROW(other.restoreState(state), StateError);
 }
@@ -90,7 +92,7 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
 TEST(ContactsInARun, AHingedBarLiesOnTheGround) {
   Scene scene = parseScene(R"({"dimension": 2, "gravity": [0, -9.81],
     "settings": {"formulation": "velocity", "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4,
-                 "contacts": true},
+                 "collisions": true},
     "bodies": [
       {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
        "shape": {"type": "box", "size": [10, 1]}},
@@ -117,13 +119,13 @@ TEST(ContactsInARun, SettingsThatDoNotSolveContactsAreRefused) {
       EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
     }
   };
-  refused(R"(, "position_correction": "projection")", "settings.contacts", "projection does not hold contacts");
-  refused(R"(, "velocity_scheme": "verlet")", "settings.contacts", "symplectic-euler");
+  refused(R"(, "position_correction": "projection")", "settings.collisions", "projection does not hold contacts");
+  refused(R"(, "velocity_scheme": "verlet")", "settings.collisions", "symplectic-euler");
   refused(R"(, "friction": -0.1)", "settings.friction", "");
   refused(R"(, "restitution": 1.5)", "settings.restitution", "");
   SimulationSettings settings;
   settings.formulation = FormulationKind::Velocity;
-  settings.velocity.contacts = true;
+  settings.velocity.collisions = true;
   settings.solver.kind = SolverKind::SparseLdlt;
   EXPECT_THROW(settings.validate(), SettingsError);
   settings.solver.kind = SolverKind::SequentialImpulses;

@@ -75,7 +75,7 @@ def velocity_settings(**velocity):
         (tinkertoy.Settings(projection=tinkertoy.ProjectionSettings(max_iterations=0)),
          "settings.projection.max_iterations", "must be between 1 and 1000, got 0"),
         (tinkertoy.Settings(dt=-1e-3), "settings.dt", "must be positive, got -0.001"),
-        (velocity_settings(contacts=True, position_correction="projection"), "settings.velocity.contacts",
+        (velocity_settings(collisions=True, position_correction="projection"), "settings.velocity.collisions",
          "the projection does not hold contacts yet; use position correction baumgarte, soft or none with them"),
         (velocity_settings(restitution=2.0), "settings.velocity.restitution",
          "must be at most 1, got 2 (1 bounces back at the speed of approach)"),

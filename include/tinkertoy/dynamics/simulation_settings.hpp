@@ -60,7 +60,7 @@ struct VelocitySettings {
   double jointDampingRatio = 2.0;
   // Contacts between rigid bodies (dynamics/contact_solver.hpp): off unless asked for, with one
   // material for every pair, Coulomb's μ and the restitution e of approaches faster than 1 m/s.
-  bool contacts = false;
+  bool collisions = false;
   double friction = 0.6;     // μ ≥ 0
   double restitution = 0.0;  // e in [0, 1]
 };
@@ -72,7 +72,7 @@ enum class Setting {
   Dt, Formulation, Integrator, RelativeTolerance, AbsoluteTolerance, Solver, SolverTolerance, MaxIterations,
   Regularization, Factorization, ReuseIterations, Threads, Ks, Kd, Project, ProjectionTolerance,
   ProjectionIterations, Iterations, Substeps, VelocityScheme, WarmStart, PositionCorrection, Baumgarte, JointHertz,
-  JointDampingRatio, Contacts, Friction, Restitution,
+  JointDampingRatio, Collisions, Friction, Restitution,
 };
 
 // A setting's name at each door: the key of a scene's "settings" object ("substeps"; empty for
