@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <new>
 #include <vector>
 
 #include "cli.hpp"
@@ -159,6 +160,7 @@ std::string writeStill(OutputFormat format, const std::filesystem::path& file, P
     cairo_surface_finish(surface.get());
     status = cairo_surface_status(surface.get());
   }
+  if (status == CAIRO_STATUS_NO_MEMORY) throw std::bad_alloc();  // the command's out-of-memory report
   return status == CAIRO_STATUS_SUCCESS ? std::string() : cairo_status_to_string(status);
 }
 
@@ -184,6 +186,7 @@ std::string writeVideo(const std::string& ffmpeg, OutputFormat format, const std
     painter.sketch(frame.sketch);
     if (const Sketch* g = ghostAt(ghost, k)) painter.ghost(*g);
     painter.legend(timeLabel(frame.time), title);
+    if (cairo_status(cr.get()) == CAIRO_STATUS_NO_MEMORY) throw std::bad_alloc();
     if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS) return cairo_status_to_string(cairo_status(cr.get()));
     if (!encoder->add(surface.get())) break;
     progress.update(k + 1, frame.time);

@@ -109,11 +109,11 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::PositionCorrection: return positionCorrection.has_value();
     case Setting::JointHertz: return jointHertz.has_value();
     case Setting::JointDampingRatio: return jointDampingRatio.has_value();
-    case Setting::ProjectionTolerance:
-    case Setting::ProjectionIterations:
     case Setting::Collisions: return collisions.has_value();
     case Setting::Friction: return friction.has_value();
     case Setting::Restitution: return restitution.has_value();
+    case Setting::ProjectionTolerance:
+    case Setting::ProjectionIterations:
     case Setting::WarmStart:
     case Setting::Baumgarte: break;
   }

@@ -29,6 +29,7 @@
 #include "tinkertoy/constraints/weld_joint.hpp"
 #include "tinkertoy/core/body.hpp"
 #include "tinkertoy/core/body_settings.hpp"
+#include "tinkertoy/core/collider.hpp"
 #include "tinkertoy/core/handles.hpp"
 #include "tinkertoy/core/point.hpp"
 #include "tinkertoy/core/shape.hpp"

@@ -245,6 +245,9 @@ void bindConstraintEdits(LockedClass<Model>& model) {
       .def("break_force", &Model::breakForce, py::arg("constraint"))
       .def("set_break_force", &Model::setBreakForce, py::arg("constraint"), py::arg("force"),
            "The reaction force (N) above which the simulator breaks it; inf never breaks.")
+      .def("collide_connected", &Model::collideConnected, py::arg("constraint"))
+      .def("set_collide_connected", &Model::setCollideConnected, py::arg("constraint"), py::arg("collide"),
+           "Whether the bodies it joins may still collide (by default they do not).")
       .def(
           "set_length",
           [](Model& m, ConstraintId id, double length) {

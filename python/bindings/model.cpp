@@ -116,6 +116,30 @@ void bindPoints(py::module_& module) {
       .def_property_readonly("type", [](const Shape& s) { return std::string(s.name()); })
       .def("inertia", &Shape::inertia, py::arg("mass"), "About the centroid for a uniform body of this mass, kg·m².");
 
+  py::class_<Collider>(module, "Collider",
+                      "How a body collides: its own friction and restitution (None: the settings'), and Box2D's "
+                      "filter (category and mask bits, group).")
+      .def(py::init([](std::optional<double> friction, std::optional<double> restitution, std::uint32_t category,
+                       std::uint32_t mask, std::int32_t group) {
+             Collider c{.friction = friction, .restitution = restitution, .category = category, .mask = mask, .group = group};
+             c.validate();
+             return c;
+           }),
+           py::kw_only(), py::arg("friction") = py::none(), py::arg("restitution") = py::none(),
+           py::arg("category") = Collider{}.category, py::arg("mask") = Collider{}.mask, py::arg("group") = 0)
+      .def_readwrite("friction", &Collider::friction)
+      .def_readwrite("restitution", &Collider::restitution)
+      .def_readwrite("category", &Collider::category)
+      .def_readwrite("mask", &Collider::mask)
+      .def_readwrite("group", &Collider::group)
+      .def("__eq__", [](const Collider& a, const Collider& b) { return a == b; })
+      .def("__repr__", [](const Collider& c) {
+        const auto optional = [](const std::optional<double>& x) { return x ? std::to_string(*x) : std::string("None"); };
+        return "Collider(friction=" + optional(c.friction) + ", restitution=" + optional(c.restitution) +
+               ", category=" + std::to_string(c.category) + ", mask=" + std::to_string(c.mask) +
+               ", group=" + std::to_string(c.group) + ")";
+      });
+
   py::class_<Curve, std::shared_ptr<Curve>>(module, "Curve", "A parametric wire x = c(u) for beads and driven points.")
       .def_property_readonly("type", [](const Curve& c) { return std::string(c.type()); })
       .def_property_readonly("dimension", &Curve::dimension)
@@ -154,18 +178,27 @@ void bindBodies(LockedClass<Model>& model) {
       .def(
           "add_particle",
           [](Model& m, double mass, const Eigen::VectorXd& position, const std::optional<Eigen::VectorXd>& velocity,
-             std::string name) {
-            return editLayout(m, [&] { return m.addParticle(mass, position, velocity.value_or(Eigen::VectorXd()), newName(m, name, "body")); });
+             double radius, const Collider& collider, std::string name) {
+            return editLayout(m, [&] {
+              if (radius == 0.0 && collider == Collider{}) {
+                return m.addParticle(mass, position, velocity.value_or(Eigen::VectorXd()), newName(m, name, "body"));
+              }
+              const ParticleSettings settings{.dimension = m.dimension(), .mass = mass, .radius = radius, .collider = collider};
+              return m.addBody(std::make_unique<Particle>(settings), position, velocity.value_or(Eigen::VectorXd()),
+                               newName(m, name, "body"));
+            });
           },
-          py::arg("mass"), py::arg("position"), py::arg("velocity") = py::none(), py::arg("name") = "",
-          "A particle: mass > 0, position [dimension], velocity (default zero).")
+          py::arg("mass"), py::arg("position"), py::arg("velocity") = py::none(), py::arg("radius") = 0.0,
+          py::arg("collider") = Collider{}, py::arg("name") = "",
+          "A particle: mass > 0, position [dimension], velocity (default zero); a 2D one with a radius > 0 "
+          "collides as a disc (settings.velocity.collisions), with its collider's surface and filter.")
       .def(
           "add_rigid_body",
           [](Model& m, double mass, const Shape& shape, const Eigen::Vector2d& position, double angle,
              const Eigen::Vector2d& velocity, double angularVelocity, std::optional<double> inertia,
-             const std::string& motion, std::string name) {
-            auto body = inertia ? std::make_unique<RigidBody>(mass, *inertia, shape, parseMotion(motion))
-                                : std::make_unique<RigidBody>(mass, shape, parseMotion(motion));
+             const std::string& motion, const Collider& collider, std::string name) {
+            auto body = std::make_unique<RigidBody>(RigidBodySettings{
+                .mass = mass, .inertia = inertia, .shape = shape, .motion = parseMotion(motion), .collider = collider});
             return editLayout(m, [&] {
               return m.addBody(std::move(body), Eigen::Vector3d(position.x(), position.y(), angle),
                                Eigen::Vector3d(velocity.x(), velocity.y(), angularVelocity), newName(m, name, "body"));
@@ -173,9 +206,14 @@ void bindBodies(LockedClass<Model>& model) {
           },
           py::arg("mass"), py::arg("shape"), py::arg("position"), py::arg("angle") = 0.0,
           py::arg("velocity") = Eigen::Vector2d::Zero(), py::arg("angular_velocity") = 0.0,
-          py::arg("inertia") = py::none(), py::arg("motion") = "dynamic", py::arg("name") = "",
+          py::arg("inertia") = py::none(), py::arg("motion") = "dynamic", py::arg("collider") = Collider{},
+          py::arg("name") = "",
           "A 2D rigid body with coordinates (x, y, θ). inertia defaults to the shape's for a uniform body; "
-          "motion is 'dynamic', 'static' or 'kinematic'.")
+          "motion is 'dynamic', 'static' or 'kinematic'; collider its surface and filter for collisions.")
+      .def("collider", &Model::collider, py::arg("body"),
+           "How the body collides: a Collider for a rigid body or particle, None for a kind that never collides.")
+      .def("set_collider", &Model::setCollider, py::arg("body"), py::arg("collider"),
+           "Its friction, restitution and filter; an edit, not a change of structure.")
       .def(
           "add_bead",
           [](Model& m, const std::shared_ptr<Curve>& curve, double mass, double u, double uDot, std::string name) {

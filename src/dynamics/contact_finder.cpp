@@ -1,6 +1,7 @@
 #include "tinkertoy/dynamics/contact_finder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 namespace tinkertoy {
@@ -9,18 +10,29 @@ void ContactFinder::build(const Model& model) {
   colliders_.clear();
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
     const BodyId id = model.bodyAt(i);
-    const BodySettings settings = model.body(id).settings();
+    const Body& body = model.body(id);
+    Proxy proxy{.body = i, .offset = static_cast<Eigen::Index>(model.offsetOf(id)), .driven = body.isDriven()};
+    const BodySettings settings = body.settings();
     if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
-      colliders_.push_back({.body = i,
-                            .offset = static_cast<Eigen::Index>(model.offsetOf(id)),
-                            .driven = rigid->motion != RigidBodyMotion::Dynamic,
-                            .shape = convexOf(rigid->shape)});
+      proxy.turns = true;
+      proxy.shape = convexOf(rigid->shape);
+      proxy.filter = rigid->collider;
+    } else if (const auto* particle = std::get_if<ParticleSettings>(&settings);
+               particle && particle->radius > 0.0 && particle->dimension == 2) {
+      proxy.shape = convexCircle(Eigen::Vector2d::Zero(), particle->radius);
+      proxy.filter = particle->collider;
+    } else {
+      continue;
     }
+    for (int k = 0; k < proxy.shape.count; ++k) {
+      proxy.reach = std::max(proxy.reach, proxy.shape.vertices[k].norm() + proxy.shape.radius);
+    }
+    colliders_.push_back(proxy);
   }
   joined_.clear();
   for (std::size_t k = 0; k < model.constraintCount(); ++k) {
     const ConstraintId id = model.constraintAt(k);
-    if (!model.isEnabled(id)) continue;
+    if (!model.isEnabled(id) || model.collideConnected(id)) continue;
     const auto points = model.constraint(id).points();
     for (std::size_t p = 0; p < points.size(); ++p) {
       for (std::size_t r = p + 1; r < points.size(); ++r) {
@@ -32,21 +44,27 @@ void ContactFinder::build(const Model& model) {
   std::sort(joined_.begin(), joined_.end());
   joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
   boxes_.resize(colliders_.size());
+  margins_.resize(colliders_.size());
   contacts_.reserve(4 * colliders_.size());
 }
 
 bool ContactFinder::excluded(std::size_t i, std::size_t j) const {
-  const Collider &a = colliders_[i], &b = colliders_[j];
+  const Proxy &a = colliders_[i], &b = colliders_[j];
   if (a.driven && b.driven) return true;
+  if (!filtersCollide(a.filter, b.filter)) return true;
   return std::binary_search(joined_.begin(), joined_.end(), std::pair{std::min(a.body, b.body), std::max(a.body, b.body)});
 }
 
-std::span<const BodyContact> ContactFinder::find(const StateView& state, double speculative) {
-  const auto placement = [&](const Collider& c) {
-    return Placement::of(state.q[c.offset], state.q[c.offset + 1], state.q[c.offset + 2]);
-  };
+Placement ContactFinder::placement(const Proxy& p, const StateView& state) const {
+  return Placement::of(state.q[p.offset], state.q[p.offset + 1], p.turns ? state.q[p.offset + 2] : 0.0);
+}
+
+std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop) {
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
-    boxes_[i] = boundsOf(colliders_[i].shape, placement(colliders_[i])).grown(0.5 * speculative);
+    const Proxy& c = colliders_[i];
+    const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
+    margins_[i] = 2.0 * slop + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+    boxes_[i] = boundsOf(c.shape, placement(c, state)).grown(margins_[i]);
   }
   broadphase_.update(boxes_);
   contacts_.clear();
@@ -54,8 +72,9 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
     const auto first = static_cast<std::size_t>(i), second = static_cast<std::size_t>(j);
     if (excluded(first, second)) continue;
     // Colliders are in dense body order, so i < j is a before b.
-    const Collider &a = colliders_[first], &b = colliders_[second];
-    const Manifold m = collide(a.shape, placement(a), b.shape, placement(b), speculative);
+    const Proxy &a = colliders_[first], &b = colliders_[second];
+    const Manifold m =
+        collide(a.shape, placement(a, state), b.shape, placement(b, state), margins_[first] + margins_[second]);
     if (m.count > 0) contacts_.push_back({.a = a.body, .b = b.body, .manifold = m});
   }
   return contacts_;

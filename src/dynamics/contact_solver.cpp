@@ -16,21 +16,9 @@ auto key(std::size_t a, std::size_t b, std::uint32_t id) { return std::tuple{a, 
 
 }  // namespace
 
-void ContactSolver::build(const Model& model) {
-  bodies_.assign(model.bodyCount(), BodyMass{});
-  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
-    const BodyId id = model.bodyAt(i);
-    const Body& body = model.body(id);
-    bodies_[i].offset = static_cast<Eigen::Index>(model.offsetOf(id));
-    const BodySettings settings = body.settings();
-    const auto* rigid = std::get_if<RigidBodySettings>(&settings);
-    if (!rigid) continue;  // only rigid bodies collide
-    const Convex shape = convexOf(rigid->shape);
-    for (int k = 0; k < shape.count; ++k) bodies_[i].reach = std::max(bodies_[i].reach, shape.vertices[k].norm() + shape.radius);
-    if (body.isDriven()) continue;  // a driven one answers nothing
-    bodies_[i].inverseMass = 1.0 / rigid->mass;
-    bodies_[i].inverseInertia = 1.0 / rigid->inertia.value_or(rigid->shape.inertia(rigid->mass));
-  }
+void ContactSolver::build(const Model& model, const ContactMaterial& material) {
+  material_ = material;
+  refresh(model);
   points_.clear();
   previous_.clear();
   // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
@@ -38,10 +26,37 @@ void ContactSolver::build(const Model& model) {
   previous_.reserve(8 * bodies_.size());
 }
 
+void ContactSolver::refresh(const Model& model) {
+  bodies_.assign(model.bodyCount(), BodyMass{});
+  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    const BodyId id = model.bodyAt(i);
+    const Body& body = model.body(id);
+    BodyMass& b = bodies_[i];
+    b.offset = static_cast<Eigen::Index>(model.offsetOf(id));
+    const auto surface = [&](const Collider& c) {
+      b.friction = c.friction.value_or(material_.friction);
+      b.restitution = c.restitution.value_or(material_.restitution);
+    };
+    const BodySettings settings = body.settings();
+    if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
+      surface(rigid->collider);
+      b.turns = true;
+      if (body.isDriven()) continue;  // a driven one answers nothing
+      b.inverseMass = 1.0 / rigid->mass;
+      b.inverseInertia = 1.0 / rigid->inertia.value_or(rigid->shape.inertia(rigid->mass));
+    } else if (const auto* particle = std::get_if<ParticleSettings>(&settings); particle && particle->radius > 0.0) {
+      surface(particle->collider);
+      b.inverseMass = 1.0 / particle->mass;
+    }
+  }
+}
+
 Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::VectorXd& v) const {
   const auto at = [&](std::size_t body, const Eigen::Vector2d& r) {
-    const Eigen::Index o = bodies_[body].offset;
-    return Eigen::Vector2d(v[o] - v[o + 2] * r.y(), v[o + 1] + v[o + 2] * r.x());
+    const BodyMass& m = bodies_[body];
+    const Eigen::Index o = m.offset;
+    const double w = spin(m, v);
+    return Eigen::Vector2d(v[o] - w * r.y(), v[o + 1] + w * r.x());
   };
   return at(p.b, p.rB) - at(p.a, p.rA);
 }
@@ -49,13 +64,14 @@ Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::Vec
 void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const {
   const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
   v.segment<2>(a.offset) -= a.inverseMass * impulse;
-  v[a.offset + 2] -= a.inverseInertia * cross(p.rA, impulse);
+  if (a.turns) v[a.offset + 2] -= a.inverseInertia * cross(p.rA, impulse);
   v.segment<2>(b.offset) += b.inverseMass * impulse;
-  v[b.offset + 2] += b.inverseInertia * cross(p.rB, impulse);
+  if (b.turns) v[b.offset + 2] += b.inverseInertia * cross(p.rB, impulse);
 }
 
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
-                            double h, const ContactMaterial& material) {
+                            double h) {
+  const ContactMaterial& material = material_;
   std::swap(points_, previous_);
   std::sort(previous_.begin(), previous_.end(),
             [](const Point& x, const Point& y) { return key(x.a, x.b, x.id) < key(y.a, y.b, y.id); });
@@ -83,16 +99,17 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       p.normalMass = effective(n);
       p.tangentMass = effective(t);
       deepest_ = std::max(deepest_, -c.separation);
-      p.relaxedTarget = c.separation > 0.0 ? -c.separation / h : 0.0;
-      p.target = c.separation > 0.0 ? p.relaxedTarget
-                                    : material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h;
+      p.gapTarget = -std::max(c.separation, 0.0) / h;
+      if (material.push != ContactPush::None) {
+        p.push = std::min(material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h, material.maxPushSpeed);
+      }
       p.approach = n.dot(relativeVelocity(p, v));  // before any warm start (the loop below)
-      p.friction = material.friction;
-      p.restitution = material.restitution;
+      p.friction = mixedFriction(a.friction, b.friction);
+      p.restitution = mixedRestitution(a.restitution, b.restitution);
       p.threshold = material.restitutionThreshold;
       const auto same = std::lower_bound(previous_.begin(), previous_.end(), key(p.a, p.b, p.id),
                                          [](const Point& x, const auto& wanted) { return key(x.a, x.b, x.id) < wanted; });
-      if (same != previous_.end() && key(same->a, same->b, same->id) == key(p.a, p.b, p.id)) {
+      if (material.warmStart && same != previous_.end() && key(same->a, same->b, same->id) == key(p.a, p.b, p.id)) {
         p.normalImpulse = same->normalImpulse;
         p.tangentImpulse = same->tangentImpulse;
       }
@@ -106,21 +123,35 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   }
 }
 
-void ContactSolver::pushToward(Point& p, double target, Eigen::VectorXd& v) const {
+void ContactSolver::pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const {
   const double vn = p.normal.dot(relativeVelocity(p, v));
-  const double old = p.normalImpulse;
-  p.normalImpulse = std::max(old - p.normalMass * (vn - target), 0.0);
-  apply(p, (p.normalImpulse - old) * p.normal, v);
+  const double old = impulse;
+  impulse = std::max(old - p.normalMass * (vn - target), 0.0);
+  apply(p, (impulse - old) * p.normal, v);
 }
 
-void ContactSolver::solve(Eigen::VectorXd& v, bool bias) {
+void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
+  if (pass == ContactPass::Position) {  // the push alone, on the pseudo velocity
+    for (Point& p : points_) {
+      if (p.push > 0.0) pushToward(p, p.push, p.pushImpulse, v);
+    }
+    return;
+  }
+  const bool pushing = pass == ContactPass::Solve && material_.push == ContactPush::Velocity;
   for (Point& p : points_) {
     const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
     const double vt = t.dot(relativeVelocity(p, v));
     const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
     p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
     apply(p, (p.tangentImpulse - old) * t, v);
-    pushToward(p, bias ? p.target : p.relaxedTarget, v);
+    pushToward(p, pushing ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one of the two is 0
+  }
+}
+
+void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
+  for (Point& p : points_) {
+    const double separation = p.separation + h * p.normal.dot(relativeVelocity(p, v));
+    p.gapTarget = -std::max(separation, 0.0) / h;
   }
 }
 
@@ -131,15 +162,6 @@ double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1)
     total += 0.5 * impulse.dot(relativeVelocity(p, v0) + relativeVelocity(p, v1));
   }
   return total;
-}
-
-double ContactSolver::fastestPoint(const Eigen::VectorXd& v) const {
-  double fastest = 0.0;
-  for (const BodyMass& b : bodies_) {
-    if (b.reach == 0.0) continue;
-    fastest = std::max(fastest, v.segment<2>(b.offset).norm() + std::abs(v[b.offset + 2]) * b.reach);
-  }
-  return fastest;
 }
 
 void ContactSolver::serialize(StateArchive& archive) {
@@ -158,6 +180,16 @@ void ContactSolver::serialize(StateArchive& archive) {
     archive.integer(p.id);
     archive.number(p.normalImpulse);
     archive.number(p.tangentImpulse);
+    // For the reports (Simulator::contacts) of a restored run; the next prepare measures afresh.
+    archive.number(p.normal.x());
+    archive.number(p.normal.y());
+    archive.number(p.position.x());
+    archive.number(p.position.y());
+    archive.number(p.separation);
+    if (archive.reading() && !(std::isfinite(p.normalImpulse) && std::isfinite(p.tangentImpulse) &&
+                               p.normal.allFinite() && p.position.allFinite() && std::isfinite(p.separation))) {
+      throw StateError("the state file holds a contact impulse or point that is not finite");
+    }
     if (archive.reading() && (p.a >= bodies_.size() || p.b >= bodies_.size())) {
       throw StateError("the state file holds a contact of a body this model does not have");
     }
@@ -167,7 +199,7 @@ void ContactSolver::serialize(StateArchive& archive) {
 void ContactSolver::restitute(Eigen::VectorXd& v) {
   for (Point& p : points_) {
     if (p.restitution == 0.0 || p.approach >= -p.threshold || p.normalImpulse == 0.0) continue;
-    pushToward(p, -p.restitution * p.approach, v);
+    pushToward(p, -p.restitution * p.approach, p.normalImpulse, v);
   }
 }
 

@@ -97,9 +97,8 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
       {"the joint damping ratio", exactly(s.velocity.jointDampingRatio)},
   };
   for (const auto& [what, value] : settings) archive.expect(what, value);
-  // Only with contacts, so that a state saved without them reads as it always has.
+  archive.expect("collisions", s.velocity.collisions ? "on" : "off");
   if (s.velocity.collisions) {
-    archive.expect("collisions", "on");
     archive.expect("friction", exactly(s.velocity.friction));
     archive.expect("restitution", exactly(s.velocity.restitution));
   }
@@ -141,9 +140,11 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   archive.integer(stepCount_);
   archive.number(modelSize_);
   tinkertoy::serialize(archive, diagnostics_);
-  if (settings_.velocity.collisions) {  // only then, so that a state saved without contacts reads as before
-    archive.integer(diagnostics_.contactPoints);
-    archive.number(diagnostics_.penetration);
+  archive.integer(diagnostics_.contactPoints);
+  archive.number(diagnostics_.penetration);
+  if (archive.reading() && !(diagnostics_.contactPoints >= 0 && diagnostics_.penetration >= 0.0 &&
+                             std::isfinite(diagnostics_.penetration))) {
+    throw StateError("the state file holds a contact count or penetration no simulator leaves");
   }
   if (archive.reading() && !(std::isfinite(diagnostics_.totalEnergy()) && std::isfinite(diagnostics_.constraintError) &&
                              std::isfinite(diagnostics_.velocityError) && modelSize_ >= 1.0 && std::isfinite(modelSize_))) {

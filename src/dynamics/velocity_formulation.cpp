@@ -13,6 +13,17 @@ namespace {
 constexpr auto kJacobian = ConstraintSystem::Evaluation::WithoutJacobianDot;
 constexpr auto kValues = ConstraintSystem::Evaluation::ValuesOnly;
 
+// The contacts' surface and push, from the settings (dynamics/contact_solver.hpp).
+ContactMaterial contactMaterial(const SimulationSettings& settings) {
+  const PositionCorrection correction = settings.velocity.positionCorrection;
+  return {.friction = settings.velocity.friction,
+          .restitution = settings.velocity.restitution,
+          .push = correction == PositionCorrection::SoftStep    ? ContactPush::Velocity
+                  : correction == PositionCorrection::Baumgarte ? ContactPush::Position
+                                                                : ContactPush::None,
+          .warmStart = settings.velocity.warmStart};
+}
+
 }  // namespace
 
 VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSettings& settings)
@@ -44,7 +55,7 @@ void VelocityFormulation::rebuild() {
   }
   if (settings_.velocity.collisions) {
     contactFinder_.build(model_);
-    contacts_.build(model_);
+    contacts_.build(model_, contactMaterial(settings_));
   }
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
@@ -79,6 +90,10 @@ void VelocityFormulation::serialize(StateArchive& archive) {
 void VelocityFormulation::modelEdited() {
   inverseMass_.invalidate();
   evaluatedAtEnd_ = false;
+  if (settings_.velocity.collisions) {  // a shape, a mass, a surface, a filter
+    contactFinder_.build(model_);
+    contacts_.refresh(model_);
+  }
 }
 
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
@@ -120,9 +135,10 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
     warmStart(v);
   }
-  softPasses(v, constrained, true);
+  softPasses(v, constrained, ContactPass::Solve);
   q += h * v;
   time += h;
+  if (contacts) contacts_.moved(v, h);
   tally_.add({2 * settings_.velocity.iterations, 0.0});
   if (constrained) {
     displacement_ = q - substepStart_;
@@ -130,7 +146,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     substepC_ += current_ + h * timeRate_;
     targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
   }
-  softPasses(v, constrained, false);
+  softPasses(v, constrained, ContactPass::Relax);
   if (contacts) {
     contacts_.restitute(v);
     work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
@@ -227,7 +243,8 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
 
   // 4. Symplectic Euler, with Baumgarte's pseudo velocity in the positions only.
   q += h * v;
-  if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Baumgarte) {
+  const bool pushing = system_.rows() > 0 || (contacts && contacts_.pointCount() > 0);
+  if (pushing && settings_.velocity.positionCorrection == PositionCorrection::Baumgarte) {
     pseudo_.setZero();
     solvePasses(pseudo_, ImpulsePass::Position);
     q += h * pseudo_;
@@ -376,32 +393,39 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
 }
 
 void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
-  const ContactMaterial material{.friction = settings_.velocity.friction, .restitution = settings_.velocity.restitution};
-  const double speculative = 4.0 * material.slop + 2.0 * h * contacts_.fastestPoint(v);
-  contacts_.prepare(contactFinder_.find({time, q, v}, speculative), {time, q, v}, v, h, material);
+  contacts_.prepare(contactFinder_.find({time, q, v}, h, contacts_.material().slop), {time, q, v}, v, h);
   contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
   contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
 }
 
-void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, bool bias) {
+void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, ContactPass pass) {
   if (settings_.velocity.collisions) {
-    interleavedPasses(v, bias);
+    interleavedPasses(v, ImpulsePass::Velocity, pass);
   } else if (constrained) {
     impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
   }
 }
 
-void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, bool bias) {
-  for (int k = 0; k < settings_.velocity.iterations; ++k) {
-    if (system_.rows() > 0) impulses_.solve(v, ImpulsePass::Velocity, 1);
-    contacts_.solve(v, bias);
+// One pass of the joints then one of the contacts, `iterations` times, so that each sees what the
+// other did. Without contact points the joints' passes run in one call (which packs the
+// velocities once).
+void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass) {
+  const int iterations = settings_.velocity.iterations;
+  const bool constrained = system_.rows() > 0;
+  if (contacts_.pointCount() == 0) {
+    if (constrained) impulses_.solve(v, pass, iterations);
+    return;
+  }
+  for (int k = 0; k < iterations; ++k) {
+    if (constrained) impulses_.solve(v, pass, 1);
+    contacts_.solve(v, contactPass);
   }
 }
 
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
   const int iterations = settings_.velocity.iterations;
-  if (settings_.velocity.collisions && pass == ImpulsePass::Velocity) {  // sequential (validated)
-    interleavedPasses(v, true);
+  if (settings_.velocity.collisions) {  // sequential (validated)
+    interleavedPasses(v, pass, pass == ImpulsePass::Velocity ? ContactPass::Solve : ContactPass::Position);
     tally_.add({iterations, 0.0});
     return;
   }

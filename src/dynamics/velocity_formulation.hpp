@@ -116,10 +116,10 @@ class VelocityFormulation final : public Formulation {
   // The impulses of a pass: sequential passes or the global solve; with contacts, interleaved.
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
   // The soft step's passes: the joints' (if `constrained`), with contacts interleaved with theirs.
-  void softPasses(Eigen::VectorXd& v, bool constrained, bool bias);
-  // Each joint pass followed by a contact pass; without `bias` (relax passes) the contacts do not
-  // push out of penetrations.
-  void interleavedPasses(Eigen::VectorXd& v, bool bias);
+  // `pass` is the contacts' (Solve or Relax).
+  void softPasses(Eigen::VectorXd& v, bool constrained, ContactPass pass);
+  // Each joint pass of kind `pass` followed by a contact pass of kind `contactPass`.
+  void interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass);
   // With contacts: those at (time, q) within what the bodies can close in h, their rows prepared
   // and warm-started into v.
   void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);

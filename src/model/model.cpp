@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "common/article.hpp"
@@ -52,6 +53,7 @@ void Model::takeContents(Model& other) noexcept {
   constraints_ = std::exchange(other.constraints_, {});
   constraintNames_ = std::exchange(other.constraintNames_, {});
   enabled_ = std::exchange(other.enabled_, {});
+  collideConnected_ = std::exchange(other.collideConnected_, {});
   breakForces_ = std::exchange(other.breakForces_, {});
   breakable_ = std::exchange(other.breakable_, 0);
 }
@@ -214,6 +216,40 @@ void Model::setBodySettings(BodyId id, const BodySettings& settings) {
   touch();
 }
 
+namespace {
+
+// The collider member of the settings of a kind that collides, or nullptr.
+template <class Settings>
+auto* colliderOf(Settings& s) {
+  using Pointer = std::conditional_t<std::is_const_v<Settings>, const Collider*, Collider*>;
+  return std::visit(
+      [](auto& kind) -> Pointer {
+        if constexpr (requires { kind.collider; }) {
+          return &kind.collider;
+        } else {
+          return nullptr;
+        }
+      },
+      s);
+}
+
+}  // namespace
+
+std::optional<Collider> Model::collider(BodyId id) const {
+  const BodySettings settings = body(id).settings();
+  const Collider* c = colliderOf(settings);
+  return c ? std::optional<Collider>(*c) : std::nullopt;
+}
+
+void Model::setCollider(BodyId id, const Collider& collider) {
+  BodySettings settings = body(id).settings();
+  Collider* c = colliderOf(settings);
+  if (!c) throw std::invalid_argument(describe(id) + " is " + detail::withArticle(body(id).type()) + ", which never collides");
+  collider.validate();
+  *c = collider;
+  setBodySettings(id, settings);
+}
+
 void Model::setForceSettings(ForceId id, const ForceSettings& settings) {
   std::unique_ptr<Force> replacement = makeForce(settings);
   requireFits(*replacement);
@@ -261,6 +297,7 @@ ConstraintId Model::addConstraint(std::unique_ptr<Constraint> constraint, std::s
   constraints_.push_back(std::move(constraint));
   constraintNames_.push_back(std::move(name));
   enabled_.push_back(true);
+  collideConnected_.push_back(false);
   breakForces_.push_back(std::numeric_limits<double>::infinity());
   ++stamp_.structure;
   touch();
@@ -272,6 +309,13 @@ void Model::setEnabled(ConstraintId id, bool enabled) {
   if (enabled_[index] == enabled) return;
   enabled_[index] = enabled;
   ++stamp_.structure;
+  touch();
+}
+
+void Model::setCollideConnected(ConstraintId id, bool collide) {
+  const std::size_t index = indexOf(id);
+  if (collideConnected_[index] == collide) return;
+  collideConnected_[index] = collide;
   touch();
 }
 
@@ -326,6 +370,8 @@ void Model::removeConstraint(ConstraintId id) {
   eraseSwapLast(constraintNames_, hole);
   enabled_[hole] = enabled_.back();
   enabled_.pop_back();
+  collideConnected_[hole] = collideConnected_.back();
+  collideConnected_.pop_back();
   if (std::isfinite(breakForces_[hole])) --breakable_;
   eraseSwapLast(breakForces_, hole);
   ++stamp_.structure;

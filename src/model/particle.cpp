@@ -12,6 +12,9 @@ void Particle::validate(int dimension) const {
                                 std::to_string(dimension) + "D model");
   }
   detail::requireMass(mass_, "particle mass");
+  detail::requireNonNegative(radius_, "particle radius");
+  if (radius_ > 0.0 && dimension_ != 2) throw std::invalid_argument("only 2D particles have a radius (they collide as discs)");
+  collider_.validate();
 }
 
 void Particle::setMass(double mass) {

@@ -27,17 +27,20 @@ RigidBody::RigidBody(double mass, Shape shape, Motion motion)
 BodySettings RigidBody::settings() const {
   const bool derived = inertia_ == inertiaOf(shape_, mass_);
   return RigidBodySettings{.mass = mass_, .inertia = derived ? std::nullopt : std::optional<double>(inertia_),
-                           .shape = shape_, .motion = motion_};
+                           .shape = shape_, .motion = motion_, .collider = collider_};
 }
 
 RigidBody::RigidBody(const RigidBodySettings& s)
-    : RigidBody(s.mass, s.inertia ? *s.inertia : inertiaOf(s.shape, s.mass), s.shape, s.motion) {}
+    : RigidBody(s.mass, s.inertia ? *s.inertia : inertiaOf(s.shape, s.mass), s.shape, s.motion) {
+  collider_ = s.collider;
+}
 
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");
   shape_.validate();  // first: an inertia from a bad shape is meaningless
   detail::requireMass(mass_, "rigid body mass");
   detail::requireMass(inertia_, "rigid body inertia");
+  collider_.validate();
 }
 
 void RigidBody::validateVelocities(BodyCoordinates v) const {

@@ -1,11 +1,15 @@
-// Bodies of a scene: beads on curves, reduced chains and rigid bodies (docs/scene-format.md).
+// Bodies of a scene: particles, beads on curves, reduced chains and rigid bodies, and how they
+// collide (docs/scene-format.md).
 #include <array>
+#include <cstdint>
+#include <limits>
 
 #include "common/vector_checks.hpp"
 #include "scene/curve_reader.hpp"
 #include "scene/scene_builder.hpp"
 #include "tinkertoy/model/bead.hpp"
 #include "tinkertoy/model/chain.hpp"
+#include "tinkertoy/model/particle.hpp"
 #include "tinkertoy/model/rigid_body.hpp"
 
 namespace tinkertoy::scene {
@@ -113,10 +117,60 @@ void SceneBuilder::readBody(const JsonObject& b) {
 }
 
 
+namespace {
+
+// A body's "friction", "restitution" and "filter" (core/collider.hpp).
+Collider readCollider(const JsonObject& body) {
+  Collider c;
+  if (body.has("friction")) c.friction = body.nonNegative("friction");
+  if (body.has("restitution")) {
+    c.restitution = body.nonNegative("restitution");
+    if (*c.restitution > 1.0) throw SceneError(body.pathOf("restitution"), "must be at most 1 (a bounce cannot gain speed)");
+  }
+  if (body.has("filter")) {
+    const JsonObject filter = body.object("filter");
+    filter.allowOnly({"category", "mask", "group"});
+    const auto bits = [&filter](std::string_view key, std::uint32_t fallback) {
+      const long value = filter.optionalInteger(key).value_or(fallback);
+      if (value < 0 || value > std::numeric_limits<std::uint32_t>::max()) {
+        throw SceneError(filter.pathOf(key), "must be a whole number from 0 to 4294967295 (32 category bits), got " +
+                                                 std::to_string(value));
+      }
+      return static_cast<std::uint32_t>(value);
+    };
+    c.category = bits("category", c.category);
+    c.mask = bits("mask", c.mask);
+    const long group = filter.optionalInteger("group").value_or(0);
+    if (group < std::numeric_limits<std::int32_t>::min() || group > std::numeric_limits<std::int32_t>::max()) {
+      throw SceneError(filter.pathOf("group"), "must be a whole number from -2147483648 to 2147483647, got " +
+                                                   std::to_string(group));
+    }
+    c.group = static_cast<std::int32_t>(group);
+  }
+  return c;
+}
+
+}  // namespace
+
+// A particle: its position and velocity, and for a 2D one a radius it collides with.
+void SceneBuilder::readParticle(const JsonObject& p) {
+  p.allowOnly({"id", "mass", "position", "velocity", "radius", "friction", "restitution", "filter"});
+  const std::string id = claimId(p);
+  ParticleSettings settings{.dimension = d_, .mass = p.mass("mass")};
+  const Eigen::VectorXd position = p.vector("position", d_);
+  const Eigen::VectorXd velocity = p.optionalVector("velocity", d_).value_or(Eigen::VectorXd::Zero(d_));
+  if (p.has("radius")) {
+    if (d_ != 2) throw SceneError(p.pathOf("radius"), "only the particles of a 2D scene have a radius (they collide as discs)");
+    settings.radius = p.nonNegative("radius");
+  }
+  settings.collider = readCollider(p);
+  addBody(p, id, std::make_unique<Particle>(settings), position, velocity);
+}
+
 // A rigid body: (x, y, θ) with its velocities; the inertia from the shape unless given.
 void SceneBuilder::readRigid(const JsonObject& b) {
   b.allowOnly({"id", "type", "mass", "inertia", "position", "angle", "velocity", "angular_velocity", "shape",
-               "static", "kinematic"});
+               "static", "kinematic", "friction", "restitution", "filter"});
   const std::string id = claimId(b);
   if (d_ != 2) throw SceneError(b.pathOf("type"), "rigid bodies need \"dimension\": 2");
   const double mass = b.mass("mass");
@@ -134,7 +188,10 @@ void SceneBuilder::readRigid(const JsonObject& b) {
   }
   const auto motion = fixed ? RigidBody::Motion::Static
                             : (kinematic ? RigidBody::Motion::Kinematic : RigidBody::Motion::Dynamic);
-  addBody(b, id, std::make_unique<RigidBody>(mass, inertia, std::move(shape), motion), q, v);
+  addBody(b, id,
+          std::make_unique<RigidBody>(RigidBodySettings{
+              .mass = mass, .inertia = inertia, .shape = std::move(shape), .motion = motion, .collider = readCollider(b)}),
+          q, v);
 }
 
 }  // namespace tinkertoy::scene

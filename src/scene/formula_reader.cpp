@@ -117,7 +117,7 @@ NamedPoints SceneBuilder::namedPoints(const JsonObject& c) const {
 }
 
 void SceneBuilder::addFormula(const JsonObject& c, const std::string& name) {
-  c.allowOnly({"type", "id", "points", "anchors", "C", "parameters", "kind", "break_force"});
+  c.allowOnly({"type", "id", "points", "anchors", "C", "parameters", "kind", "break_force", "collide_connected"});
   FormulaConstraintSettings settings{.points = namedPoints(c), .parameters = readParameters(c)};
   if (const auto kind = c.optionalString("kind")) {
     if (*kind == "inequality") {

@@ -66,17 +66,17 @@ std::optional<JointMotor> SceneBuilder::motor(const JsonObject& c) const {
 
 bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const std::string& name) {
   if (type == RevoluteJointSettings::type) {
-    c.allowOnly({"type", "id", "a", "b", "anchor", "lower", "upper", "motor_speed", "max_motor_force", "break_force"});
+    c.allowOnly({"type", "id", "a", "b", "anchor", "lower", "upper", "motor_speed", "max_motor_force", "break_force", "collide_connected"});
     const JointConnection link = connection(c);
     const double reference = frameAngle(link.a) - frameAngle(link.b);
     addConstraint(std::make_unique<RevoluteJoint>(link, reference, limits(c), motor(c)), c, name);
   } else if (type == WeldJointSettings::type) {
-    c.allowOnly({"type", "id", "a", "b", "anchor", "break_force"});
+    c.allowOnly({"type", "id", "a", "b", "anchor", "break_force", "collide_connected"});
     const JointConnection link = connection(c);
     addConstraint(std::make_unique<WeldJoint>(link, frameAngle(link.a) - frameAngle(link.b)), c, name);
   } else if (type == PrismaticJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor", "axis", "lower", "upper", "motor_speed", "max_motor_force",
-                 "break_force"});
+                 "break_force", "collide_connected"});
     const JointConnection link = connection(c);
     const Eigen::Vector2d axis = toVector2(c.vector("axis", 2));
     if (axis.isZero(0.0)) throw SceneError(c.pathOf("axis"), "must be non-zero");
@@ -86,7 +86,7 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
                                                    motor(c)),
                   c, name);
   } else if (type == AngleJointSettings::type) {
-    c.allowOnly({"type", "id", "a", "b", "ratio", "break_force"});
+    c.allowOnly({"type", "id", "a", "b", "ratio", "break_force", "collide_connected"});
     JointConnection link{.a = pointOf(c.at("a"), c.pathOf("a"))};
     if (!isWorld(c, "b")) link.b = pointOf(c.at("b"), c.pathOf("b"));
     const double ratio = c.optionalNumber("ratio").value_or(1.0);
@@ -94,7 +94,7 @@ bool SceneBuilder::readJoint(const JsonObject& c, const std::string& type, const
                   name);
   } else if (type == PulleyJointSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "ground_a", "ground_b", "ratio", "length",
-                 "break_force"});
+                 "break_force", "collide_connected"});
     const Endpoint a = endpoint(c, "a", "anchor_a"), b = endpoint(c, "b", "anchor_b");
     for (const auto& [end, key] : {std::pair{&a, "a"}, std::pair{&b, "b"}}) {
       if (!std::holds_alternative<BodyPoint>(*end)) throw SceneError(c.pathOf(key), "a pulley joins two body points");

@@ -77,15 +77,6 @@ std::string SceneBuilder::claimId(const JsonObject& object) {
   return id;
 }
 
-void SceneBuilder::readParticle(const JsonObject& p) {
-  p.allowOnly({"id", "mass", "position", "velocity"});
-  const std::string id = claimId(p);
-  const double mass = p.mass("mass");
-  const Eigen::VectorXd position = p.vector("position", d_);
-  const Eigen::VectorXd velocity = p.optionalVector("velocity", d_).value_or(Eigen::VectorXd::Zero(d_));
-  scene_.model.addParticle(mass, position, velocity, id);
-}
-
 BodyPoint SceneBuilder::pointOf(const nlohmann::json& value, const std::string& path) const {
   const Model& model = scene_.model;
   if (value.is_object()) {
@@ -220,30 +211,30 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
   }
   if (type == DistanceConstraintSettings::type) {
     c.allowOnly({"type", "id", "a", "b", "anchor_a", "anchor_b", "length", "min_length", "max_length", "frequency",
-                 "damping_ratio", "break_force"});
+                 "damping_ratio", "break_force", "collide_connected"});
     addDistance(c, name);
   } else if (readJoint(c, type, name)) {
     return;
   } else if (type == PointOnCircleConstraintSettings::type) {
-    c.allowOnly({"type", "id", "particle", "center", "radius", "break_force"});
+    c.allowOnly({"type", "id", "particle", "center", "radius", "break_force", "collide_connected"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd center = c.vector("center", d_);
     const double radius = lengthOf(c, "radius", p, center, "circle");
     addConstraint(std::make_unique<PointOnCircleConstraint>(p, center, radius), c, name);
   } else if (type == FixedPointConstraintSettings::type) {
-    c.allowOnly({"type", "id", "particle", "point", "break_force"});
+    c.allowOnly({"type", "id", "particle", "point", "break_force", "collide_connected"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd location = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<FixedPointConstraint>(p, location), c, name);
   } else if (type == PointOnLineConstraintSettings::type) {
-    c.allowOnly({"type", "id", "particle", "point", "direction", "break_force"});
+    c.allowOnly({"type", "id", "particle", "point", "direction", "break_force", "collide_connected"});
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd direction = c.vector("direction", d_);
     if (direction.isZero(0.0)) throw SceneError(c.pathOf("direction"), "must be non-zero");
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnLineConstraint>(p, origin, direction), c, name);
   } else if (type == PointOnPlaneConstraintSettings::type) {
-    c.allowOnly({"type", "id", "particle", "point", "normal", "break_force"});
+    c.allowOnly({"type", "id", "particle", "point", "normal", "break_force", "collide_connected"});
     if (d_ != 3) throw SceneError(c.pathOf("type"), "a plane constraint needs \"dimension\": 3; in 2D use \"line\"");
     const BodyPoint p = point(c, "particle");
     const Eigen::VectorXd normal = c.vector("normal", d_);
@@ -251,7 +242,7 @@ void SceneBuilder::readConstraint(const JsonObject& c) {
     const Eigen::VectorXd origin = c.optionalVector("point", d_).value_or(scene_.model.position(p));
     addConstraint(std::make_unique<PointOnPlaneConstraint>(p, origin, normal), c, name);
   } else if (type == DrivenPointConstraintSettings::type) {
-    c.allowOnly({"type", "id", "particle", "path", "break_force"});
+    c.allowOnly({"type", "id", "particle", "path", "break_force", "collide_connected"});
     addDriven(c, name);
   } else if (type == FormulaConstraintSettings::type) {
     addFormula(c, name);
@@ -308,6 +299,7 @@ void SceneBuilder::addDriven(const JsonObject& c, const std::string& name) {
 void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const JsonObject& c,
                                  std::string name) {
   const double breakForce = c.has("break_force") ? c.positive("break_force") : 0.0;  // 0: unbreakable
+  const bool collideConnected = c.optionalBoolean("collide_connected").value_or(false);
   // What the loader accepts, the simulator runs: Witkin's acceleration level solves equality
   // rows only (AccelerationDynamics).
   // A constraint among static and kinematic bodies only holds nothing: nothing it can push moves.
@@ -324,6 +316,7 @@ void SceneBuilder::addConstraint(std::unique_ptr<Constraint> constraint, const J
   try {
     id = scene_.model.addConstraint(std::move(constraint), std::move(name));
     if (breakForce > 0.0) scene_.model.setBreakForce(id, breakForce);
+    scene_.model.setCollideConnected(id, collideConnected);
   } catch (const std::invalid_argument& e) {
     throw SceneError(c.path(), e.what());
   }

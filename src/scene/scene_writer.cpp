@@ -161,6 +161,8 @@ class Writer {
     out["mass"] = s.mass;
     out["position"] = numbers(model_.coordinates(b));
     out["velocity"] = numbers(model_.velocities(b));
+    if (s.radius > 0.0) out["radius"] = s.radius;
+    put(out, s.collider);
   }
   void put(Json& out, BodyId b, const BeadSettings& s) const {
     out["mass"] = s.mass;
@@ -188,6 +190,20 @@ class Writer {
     out["shape"] = shape(s.shape);
     if (s.motion == RigidBodyMotion::Static) out["static"] = true;
     if (s.motion == RigidBodyMotion::Kinematic) out["kinematic"] = true;
+    put(out, s.collider);
+  }
+
+  // A body's surface and filter, where they are not the defaults.
+  static void put(Json& out, const Collider& c) {
+    if (c.friction) out["friction"] = *c.friction;
+    if (c.restitution) out["restitution"] = *c.restitution;
+    const Collider plain;
+    if (c.category == plain.category && c.mask == plain.mask && c.group == plain.group) return;
+    Json filter;
+    if (c.category != plain.category) filter["category"] = c.category;
+    if (c.mask != plain.mask) filter["mask"] = c.mask;
+    if (c.group != plain.group) filter["group"] = c.group;
+    out["filter"] = filter;
   }
 
   static Json shape(const Shape& s) {
@@ -316,10 +332,11 @@ class Writer {
     std::visit([&](const auto& s) { put(out, id, s); }, settings);
     const bool breakable = !std::holds_alternative<MouseJointSettings>(settings);  // a drag has no break force
     if (breakable && std::isfinite(model_.breakForce(id))) out["break_force"] = model_.breakForce(id);
+    if (model_.collideConnected(id)) out["collide_connected"] = true;
     return out;
   }
 
-  // One put() per kind of constraint: its keys besides "type", "id" and "break_force".
+  // One put() per kind of constraint: its keys besides "type", "id", "break_force" and "collide_connected".
   void put(Json& /*out*/, ConstraintId id, std::monostate /*none*/) const {
     throw std::invalid_argument(model_.describe(id) + ": " + detail::withArticle(model_.constraint(id).type()) +
                                 " constraint cannot be written to a scene");

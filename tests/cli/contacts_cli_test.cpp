@@ -15,7 +15,9 @@ TEST_F(Cli, RunReportsTheContactsOfAScene) {
   EXPECT_GT(deepest, 0.0);
   EXPECT_LT(deepest, 0.02) << "no body sinks into another by more than a speculative landing";
   EXPECT_LT(s["work"]["impulses"].get<double>(), -1.0) << "landing and sliding take energy, booked";
-  EXPECT_LT(s["energy_error_max"].get<double>(), 0.01 * s["energy_drift_max"].get<double>());
+  // The soft step's relax passes stop an impact where the positions have already moved: each
+  // impact leaves the integrator an error of about h m g Δv / 2, a few per cent of what it took.
+  EXPECT_LT(s["energy_error_max"].get<double>(), 0.03 * s["energy_drift_max"].get<double>());
   const Result plain = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "0.1", "--summary", file("p.json")});
   ASSERT_EQ(plain.code, kSuccess) << plain.err;
   EXPECT_EQ(plain.out.find("contacts"), std::string::npos);

@@ -32,14 +32,14 @@ TEST(ContactFinder, FindsWhatTouchesAndWhatIsAboutTo) {
   finder.build(model);
   EXPECT_EQ(finder.colliderCount(), 4u);
 
-  const auto contacts = finder.find(model.state(), 0.02);
-  ASSERT_EQ(contacts.size(), 1u) << "the box above is 4 cm off, beyond 2 cm";
+  const auto contacts = finder.find(model.state(), 0.01, 0.02 / 4);
+  ASSERT_EQ(contacts.size(), 1u) << "the box above is 4 cm off, beyond 2 cm (the margins of two bodies at rest)";
   EXPECT_EQ(contacts[0].a, model.indexOf(ground));
   EXPECT_EQ(contacts[0].b, model.indexOf(resting));
   EXPECT_EQ(contacts[0].manifold.count, 2);
   EXPECT_NEAR(contacts[0].manifold.points[0].separation, -0.01, 1e-12);
 
-  const auto wider = finder.find(model.state(), 0.05);
+  const auto wider = finder.find(model.state(), 0.01, 0.05 / 4);
   ASSERT_EQ(wider.size(), 2u);
   EXPECT_EQ(wider[1].a, model.indexOf(resting));
   EXPECT_EQ(wider[1].b, model.indexOf(above));
@@ -57,10 +57,10 @@ TEST(ContactFinder, WhatNothingMovesAndWhatAJointJoinsDoNotCollide) {
       RevoluteJointSettings{.connection = {.a = BodyPoint(a, Eigen::Vector2d(0.4, 0.0)), .b = BodyPoint(b, Eigen::Vector2d(-0.4, 0.0))}}));
   ContactFinder finder;
   finder.build(model);
-  EXPECT_TRUE(finder.find(model.state(), 0.0).empty());
+  EXPECT_TRUE(finder.find(model.state(), 0.01, 0.0).empty());
   model.setEnabled(hinge, false);
   finder.build(model);
-  const auto contacts = finder.find(model.state(), 0.0);
+  const auto contacts = finder.find(model.state(), 0.01, 0.0);
   ASSERT_EQ(contacts.size(), 1u);
   EXPECT_EQ(contacts[0].a, model.indexOf(a));
   EXPECT_EQ(contacts[0].b, model.indexOf(b));
@@ -82,7 +82,7 @@ TEST(ContactFinder, AgreesWithEveryPairTriedAndForgetsItsHistory) {
     Eigen::VectorXd q = model.q();
     for (Eigen::Index k = 0; k < q.size(); ++k) q[k] += step(rng);
     model.setState(0.0, q, model.v());
-    const auto found = following.find(model.state(), speculative);
+    const auto found = following.find(model.state(), 0.01, speculative / 4);
     std::vector<std::pair<std::size_t, std::size_t>> expected;
     const Convex shape = convexOf(Shape::box(0.6, 0.4));
     for (std::size_t i = 0; i < boxes.size(); ++i) {
@@ -98,7 +98,7 @@ TEST(ContactFinder, AgreesWithEveryPairTriedAndForgetsItsHistory) {
     ASSERT_EQ(got, expected) << "frame " << frame;
     ContactFinder fresh;
     fresh.build(model);
-    const auto again = fresh.find(model.state(), speculative);
+    const auto again = fresh.find(model.state(), 0.01, speculative / 4);
     ASSERT_EQ(again.size(), found.size());
     for (std::size_t k = 0; k < found.size(); ++k) {
       EXPECT_EQ(again[k].manifold.count, found[k].manifold.count);

@@ -31,19 +31,15 @@ struct World {
   }
   void start() {
     finder.build(model);
-    solver.build(model);
+    solver.build(model, material);
   }
   void step() {
     Eigen::VectorXd q = model.q(), v = model.v();
     for (std::size_t i = 0; i < model.bodyCount(); ++i) {
       if (!model.body(model.bodyAt(i)).isDriven()) v[static_cast<Eigen::Index>(model.offsetOf(model.bodyAt(i))) + 1] -= kH * kG;
     }
-    // The speculative distance covers what the bodies can close within the step, so that none
-    // passes into another between two finds.
-    double fastest = 0.0;
-    for (std::size_t i = 0; i < model.bodyCount(); ++i) fastest = std::max(fastest, model.velocities(model.bodyAt(i)).norm());
-    solver.prepare(finder.find(model.state(), 0.02 + 2.0 * kH * fastest), model.state(), v, kH, material);
-    for (int k = 0; k < iterations; ++k) solver.solve(v);
+    solver.prepare(finder.find({model.time(), model.q(), v}, kH, material.slop), model.state(), v, kH);
+    for (int k = 0; k < iterations; ++k) solver.solve(v, ContactPass::Solve);
     solver.restitute(v);
     history.push_back(solver.impulses());
     q += kH * v;

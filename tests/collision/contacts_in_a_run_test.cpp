@@ -60,7 +60,9 @@ TEST(ContactsInARun, ABoxDroppedOnTheGroundComesToRest) {
     EXPECT_LT(simulator.diagnostics().penetration, 1e-3);
     const double end = simulator.diagnostics().totalEnergy();
     EXPECT_LT(work, -1.0) << "the landing took energy";
-    EXPECT_NEAR(end - start - work, 0.0, 0.02 * std::abs(work));
+    // Within the integrator's error, of which each impact in the soft step leaves about
+    // h m g Δv / 2 (its relax passes stop the impact where the positions have already moved).
+    EXPECT_NEAR(end - start - work, 0.0, 0.03 * std::abs(work));
   }
 }
 

@@ -16,17 +16,21 @@
 #include <variant>
 #include <vector>
 
+#include "tinkertoy/core/collider.hpp"
 #include "tinkertoy/core/shape.hpp"
 
 namespace tinkertoy {
 
 class Curve;
 
-// A point mass; its coordinates are its position (model/particle.hpp).
+// A point mass; its coordinates are its position (model/particle.hpp). A 2D particle with a
+// radius collides as a disc of that radius.
 struct ParticleSettings {
   static constexpr std::string_view type = "particle";
-  int dimension = 2;  // 2 or 3
-  double mass = 1.0;  // kg, > 0
+  int dimension = 2;    // 2 or 3
+  double mass = 1.0;    // kg, > 0
+  double radius = 0.0;  // m, ≥ 0; 0: a point, which collides with nothing
+  Collider collider;
 };
 
 // A bead on a parametric wire x = c(u) (model/bead.hpp).
@@ -56,6 +60,7 @@ struct RigidBodySettings {
   std::optional<double> inertia;  // kg·m² about the center of mass, > 0; none: the shape's for the mass
   Shape shape;                    // no default: a body is given its outline
   RigidBodyMotion motion = RigidBodyMotion::Dynamic;
+  Collider collider;
 };
 
 // std::monostate: a body defined outside the library, which has no settings (it cannot be written

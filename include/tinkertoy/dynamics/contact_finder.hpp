@@ -1,21 +1,28 @@
 // ContactFinder: the contacts of a model at a state: which pairs of rigid bodies touch, or are
 // within the speculative distance of touching, and their manifolds (collision/manifold.hpp).
 //
-// Built once per layout (build): each rigid body's outline as a collision shape in its frame
-// (collision/convex.hpp), and the pairs that never collide:
+// Built once per layout and again at each edit (build): each rigid body's outline as a collision
+// shape in its frame (collision/convex.hpp), a 2D particle with a radius as a disc, and the pairs
+// that never collide (core/collider.hpp):
 //   - two bodies that nothing moves (static or kinematic: neither answers a contact);
+//   - two bodies whose filters keep them apart;
 //   - two bodies joined by an enabled constraint (a hinge's bodies overlap at the hinge by design),
-//     as Box2D's joints do unless asked otherwise.
-// Each find (find) then bounds every shape at the state, grown by half the speculative distance,
-// takes the pairs whose boxes overlap (collision/broadphase.hpp), and collides them. The result
-// is sorted by body pair (dense indices), so it depends on the state alone, not on the order or
-// history of earlier finds: a resumed run finds what an uninterrupted one did. The speculative
-// distance should cover what two bodies can close within the step (their relative speed times
-// the step), or a fast one may pass into another between two finds.
+//     as Box2D's joints do, unless the constraint lets them collide (Model::collideConnected).
+// Each find (find) then bounds every shape at the state, grown by its margin, takes the pairs whose
+// boxes overlap (collision/broadphase.hpp), and collides them within the sum of their margins. A
+// body's margin is twice the slop plus what its farthest point can move within the substep,
+//
+//   m_i = 2 slop + h (|v_i| + |ω_i| reach_i),
+//
+// so that two bodies find each other while they are within the distance they can close in the
+// substep (a speculative contact: no tunnelling at ordinary speeds), and a fast body elsewhere
+// does not widen the search for the resting ones. The result is sorted by body pair (dense
+// indices), so it depends on the state alone, not on the order or history of earlier finds: a
+// resumed run finds what an uninterrupted one did.
 //
 //   ContactFinder finder;
 //   finder.build(model);
-//   for (const BodyContact& c : finder.find(model.state(), 0.02)) use(c.a, c.b, c.manifold);
+//   for (const BodyContact& c : finder.find(model.state(), h, 0.005)) use(c.a, c.b, c.manifold);
 #pragma once
 
 #include <cstddef>
@@ -39,28 +46,35 @@ struct BodyContact {
 class ContactFinder {
  public:
   // The colliding bodies of `model` and the pairs that never collide. Call again when the
-  // model's structure changes.
+  // model changes (a shape, a filter or a constraint's collideConnected is an edit, not a change
+  // of structure).
   void build(const Model& model);
-  // The manifolds with at least one point at `state` (q of the model laid out at build), for a
-  // speculative distance ≥ 0 (m), sorted by (a, b). Valid until the next find.
-  std::span<const BodyContact> find(const StateView& state, double speculative);
+  // The manifolds with at least one point at `state` (q and v of the model laid out at build),
+  // within the margins (above) for a substep of h and a slop (m), sorted by (a, b). Valid until
+  // the next find.
+  std::span<const BodyContact> find(const StateView& state, double h, double slop);
 
-  // How many bodies collide (have a shape and a frame).
+  // How many bodies collide (rigid bodies, and 2D particles with a radius).
   [[nodiscard]] std::size_t colliderCount() const { return colliders_.size(); }
 
  private:
-  struct Collider {
-    std::size_t body = 0;    // dense index
-    Eigen::Index offset = 0;  // of (x, y, θ) in q
+  struct Proxy {
+    std::size_t body = 0;     // dense index
+    Eigen::Index offset = 0;  // of (x, y, θ), or a particle's (x, y), in q
+    bool turns = false;       // has an angle θ at offset + 2
     bool driven = false;      // static or kinematic
     Convex shape;
+    double reach = 0.0;  // the farthest point of the shape from the body's center, m
+    Collider filter;
   };
+  [[nodiscard]] Placement placement(const Proxy& p, const StateView& state) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
 
   Broadphase broadphase_{0.1};
-  std::vector<Collider> colliders_;
+  std::vector<Proxy> colliders_;
   std::vector<std::pair<std::size_t, std::size_t>> joined_;  // body pairs (a < b) that never collide, sorted
   std::vector<Aabb> boxes_;
+  std::vector<double> margins_;
   std::vector<BodyContact> contacts_;
 };
 

@@ -12,9 +12,22 @@
 //   normal    λ_n ≥ 0 (a push, never a pull), toward v_n = target:
 //               s > 0 (a gap): target −s/h, so that the gap may close within the substep but
 //                 no further (a speculative contact: no tunnelling at ordinary speeds);
-//               s ≤ 0: target β max(−s − slop, 0)/h (Baumgarte: out of a penetration deeper than
-//                 the slop, by the fraction β per substep).
+//               s ≤ 0: target 0, and the push out of a penetration deeper than the slop,
+//                 p = min(β (−s − slop)/h, v_push), where the position correction puts it.
 //   friction  |λ_t| ≤ μ λ_n (Coulomb's cone in 2D), toward v_t = 0.
+//
+// The push (ContactPush), as the joints' position correction does it:
+//   - Velocity (the soft step): the solve passes aim at v_n = p, the relax passes after the
+//     positions moved at v_n = 0, so that the push moves the bodies but leaves no velocity (Box2D
+//     v3's relax). The relax passes measure a gap again, s = s₀ + h v_n, as the bodies moved;
+//   - Position (Baumgarte): the velocity passes aim at v_n = 0; position passes on a pseudo
+//     velocity (ImpulsePass::Position), which moves the positions only, aim at v_n = p, with
+//     impulses of their own;
+//   - None: no push; a penetration stays as deep as it is.
+// The cap v_push (3 m/s, Box2D's) keeps bodies that start deep in each other from flying apart.
+//
+// A particle (a disc without an angle) has no ω and no I⁻¹ term. μ and e are the two bodies' own,
+// or the material's where a body has none, mixed by core/collider.hpp's rules.
 //
 // Each pass updates a point's friction then its normal row, the increment δ = −(v − target)/k
 // added to the accumulated impulse and the sum clamped to its bounds (not the increment: so a
@@ -26,9 +39,9 @@
 // touches by the same features (the manifold point's id); they are applied to the velocities at
 // once, and the passes correct them.
 //
-//   solver.build(model);
-//   solver.prepare(finder.find(state, speculative), state, v, h, material);
-//   for (int k = 0; k < iterations; ++k) solver.solve(v);
+//   solver.build(model, material);
+//   solver.prepare(finder.find(state, v, h, material.slop), state, v, h);
+//   for (int k = 0; k < iterations; ++k) solver.solve(v, ContactPass::Solve);
 //   solver.restitute(v);
 #pragma once
 
@@ -42,27 +55,41 @@
 
 namespace tinkertoy {
 
-// What the contacts are made of, for every pair for now.
+// Where the push out of a penetration goes (above).
+enum class ContactPush { Velocity, Position, None };
+
+// The passes of a substep (above): the solve and relax passes on v, the position passes on a
+// pseudo velocity.
+enum class ContactPass { Solve, Relax, Position };
+
+// How contacts behave: the surface of bodies that have none of their own, and the solver's margins.
 struct ContactMaterial {
-  double friction = 0.6;               // μ ≥ 0
-  double restitution = 0.0;            // e in [0, 1]
+  double friction = 0.6;               // μ ≥ 0, for a body without its own
+  double restitution = 0.0;            // e in [0, 1], for a body without its own
   double restitutionThreshold = 1.0;   // m/s: slower approaches do not bounce
   double baumgarte = 0.2;              // β: the fraction of a penetration removed per substep
   double slop = 0.005;                 // m: a penetration left alone, so resting contacts stay closed
+  double maxPushSpeed = 3.0;           // m/s: the fastest push out of a penetration
+  ContactPush push = ContactPush::Velocity;
+  bool warmStart = true;               // start from the impulses of the same points at the last prepare
 };
 
 class ContactSolver {
  public:
-  // Each body's inverse mass and inverse inertia (0 for a driven body) and where its (x, y, θ)
-  // sit in v. Call again when the model's structure changes.
-  void build(const Model& model);
+  // For a new layout of `model`: forgets the points, and reads the bodies (refresh).
+  void build(const Model& model, const ContactMaterial& material);
+  // Each body's inverse mass and inverse inertia (0 for a driven body), surface, and where its
+  // (x, y, θ) sit in v. Call after an edit of the model (a mass, a friction); keeps the points.
+  void refresh(const Model& model);
+  [[nodiscard]] const ContactMaterial& material() const { return material_; }
   // The rows of `contacts` at `state` for a substep of h, warm-started from the previous prepare
   // (its impulses applied to v).
-  void prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v, double h,
-               const ContactMaterial& material);
-  // One pass over the points. Without `bias` (the soft step's relax passes) a penetration is not
-  // pushed out: its target is 0, a gap's stays −s/h.
-  void solve(Eigen::VectorXd& v, bool bias = true);
+  void prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v, double h);
+  // One pass over the points: Solve and Relax on the velocities v, Position on a pseudo velocity
+  // (which starts at zero each substep).
+  void solve(Eigen::VectorXd& v, ContactPass pass);
+  // After the positions moved by h v: each gap measured again, s = s₀ + h v_n, for the relax passes.
+  void moved(const Eigen::VectorXd& v, double h);
   // The bounce of the points that closed fast, after the passes.
   void restitute(Eigen::VectorXd& v);
   // The work the accumulated impulses did in taking the velocities from v0 to v1, J: each point's
@@ -80,38 +107,42 @@ class ContactSolver {
   [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
   [[nodiscard]] double deepestPenetration() const { return deepest_; }
-  // The points' keys and impulses, all the next prepare's warm start needs, in either direction.
+  // The points' keys and impulses (all the next prepare's warm start needs) and what reports
+  // show, in either direction.
   void serialize(StateArchive& archive);
-  // The largest speed of a point of a shape (|v| + |ω| times the shape's reach), for the
-  // speculative distance: what two bodies can close within a step is at most twice it times h.
-  [[nodiscard]] double fastestPoint(const Eigen::VectorXd& v) const;
 
  private:
   struct BodyMass {
     Eigen::Index offset = 0;
+    bool turns = false;  // has an angle (ω at offset + 2)
     double inverseMass = 0.0, inverseInertia = 0.0;
-    double reach = 0.0;  // the farthest point of its shape from its center, m (0: no shape)
+    double friction = 0.0, restitution = 0.0;
   };
   struct Point {
     std::size_t a = 0, b = 0;  // dense body indices
     std::uint32_t id = 0;
-    Eigen::Vector2d normal, rA, rB;
+    Eigen::Vector2d normal = Eigen::Vector2d::Zero(), rA = Eigen::Vector2d::Zero(), rB = Eigen::Vector2d::Zero();
     Eigen::Vector2d position = Eigen::Vector2d::Zero();  // world, at prepare
     double separation = 0.0;
     double normalMass = 0.0, tangentMass = 0.0;  // 1/k
-    double target = 0.0;                         // the normal row's target velocity
-    double relaxedTarget = 0.0;                  // and without the push out of a penetration
+    double push = 0.0;                           // p above, m/s (0 within the slop)
+    double gapTarget = 0.0;                      // −max(s, 0)/h: a gap's target, 0 for a penetration
     double approach = 0.0;                       // v_n before the solve
     double friction = 0.0, restitution = 0.0, threshold = 0.0;
     double normalImpulse = 0.0, tangentImpulse = 0.0;
+    double pushImpulse = 0.0;                    // the position passes', this substep
   };
   // v_rel at the point.
   [[nodiscard]] Eigen::Vector2d relativeVelocity(const Point& p, const Eigen::VectorXd& v) const;
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
   void apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const;
-  // The normal row's update toward `target`, accumulated and clamped at 0.
-  void pushToward(Point& p, double target, Eigen::VectorXd& v) const;
+  // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
+  void pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const;
 
+  // ω of a body (0 for one that does not turn).
+  [[nodiscard]] double spin(const BodyMass& b, const Eigen::VectorXd& v) const { return b.turns ? v[b.offset + 2] : 0.0; }
+
+  ContactMaterial material_;
   std::vector<BodyMass> bodies_;
   std::vector<Point> points_, previous_;
   double deepest_ = 0.0;

@@ -106,6 +106,12 @@ class Model {
                            [&] { throwWrongType(describe(id), body(id).type(), "body", Settings::type); },
                            [&](const BodySettings& s) { setBodySettings(id, s); });
   }
+  // How the body collides (core/collider.hpp): a rigid body's or a particle's; none for a kind
+  // that never collides (a bead, a chain).
+  [[nodiscard]] std::optional<Collider> collider(BodyId id) const;
+  // Sets it, through setBodySettings (an edit, not a change of structure). Throws
+  // std::invalid_argument, changing nothing, for a kind that never collides or a bad value.
+  void setCollider(BodyId id, const Collider& collider);
   // Whether the body is a particle, whose coordinates are its position.
   [[nodiscard]] bool isParticle(BodyId id) const { return body(id).coordinatesArePosition(); }
   [[nodiscard]] const std::string& name(BodyId id) const { return bodies_.name(id); }
@@ -199,6 +205,10 @@ class Model {
   void setBreakForce(ConstraintId id, double force);
   // Whether any constraint has a finite break force (the simulator checks reactions only then).
   [[nodiscard]] bool anyBreakForce() const { return breakable_ > 0; }
+  // Whether the bodies the constraint joins may still collide (core/collider.hpp); by default
+  // they do not, as a hinge's bodies overlap at the hinge by design.
+  [[nodiscard]] bool collideConnected(ConstraintId id) const { return collideConnected_[indexOf(id)]; }
+  void setCollideConnected(ConstraintId id, bool collide);
   // Replaces constraint `id` by the one `settings` describe (constraints/constraint_settings.hpp),
   // keeping its id, name, enabled flag and break force: how a running model changes a motor's
   // speed or force, limits, a spring, a length or a mouse target. It counts as a change of
@@ -286,6 +296,7 @@ class Model {
   std::vector<std::unique_ptr<Constraint>> constraints_;
   std::vector<std::string> constraintNames_;
   std::vector<bool> enabled_;
+  std::vector<bool> collideConnected_;
   std::vector<double> breakForces_;
   std::size_t breakable_ = 0;  // how many of breakForces_ are finite
 

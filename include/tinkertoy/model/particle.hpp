@@ -17,10 +17,14 @@ class Particle final : public Body {
  public:
   // dimension: 2 or 3; mass > 0 in kg.
   Particle(int dimension, double mass) : dimension_(dimension), mass_(mass) {}
-  explicit Particle(const ParticleSettings& s) : Particle(s.dimension, s.mass) {}
+  // With a radius (2D only), the particle collides as a disc when the model's bodies collide.
+  explicit Particle(const ParticleSettings& s)
+      : dimension_(s.dimension), mass_(s.mass), radius_(s.radius), collider_(s.collider) {}
 
   [[nodiscard]] std::string_view type() const override { return ParticleSettings::type; }
-  [[nodiscard]] BodySettings settings() const override { return ParticleSettings{.dimension = dimension_, .mass = mass_}; }
+  [[nodiscard]] BodySettings settings() const override {
+    return ParticleSettings{.dimension = dimension_, .mass = mass_, .radius = radius_, .collider = collider_};
+  }
   [[nodiscard]] bool coordinatesArePosition() const override { return true; }
   [[nodiscard]] int coordinateCount() const override { return dimension_; }
   [[nodiscard]] int pointCount() const override { return 1; }
@@ -45,6 +49,8 @@ class Particle final : public Body {
  private:
   int dimension_;
   double mass_;
+  double radius_ = 0.0;
+  Collider collider_;
 };
 
 }  // namespace tinkertoy

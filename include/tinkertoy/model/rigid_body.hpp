@@ -69,6 +69,7 @@ class RigidBody final : public Body {
   double inertia_;
   Shape shape_;
   Motion motion_;
+  Collider collider_;
 };
 
 }  // namespace tinkertoy
