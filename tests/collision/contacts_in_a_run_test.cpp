@@ -75,6 +75,16 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   Scene again = parseScene(boxOnTheGround(""));
   Simulator resumed(again.model, again.settings);
   resumed.restoreState(state);
+  // What it reports before its first step is what the run saved from reports.
+  const std::vector<ContactReport> before = simulator.contacts(), restored = resumed.contacts();
+  ASSERT_EQ(restored.size(), before.size());
+  ASSERT_FALSE(before.empty());
+  for (std::size_t k = 0; k < before.size(); ++k) {
+    EXPECT_EQ(restored[k].normal, before[k].normal);
+    EXPECT_EQ(restored[k].point, before[k].point);
+    EXPECT_EQ(restored[k].separation, before[k].separation);
+    EXPECT_EQ(restored[k].normalImpulse, before[k].normalImpulse);
+  }
   for (int k = 0; k < 30; ++k) {
     simulator.step();
     resumed.step();
@@ -86,7 +96,26 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   text.replace(text.find("\"collisions\": true"), 18, "\"collisions\": false");
   Scene without = parseScene(text);
   Simulator other(without.model, without.settings);
-  EXPECT_THROW(other.restoreState(state), StateError);
+  try {
+    other.restoreState(state);
+    ADD_FAILURE() << "restored";
+  } catch (const StateError& e) {
+    EXPECT_NE(std::string(e.what()).find("saved with collisions = on; this simulator has off"), std::string::npos)
+        << e.what();
+  }
+  // Nor a state saved without them into one with them.
+  Scene withoutAgain = parseScene(text);
+  Simulator plain(withoutAgain.model, withoutAgain.settings);
+  const std::string plainState = plain.saveState();
+  Scene fresh = parseScene(boxOnTheGround(""));
+  Simulator with(fresh.model, fresh.settings);
+  try {
+    with.restoreState(plainState);
+    ADD_FAILURE() << "restored";
+  } catch (const StateError& e) {
+    EXPECT_NE(std::string(e.what()).find("saved with collisions = off; this simulator has on"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A bar hinged at one end falls onto the ground and lies on it: the joint's passes and the
