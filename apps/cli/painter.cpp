@@ -136,10 +136,12 @@ void Painter::body(const Sketch& s) {
     } else {
       std::vector<Eigen::Vector2d> outline;
       for (const Eigen::Vector2d& p : shape.outline) outline.push_back(camera_.toPixels(p));
-      polyline(cr_, outline, true);
-      fill(cr_, shapeFill(shape.motion));
-      polyline(cr_, outline, true);
-      stroke(cr_, colours::kInk, 2.0 * u);
+      if (shape.area) {
+        polyline(cr_, outline, true);
+        fill(cr_, shapeFill(shape.motion));
+      }
+      polyline(cr_, outline, shape.closed);
+      stroke(cr_, colours::kInk, (shape.area ? 2.0 : 3.0) * u);
     }
   }
   for (const SketchCurve& c : s.curves) {

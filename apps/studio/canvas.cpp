@@ -130,7 +130,7 @@ Hit pick(const Sketch& sketch, const Camera& camera, const Eigen::Vector2d& pixe
   const Eigen::Vector2d world = camera.toWorld(pixel);
   for (auto s = sketch.shapes.rbegin(); s != sketch.shapes.rend(); ++s) {
     const bool inside = s->type == Shape::Type::Circle ? (world - s->center).norm() <= s->radius
-                                                        : insidePolygon(s->outline, world);
+                                                        : s->area && insidePolygon(s->outline, world);
     if (inside) return {s->body, BodyPoint{s->body, Eigen::Vector2d(Eigen::Rotation2Dd(-s->angle) * (world - s->center))}};
   }
   return {};
@@ -145,8 +145,9 @@ std::vector<BodyPoint> bodiesUnder(const Sketch& sketch, const Camera& camera, c
     if (s->type == Shape::Type::Circle) {
       near = (world - s->center).norm() * camera.scale <= s->radius * camera.scale + kReach;
     } else {
-      near = insidePolygon(s->outline, world);
-      for (std::size_t i = 0; i < s->outline.size() && !near; ++i) {
+      near = s->area && insidePolygon(s->outline, world);
+      const std::size_t edges = s->closed ? s->outline.size() : s->outline.size() - 1;
+      for (std::size_t i = 0; i < edges && !near; ++i) {
         const Eigen::Vector2d a = camera.toPixels(s->outline[i]);
         const Eigen::Vector2d b = camera.toPixels(s->outline[(i + 1) % s->outline.size()]);
         near = segmentDistance(pixel, a, b) <= kReach;
@@ -176,7 +177,8 @@ std::optional<BodyPoint> nearestBody(const Sketch& sketch, const Camera& camera,
       if (out.norm() > 0.0) closest = s.center + s.radius * out.normalized();
     } else {
       double edge = INFINITY;
-      for (std::size_t i = 0; i < s.outline.size(); ++i) {
+      const std::size_t edges = s.closed ? s.outline.size() : s.outline.size() - 1;
+      for (std::size_t i = 0; i < edges; ++i) {
         const Eigen::Vector2d a = s.outline[i], ab = s.outline[(i + 1) % s.outline.size()] - a;
         const Eigen::Vector2d q = a + std::clamp((world - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0) * ab;
         if ((q - world).norm() < edge) edge = (q - world).norm(), closest = q;
@@ -268,7 +270,8 @@ void drawGhost(ImDrawList& draw, const Camera& camera, const Sketch& sketch) {
     }
     std::vector<ImVec2> outline;
     for (const Eigen::Vector2d& p : shape.outline) outline.push_back(px(camera, p));
-    draw.AddPolyline(outline.data(), static_cast<int>(outline.size()), ghost, ImDrawFlags_Closed, 2.5f);
+    draw.AddPolyline(outline.data(), static_cast<int>(outline.size()), ghost,
+                     shape.closed ? ImDrawFlags_Closed : ImDrawFlags_None, 2.5f);
   }
   for (const SketchLink& link : sketch.links) draw.AddLine(px(camera, link.a), px(camera, link.b), ghost, 3.0f);
   for (const SketchSpring& spring : sketch.springs) draw.AddLine(px(camera, spring.a), px(camera, spring.b), ghost, 2.0f);
@@ -295,9 +298,9 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
     } else {
       std::vector<ImVec2> outline;
       for (const Eigen::Vector2d& p : s.outline) outline.push_back(px(camera, p));
-      draw.AddConvexPolyFilled(outline.data(), static_cast<int>(outline.size()), fill);
+      if (s.area) draw.AddConvexPolyFilled(outline.data(), static_cast<int>(outline.size()), fill);
       draw.AddPolyline(outline.data(), static_cast<int>(outline.size()), highlight(s.body).value_or(kInk),
-                       ImDrawFlags_Closed, highlight(s.body) ? 4.0f : 2.0f);
+                       s.closed ? ImDrawFlags_Closed : ImDrawFlags_None, highlight(s.body) || !s.area ? 4.0f : 2.0f);
     }
   }
   for (const SketchCurve& c : sketch.curves) {

@@ -113,6 +113,10 @@ void bindPoints(py::module_& module) {
       .def_static("polygon", &Shape::polygon, py::arg("vertices"), "Convex, centered on its centroid.")
       .def_static("capsule", &Shape::capsule, py::arg("length"), py::arg("radius"),
                   "A stadium: the segment from (-length/2, 0) to (length/2, 0) rounded by radius.")
+      .def_static("segment", &Shape::segment, py::arg("a"), py::arg("b"),
+                  "Terrain: the segment from a to b, for a static or kinematic body.")
+      .def_static("chain", &Shape::chain, py::arg("points"), py::arg("loop") = false,
+                  "Terrain: the polyline through the points (closed with loop), for a static or kinematic body.")
       .def_property_readonly("type", [](const Shape& s) { return std::string(s.name()); })
       .def("inertia", &Shape::inertia, py::arg("mass"), "About the centroid for a uniform body of this mass, kg·m².");
 

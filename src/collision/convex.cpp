@@ -63,10 +63,24 @@ Convex convexOf(const Shape& shape) {
     case Shape::Type::Capsule:
       return convexCapsule(Eigen::Vector2d(-0.5 * shape.length(), 0.0), Eigen::Vector2d(0.5 * shape.length(), 0.0),
                            shape.radius());
+    case Shape::Type::Segment:
+      return convexCapsule(shape.vertices()[0], shape.vertices()[1], 0.0);
+    case Shape::Type::Chain:
+      throw std::invalid_argument("a chain collides as several segments (convexParts)");
     case Shape::Type::Polygon:
       break;
   }
   return convexPolygon(shape.vertices().data(), static_cast<int>(shape.vertices().size()));
+}
+
+std::vector<Convex> convexParts(const Shape& shape) {
+  if (shape.type() != Shape::Type::Chain) return {convexOf(shape)};
+  const std::vector<Eigen::Vector2d>& p = shape.vertices();
+  const std::size_t links = shape.loop() ? p.size() : p.size() - 1;
+  std::vector<Convex> parts;
+  parts.reserve(links);
+  for (std::size_t i = 0; i < links; ++i) parts.push_back(convexCapsule(p[i], p[(i + 1) % p.size()], 0.0));
+  return parts;
 }
 
 Placement Placement::of(double x, double y, double angle) {

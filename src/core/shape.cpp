@@ -31,6 +31,22 @@ double capsuleUnitInertia(double length, double radius) {
          capsMass * (0.5 * radius * radius + 0.25 * length * length + 4.0 * length * radius / (3.0 * std::numbers::pi));
 }
 
+// A uniform wire of 1 kg along the links, about the origin: each link of length L_i and middle
+// m_i, its share L_i / ΣL of the mass, adds that share times L_i²/12 + |m_i|² (a rod about its
+// middle, moved by the parallel-axis theorem).
+double wireUnitInertia(const std::vector<Eigen::Vector2d>& p, bool loop) {
+  const std::size_t links = loop ? p.size() : p.size() - 1;
+  double length = 0.0, moment = 0.0;
+  for (std::size_t i = 0; i < links; ++i) {
+    const Eigen::Vector2d& a = p[i];
+    const Eigen::Vector2d& b = p[(i + 1) % p.size()];
+    const double l = (b - a).norm();
+    length += l;
+    moment += l * (l * l / 12.0 + (0.5 * (a + b)).squaredNorm());
+  }
+  return moment / length;
+}
+
 }  // namespace
 
 Shape Shape::circle(double radius) { return checked({Type::Circle, radius, Eigen::Vector2d::Zero(), {}}); }
@@ -48,6 +64,16 @@ Shape Shape::polygon(std::vector<Eigen::Vector2d> vertices) {
 
 Shape Shape::capsule(double length, double radius) {
   return checked({Type::Capsule, radius, Eigen::Vector2d(length, 0.0), {}});
+}
+
+Shape Shape::segment(const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  return checked({Type::Segment, 0.0, Eigen::Vector2d::Zero(), {a, b}});
+}
+
+Shape Shape::chain(std::vector<Eigen::Vector2d> points, bool loop) {
+  Shape shape(Type::Chain, 0.0, Eigen::Vector2d::Zero(), std::move(points));
+  shape.loop_ = loop;
+  return checked(std::move(shape));
 }
 
 Shape Shape::checked(Shape shape) {
@@ -70,6 +96,10 @@ void Shape::validate() const {
     case Type::Capsule:
       detail::requirePositive(size_.x(), "capsule length");
       detail::requirePositive(radius_, "capsule radius");
+      break;
+    case Type::Segment:
+    case Type::Chain:
+      validateChain();
       break;
   }
   if (!std::isfinite(unitInertia())) {
@@ -121,6 +151,23 @@ void Shape::validatePolygon() const {
   }
 }
 
+void Shape::validateChain() const {
+  const std::string what(name());
+  const std::size_t n = vertices_.size(), least = loop_ ? 3 : 2;
+  if (n < least || n > kMaxChainPoints) {
+    throw std::invalid_argument("a " + what + (loop_ ? " that loops" : "") + " has " + std::to_string(least) + " to " +
+                                std::to_string(kMaxChainPoints) + " points, not " + std::to_string(n));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!vertices_[i].allFinite()) throw std::invalid_argument(what + " points must be finite");
+    const std::size_t next = (i + 1) % n;
+    if ((next != 0 || loop_) && vertices_[i] == vertices_[next]) {
+      throw std::invalid_argument(what + " points " + std::to_string(i) + " and " + std::to_string(next) +
+                                  " are the same: each link needs a length");
+    }
+  }
+}
+
 double Shape::inertia(double mass) const {
   detail::requirePositive(mass, "the mass");
   const double I = unitInertia() * mass;
@@ -140,6 +187,9 @@ double Shape::unitInertia() const {
       return mass * size_.squaredNorm() / 12.0;
     case Type::Capsule:
       return capsuleUnitInertia(size_.x(), radius_);
+    case Type::Segment:
+    case Type::Chain:
+      return wireUnitInertia(vertices_, loop_);
     case Type::Polygon:
       break;
   }

@@ -6,6 +6,14 @@
 
 namespace tinkertoy {
 
+namespace {
+
+// Above the narrowphase's feature bits (collide_polygons.cpp's ids reach bit 17).
+constexpr int kPartShift = 18;
+static_assert(((Shape::kMaxChainPoints - 1) << kPartShift) <= 0xFFFFFFFFU, "a link index fits above the features");
+
+}  // namespace
+
 void ContactFinder::build(const Model& model) {
   colliders_.clear();
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
@@ -13,21 +21,34 @@ void ContactFinder::build(const Model& model) {
     const Body& body = model.body(id);
     Proxy proxy{.body = i, .offset = static_cast<Eigen::Index>(model.offsetOf(id)), .driven = body.isDriven()};
     const BodySettings settings = body.settings();
+    std::vector<Convex> parts;
     if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
       proxy.turns = true;
-      proxy.shape = convexOf(rigid->shape);
+      parts = convexParts(rigid->shape);
       proxy.filter = rigid->collider;
     } else if (const auto* particle = std::get_if<ParticleSettings>(&settings);
                particle && particle->radius > 0.0 && particle->dimension == 2) {
-      proxy.shape = convexCircle(Eigen::Vector2d::Zero(), particle->radius);
+      parts = {convexCircle(Eigen::Vector2d::Zero(), particle->radius)};
       proxy.filter = particle->collider;
-    } else {
-      continue;
     }
-    for (int k = 0; k < proxy.shape.count; ++k) {
-      proxy.reach = std::max(proxy.reach, proxy.shape.vertices[k].norm() + proxy.shape.radius);
+    const auto* rigid = std::get_if<RigidBodySettings>(&settings);
+    const bool chain = rigid && rigid->shape.type() == Shape::Type::Chain;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      proxy.shape = parts[k];
+      if (chain) {
+        proxy.link = true;
+        proxy.hasPrevious = k > 0 || rigid->shape.loop();
+        proxy.hasNext = k + 1 < parts.size() || rigid->shape.loop();
+        const Convex& next = parts[(k + 1) % parts.size()];
+        proxy.nextDirection = (next.vertices[1] - next.vertices[0]).normalized();
+      }
+      proxy.part = static_cast<std::uint32_t>(k) << kPartShift;
+      proxy.reach = 0.0;
+      for (int v = 0; v < proxy.shape.count; ++v) {
+        proxy.reach = std::max(proxy.reach, proxy.shape.vertices[v].norm() + proxy.shape.radius);
+      }
+      colliders_.push_back(proxy);
     }
-    colliders_.push_back(proxy);
   }
   joined_.clear();
   for (std::size_t k = 0; k < model.constraintCount(); ++k) {
@@ -55,6 +76,17 @@ bool ContactFinder::excluded(std::size_t i, std::size_t j) const {
   return std::binary_search(joined_.begin(), joined_.end(), std::pair{std::min(a.body, b.body), std::max(a.body, b.body)});
 }
 
+void ContactFinder::dropGhosts(const Proxy& link, const Placement& at, bool linkIsA, Manifold& m) {
+  if (m.count == 0) return;
+  const Eigen::Vector2d n = linkIsA ? m.normal : Eigen::Vector2d(-m.normal);  // from the link to the body
+  const Eigen::Vector2d e = at.rotate(link.shape.vertices[1] - link.shape.vertices[0]).normalized();
+  const double across = std::abs(n.x() * e.y() - n.y() * e.x());  // |n · face normal|
+  if (across >= 1.0 - 1e-9) return;                                // a face contact
+  const double along = n.dot(e);
+  const bool ghost = along < 0.0 ? link.hasPrevious : link.hasNext && n.dot(at.rotate(link.nextDirection)) > -1e-12;
+  if (ghost) m.count = 0;  // both points share the normal, so both are the corner's
+}
+
 Placement ContactFinder::placement(const Proxy& p, const StateView& state) const {
   return Placement::of(state.q[p.offset], state.q[p.offset + 1], p.turns ? state.q[p.offset + 2] : 0.0);
 }
@@ -73,9 +105,12 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
     if (excluded(first, second)) continue;
     // Colliders are in dense body order, so i < j is a before b.
     const Proxy &a = colliders_[first], &b = colliders_[second];
-    const Manifold m =
-        collide(a.shape, placement(a, state), b.shape, placement(b, state), margins_[first] + margins_[second]);
-    if (m.count > 0) contacts_.push_back({.a = a.body, .b = b.body, .manifold = m});
+    Manifold m = collide(a.shape, placement(a, state), b.shape, placement(b, state), margins_[first] + margins_[second]);
+    if (a.link) dropGhosts(a, placement(a, state), true, m);
+    if (b.link) dropGhosts(b, placement(b, state), false, m);
+    if (m.count == 0) continue;
+    contacts_.push_back({.a = a.body, .b = b.body, .manifold = m});
+    for (int k = 0; k < m.count; ++k) contacts_.back().manifold.points[k].id |= a.part | b.part;
   }
   return contacts_;
 }

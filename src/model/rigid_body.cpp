@@ -38,6 +38,10 @@ RigidBody::RigidBody(const RigidBodySettings& s)
 void RigidBody::validate(int dimension) const {
   if (dimension != 2) throw std::invalid_argument("rigid bodies live in 2D models only");
   shape_.validate();  // first: an inertia from a bad shape is meaningless
+  if (!shape_.hasArea() && motion_ == Motion::Dynamic) {
+    throw std::invalid_argument("a " + std::string(shape_.name()) +
+                                " has no area, so no mass to move: only a static or kinematic body carries one");
+  }
   detail::requireMass(mass_, "rigid body mass");
   detail::requireMass(inertia_, "rigid body inertia");
   collider_.validate();

@@ -17,9 +17,9 @@ namespace tinkertoy::scene {
 namespace {
 
 constexpr auto kBodyTypes = typeNames<BeadSettings, ChainSettings, RigidBodySettings>();  // particles have a list of their own
-constexpr std::array<std::string_view, 4> kShapeTypes = {
-    Shape::name(Shape::Type::Circle), Shape::name(Shape::Type::Box), Shape::name(Shape::Type::Polygon),
-    Shape::name(Shape::Type::Capsule)};
+constexpr std::array<std::string_view, 6> kShapeTypes = {
+    Shape::name(Shape::Type::Circle),  Shape::name(Shape::Type::Box),     Shape::name(Shape::Type::Polygon),
+    Shape::name(Shape::Type::Capsule), Shape::name(Shape::Type::Segment), Shape::name(Shape::Type::Chain)};
 
 Shape readShape(const JsonObject& shape) {
   const std::string type = shape.string("type");
@@ -47,6 +47,18 @@ Shape readShape(const JsonObject& shape) {
     std::vector<Eigen::Vector2d> vertices;
     for (const Eigen::VectorXd& v : shape.vectors("vertices", 2)) vertices.emplace_back(v[0], v[1]);
     return make("vertices", [&] { return Shape::polygon(std::move(vertices)); });
+  }
+  if (type == Shape::name(Shape::Type::Segment)) {
+    shape.allowOnly({"type", "a", "b"});
+    const Eigen::VectorXd a = shape.vector("a", 2), b = shape.vector("b", 2);
+    return make("b", [&] { return Shape::segment(a, b); });
+  }
+  if (type == Shape::name(Shape::Type::Chain)) {
+    shape.allowOnly({"type", "points", "loop"});
+    std::vector<Eigen::Vector2d> points;
+    for (const Eigen::VectorXd& p : shape.vectors("points", 2)) points.emplace_back(p[0], p[1]);
+    const bool loop = shape.optionalBoolean("loop").value_or(false);
+    return make("points", [&] { return Shape::chain(std::move(points), loop); });
   }
   if (type == Shape::name(Shape::Type::Capsule)) {
     shape.allowOnly({"type", "length", "radius"});
@@ -179,6 +191,11 @@ void SceneBuilder::readRigid(const JsonObject& b) {
   const bool fixed = b.optionalBoolean("static").value_or(false);
   const bool kinematic = b.optionalBoolean("kinematic").value_or(false);
   if (fixed && kinematic) throw SceneError(b.pathOf("kinematic"), "a body is static or kinematic, not both");
+  if (!shape.hasArea() && !fixed && !kinematic) {
+    throw SceneError(b.pathOf("shape"), "a " + std::string(shape.name()) +
+                                            " has no area, so no mass to move: give the body \"static\": true "
+                                            "(or \"kinematic\": true)");
+  }
   const Eigen::VectorXd position = b.vector("position", 2);
   const Eigen::VectorXd velocity = b.optionalVector("velocity", 2).value_or(Eigen::VectorXd::Zero(2));
   const Eigen::Vector3d q(position[0], position[1], b.optionalNumber("angle").value_or(0.0));

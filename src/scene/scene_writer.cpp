@@ -220,10 +220,16 @@ class Writer {
         out["length"] = s.length();
         out["radius"] = s.radius();
         break;
-      case Shape::Type::Polygon: {
+      case Shape::Type::Segment:
+        out["a"] = {s.vertices()[0].x(), s.vertices()[0].y()};
+        out["b"] = {s.vertices()[1].x(), s.vertices()[1].y()};
+        break;
+      case Shape::Type::Polygon:
+      case Shape::Type::Chain: {
         Json vertices = Json::array();
         for (const Eigen::Vector2d& p : s.vertices()) vertices.push_back({p.x(), p.y()});
-        out["vertices"] = vertices;
+        out[s.type() == Shape::Type::Chain ? "points" : "vertices"] = vertices;
+        if (s.loop()) out["loop"] = true;
         break;
       }
     }

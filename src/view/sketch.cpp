@@ -143,6 +143,11 @@ class Sketcher {
         }
         break;
       }
+      case Shape::Type::Segment:
+      case Shape::Type::Chain:
+        shape.area = false;
+        shape.closed = rigid.shape.loop();
+        [[fallthrough]];
       case Shape::Type::Polygon:
         for (const Eigen::Vector2d& v : rigid.shape.vertices()) shape.outline.push_back(center + rotation * v);
         break;

@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <vector>
 
 #include "tinkertoy/core/shape.hpp"
 
@@ -34,8 +35,11 @@ struct Convex {
 };
 
 // The collision shape of a rigid body's outline. Throws std::invalid_argument for a polygon of
-// more than kMaxConvexVertices vertices.
+// more than kMaxConvexVertices vertices, and for a chain, which is several (convexParts).
 [[nodiscard]] Convex convexOf(const Shape& shape);
+// The collision shapes of an outline: a chain's links, each a segment, in order; any other
+// outline's one.
+[[nodiscard]] std::vector<Convex> convexParts(const Shape& shape);
 // A disc of `radius` about `center`.
 [[nodiscard]] Convex convexCircle(const Eigen::Vector2d& center, double radius);
 // The segment from a to b (distinct) rounded by `radius` ≥ 0: a capsule, or with 0 a segment.

@@ -1,5 +1,5 @@
-// Shape: the outline of a 2D rigid body, for its moment of inertia and for drawing. There are
-// no collisions, so a shape never touches anything. Every factory validates what it makes.
+// Shape: the outline of a 2D rigid body, for its moment of inertia, for drawing, and for what it
+// collides with when the model's bodies collide. Every factory validates what it makes.
 //
 //   circle of radius r          I = ½ m r²
 //   box of size w × h           I = m (w² + h²) / 12
@@ -11,6 +11,11 @@
 //
 // about the body's origin, which is its center of mass: a polygon's vertices are given relative
 // to its centroid (validate() says where the centroid is if they are not).
+//
+// Terrain has no area: a segment from a to b, and a chain, the polyline through its points (closed
+// if it loops), each link a two-sided segment for collisions. Only a static or kinematic body
+// carries one (RigidBody::validate), anywhere in its frame; its inertia, that of a uniform wire
+// about the origin, is never used.
 //
 //   auto plank = tinkertoy::Shape::box(1.0, 0.1);
 //   double I = plank.inertia(2.0);   // kg·m²
@@ -24,7 +29,10 @@ namespace tinkertoy {
 
 class Shape {
  public:
-  enum class Type { Circle, Box, Polygon, Capsule };
+  enum class Type { Circle, Box, Polygon, Capsule, Segment, Chain };
+
+  // The most points a chain has (its link's index goes into the contact points' feature ids).
+  static constexpr std::size_t kMaxChainPoints = 16384;
 
   static Shape circle(double radius);
   static Shape box(double width, double height);
@@ -32,6 +40,11 @@ class Shape {
   static Shape polygon(std::vector<Eigen::Vector2d> vertices);
   // A stadium: the segment from (−length/2, 0) to (length/2, 0) rounded by `radius`.
   static Shape capsule(double length, double radius);
+  // Terrain (above): the segment from a to b, distinct.
+  static Shape segment(const Eigen::Vector2d& a, const Eigen::Vector2d& b);
+  // Terrain: the polyline through 2 to kMaxChainPoints points, no two in a row the same; with
+  // `loop`, 3 or more, the last joined to the first.
+  static Shape chain(std::vector<Eigen::Vector2d> points, bool loop = false);
 
   [[nodiscard]] Type type() const { return type_; }
   // "circle", "box" or "polygon", as in scene files.
@@ -44,17 +57,25 @@ class Shape {
       case Type::Polygon:
         return "polygon";
       case Type::Capsule:
+        return "capsule";
+      case Type::Segment:
+        return "segment";
+      case Type::Chain:
         break;
     }
-    return "capsule";
+    return "chain";
   }
   [[nodiscard]] std::string_view name() const { return name(type_); }
   [[nodiscard]] double radius() const { return radius_; }  // a circle's or a capsule's
   [[nodiscard]] double length() const { return size_.x(); }  // a capsule's segment
   [[nodiscard]] const Eigen::Vector2d& size() const { return size_; }
   // The outline in the body frame: a polygon's vertices counter-clockwise, a box's four
-  // corners; empty for a circle and a capsule.
+  // corners, a segment's ends, a chain's points; empty for a circle and a capsule.
   [[nodiscard]] const std::vector<Eigen::Vector2d>& vertices() const { return vertices_; }
+  // Whether a chain's last point joins its first.
+  [[nodiscard]] bool loop() const { return loop_; }
+  // False for terrain (a segment, a chain), which only static and kinematic bodies carry.
+  [[nodiscard]] bool hasArea() const { return type_ != Type::Segment && type_ != Type::Chain; }
 
   // Throws std::invalid_argument naming what is wrong. The factories above call it, so a Shape
   // that exists is valid: a circle of positive radius, a box of positive sides, a convex polygon
@@ -67,6 +88,7 @@ class Shape {
  private:
   static Shape checked(Shape shape);  // validated
   void validatePolygon() const;
+  void validateChain() const;
   [[nodiscard]] double unitInertia() const;  // for a mass of 1 kg
 
   Shape(Type type, double radius, Eigen::Vector2d size, std::vector<Eigen::Vector2d> vertices)
@@ -76,6 +98,7 @@ class Shape {
   double radius_;
   Eigen::Vector2d size_;
   std::vector<Eigen::Vector2d> vertices_;
+  bool loop_ = false;
 };
 
 }  // namespace tinkertoy

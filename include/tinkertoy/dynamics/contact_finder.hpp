@@ -2,7 +2,8 @@
 // within the speculative distance of touching, and their manifolds (collision/manifold.hpp).
 //
 // Built once per layout and again at each edit (build): each rigid body's outline as a collision
-// shape in its frame (collision/convex.hpp), a 2D particle with a radius as a disc, and the pairs
+// shape in its frame (collision/convex.hpp; a chain as one per link, whose index goes into its
+// points' ids above bit 18), a 2D particle with a radius as a disc, and the pairs
 // that never collide (core/collider.hpp):
 //   - two bodies that nothing moves (static or kinematic: neither answers a contact);
 //   - two bodies whose filters keep them apart;
@@ -19,6 +20,13 @@
 // does not widen the search for the resting ones. The result is sorted by body pair (dense
 // indices), so it depends on the state alone, not on the order or history of earlier finds: a
 // resumed run finds what an uninterrupted one did.
+//
+// A chain's links meet at its points, where a body sliding over them would also touch the end of
+// the link it leaves or enters, with a normal tilted from the surface: a ghost contact that
+// bumps it, even where the links are in line. As Box2D's chain shapes do, a link keeps only its
+// face contacts and those at the corner it shares with the next link when the corner bends away
+// from the body (a hilltop), and not when the next link's face holds the body (n · e_next > 0); a
+// corner contact at the start of a link belongs to the link before it.
 //
 //   ContactFinder finder;
 //   finder.build(model);
@@ -54,7 +62,8 @@ class ContactFinder {
   // the next find.
   std::span<const BodyContact> find(const StateView& state, double h, double slop);
 
-  // How many bodies collide (rigid bodies, and 2D particles with a radius).
+  // How many collision shapes there are: one for each rigid body and each 2D particle with a
+  // radius, one for each link of a chain.
   [[nodiscard]] std::size_t colliderCount() const { return colliders_.size(); }
 
  private:
@@ -65,8 +74,14 @@ class ContactFinder {
     bool driven = false;      // static or kinematic
     Convex shape;
     double reach = 0.0;  // the farthest point of the shape from the body's center, m
+    std::uint32_t part = 0;  // a chain's link, shifted into the ids' high bits
     Collider filter;
+    // A chain's link: whether links come before and after it, and the next one's direction.
+    bool link = false, hasPrevious = false, hasNext = false;
+    Eigen::Vector2d nextDirection = Eigen::Vector2d::Zero();  // body frame, unit
   };
+  // Drops a chain link's ghost points (above) from `m`, where `link` is a (linkIsA) or b.
+  static void dropGhosts(const Proxy& link, const Placement& at, bool linkIsA, Manifold& m);
   [[nodiscard]] Placement placement(const Proxy& p, const StateView& state) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
 

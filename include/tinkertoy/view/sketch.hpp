@@ -91,7 +91,9 @@ struct SketchPin {
 // A rigid body's outline at its pose.
 struct SketchShape {
   Shape::Type type = Shape::Type::Circle;
-  std::vector<Eigen::Vector2d> outline;  // box and polygon corners, counter-clockwise
+  std::vector<Eigen::Vector2d> outline;  // box and polygon corners, counter-clockwise; terrain's points
+  bool area = true;                      // false for terrain (a segment, a chain): lines, not filled
+  bool closed = true;                    // the outline's last point joins its first
   Eigen::Vector2d center;                // the body's origin
   double radius = 0.0;                   // circle
   double angle = 0.0;                    // rad, for a circle's orientation mark
