@@ -91,31 +91,23 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   }
   EXPECT_EQ(again.model.q(), scene.model.q());
   EXPECT_EQ(again.model.v(), scene.model.v());
-  // A state saved with contacts does not go into a simulator without them.
+  // A state saved with contacts does not go into a simulator without them, nor the other way.
   std::string text = boxOnTheGround("");
   text.replace(text.find("\"collisions\": true"), 18, "\"collisions\": false");
+  const auto refuses = [](const std::string& into, const std::string& saved, const std::string& words) {
+    Scene target = parseScene(into);
+    Simulator restoring(target.model, target.settings);
+    try {
+      restoring.restoreState(saved);
+      ADD_FAILURE() << "restored";
+    } catch (const StateError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  refuses(text, state, "saved with collisions = on; this simulator has off");
   Scene without = parseScene(text);
-  Simulator other(without.model, without.settings);
-  try {
-    other.restoreState(state);
-    ADD_FAILURE() << "restored";
-  } catch (const StateError& e) {
-    EXPECT_NE(std::string(e.what()).find("saved with collisions = on; this simulator has off"), std::string::npos)
-        << e.what();
-  }
-  // Nor a state saved without them into one with them.
-  Scene withoutAgain = parseScene(text);
-  Simulator plain(withoutAgain.model, withoutAgain.settings);
-  const std::string plainState = plain.saveState();
-  Scene fresh = parseScene(boxOnTheGround(""));
-  Simulator with(fresh.model, fresh.settings);
-  try {
-    with.restoreState(plainState);
-    ADD_FAILURE() << "restored";
-  } catch (const StateError& e) {
-    EXPECT_NE(std::string(e.what()).find("saved with collisions = off; this simulator has on"), std::string::npos)
-        << e.what();
-  }
+  const std::string plainState = Simulator(without.model, without.settings).saveState();
+  refuses(boxOnTheGround(""), plainState, "saved with collisions = off; this simulator has on");
 }
 
 // A bar hinged at one end falls onto the ground and lies on it: the joint's passes and the
