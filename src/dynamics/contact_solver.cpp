@@ -72,6 +72,7 @@ void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen:
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
                             double h) {
   const ContactMaterial& material = material_;
+  backward_ = true;  // the first pass goes forward
   std::swap(points_, previous_);
   std::sort(previous_.begin(), previous_.end(),
             [](const Point& x, const Point& y) { return key(x.a, x.b, x.id) < key(y.a, y.b, y.id); });
@@ -138,13 +139,20 @@ void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
     return;
   }
   const bool pushing = pass == ContactPass::Solve && material_.push == ContactPush::Velocity;
-  for (Point& p : points_) {
+  const std::size_t n = points_.size();
+  backward_ = !backward_;
+  const auto at = [&](std::size_t k) -> Point& { return points_[backward_ ? n - 1 - k : k]; };
+  for (std::size_t k = 0; k < n; ++k) {
+    Point& p = at(k);
+    pushToward(p, pushing ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one of the two is 0
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    Point& p = at(k);
     const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
     const double vt = t.dot(relativeVelocity(p, v));
     const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
     p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
     apply(p, (p.tangentImpulse - old) * t, v);
-    pushToward(p, pushing ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one of the two is 0
   }
 }
 
