@@ -77,6 +77,7 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
                         "Draw the path of this point only: BODY (a particle, bead, chain's tip or rigid body's origin) "
                         "or BODY:X,Y (a point in a rigid body's frame, m); repeat for more");
   renderApp->add_flag("--forces", render.forces, "Draw the constraint-force arrows");
+  renderApp->add_flag("--contacts", render.contacts, "Draw the contact points and their normals (with collisions)");
   renderApp->add_option_function<std::string>(
       "--ghost", [&render](const std::string& flags) { render.ghost = flags; },
       "FLAGS of a second run of the scene, in one argument (\"--ks 100 --kd 2\"), drawn over the first as a ghost");

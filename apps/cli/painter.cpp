@@ -181,6 +181,12 @@ void Painter::body(const Sketch& s) {
     polyline(cr_, {tip, left, right}, true);
     fill(cr_, colours::kForce);
   }
+  for (const SketchContact& c : s.contacts) {  // a dot and its normal, 16 px long
+    const Eigen::Vector2d at = camera_.toPixels(c.at);
+    segment(cr_, at, at + 16.0 * u * Eigen::Vector2d(c.normal.x(), -c.normal.y()), colours::kContact, 2.0 * u);
+    circle(cr_, at, 3.0 * u);
+    fill(cr_, colours::kContact);
+  }
 }
 
 void Painter::link(const SketchLink& l) {

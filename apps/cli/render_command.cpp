@@ -284,7 +284,7 @@ int renderScene(const RenderOptions& o, std::ostream& out, std::ostream& err) {
   const double end = isVideo(*format) ? scene.duration : o.time.value_or(scene.duration);
   ViewDirection view = o.view.value_or(defaultView(scene.model));
   if (o.perspective) view = inPerspective(view, scene.model);
-  const SketchOptions sketchOptions{.constraintForces = o.forces, .view = view};
+  const SketchOptions sketchOptions{.constraintForces = o.forces, .contacts = o.contacts, .view = view};
   if (const std::string problem = checkFrameMemory(sketch(scene.model, &run->simulator, sketchOptions),
                                                    pictureCount(o, *format, end));
       !problem.empty()) {

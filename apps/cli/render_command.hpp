@@ -26,6 +26,7 @@ struct RenderOptions {
   bool trails = false;         // each point mass's and rigid body's path
   std::vector<std::string> trailPoints;  // BODY or BODY:X,Y: the paths of these points only
   bool forces = false;         // constraint-force arrows
+  bool contacts = false;       // contact points and their normals
   // How a 3D scene is seen (default: ViewDirection::oblique()); a 2D scene only from the front.
   std::optional<ViewDirection> view;
   bool perspective = false;    // 3D: in perspective from the initial pose's middle (default_view.hpp)

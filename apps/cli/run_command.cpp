@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "cli.hpp"
+#include "memory_reserve.hpp"
 #include "model_contents.hpp"
 #include "pending_file.hpp"
 #include "progress_bar.hpp"
@@ -52,6 +53,7 @@ nlohmann::json summaryJson(const Report& r) {
   const SimulationSettings& s = r.scene.settings;
   nlohmann::json finalState = nlohmann::json::object();
   for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+    throwIfOutOfMemory();
     const BodyId id = model.bodyAt(i);
     finalState[model.name(id)] = bodyState(model, id);
   }

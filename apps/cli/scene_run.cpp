@@ -7,6 +7,7 @@
 
 #include "common/closest_match.hpp"
 #include "flag_checks.hpp"
+#include "memory_reserve.hpp"
 #include "tinkertoy/model/spring_for_rod.hpp"
 
 namespace tinkertoy::cli {
@@ -331,6 +332,7 @@ std::string stepScene(SceneRun& run, std::uint64_t steps, ProgressBar& progress,
   std::string failure;
   try {
     for (std::uint64_t i = 1; i <= steps; ++i) {
+      throwIfOutOfMemory();
       run.simulator.step();
       after(i);
       progress.update(i, run.scene.model.time());

@@ -384,6 +384,12 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
         camera.toPixels(a.at) + kLongestArrow / maxForce * Eigen::Vector2d(a.force.x(), -a.force.y());
     arrow(draw, px(camera, a.at), im(tip), im(colours::kForce));
   }
+  for (const SketchContact& c : sketch.contacts) {  // a dot and its normal, 16 px long
+    const ImVec2 at = px(camera, c.at);
+    draw.AddLine(at, ImVec2(at.x + 16.0f * static_cast<float>(c.normal.x()), at.y - 16.0f * static_cast<float>(c.normal.y())),
+                 im(colours::kContact), 2.0f);
+    draw.AddCircleFilled(at, 3.0f, im(colours::kContact));
+  }
 }
 
 void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to,

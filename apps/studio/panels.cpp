@@ -149,6 +149,8 @@ void Studio::toolbar() {
   ImGui::SameLine();
   ImGui::Checkbox("Forces", &showForces_);
   ImGui::SameLine();
+  ImGui::Checkbox("Contacts", &showContacts_);
+  ImGui::SameLine();
   if (ImGui::Button("Help")) showHelp_ = !showHelp_;
   ImGui::SameLine(0, 18);
   if (ImGui::Button("Screenshot")) capture_.requestScreenshot(captureName());
@@ -451,6 +453,7 @@ void Studio::helpOverlay() {
     row("Ctrl+S / Ctrl+O / Ctrl+N", "save / open / new canvas");
     row("F", "frame the model");
     row("T / C", "trails / constraint-force arrows");
+    row("K", "contact points and normals");
     row("V", "3D: view from the front, top, side or obliquely, in turn");
     row("O", "3D: perspective on or off (orthographic)");
     row("P", "trace the point last clicked (a particle, or any point of a rigid body)");

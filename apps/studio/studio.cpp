@@ -185,7 +185,7 @@ void Studio::frame(double frameSeconds, bool deterministic) {
     report("the simulation stopped: " + session_.error(), true);  // the message says which state is kept
     session_.clearError();
   }
-  sketch_ = picture(showForces_);
+  sketch_ = picture(showForces_, showContacts_);
 
   ImDrawList& draw = *ImGui::GetBackgroundDrawList();
   drawGrid(draw, camera_);
@@ -265,6 +265,9 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
       break;
     case GLFW_KEY_C:
       showForces_ = !showForces_;
+      break;
+    case GLFW_KEY_K:
+      showContacts_ = !showContacts_;
       break;
     case GLFW_KEY_V:
       nextView();

@@ -107,7 +107,7 @@ class Studio {
   void whenDiscardable(std::function<void()> action);
   void frameModel();
   // The model as drawn now (the picture the pointer acts on).
-  [[nodiscard]] Sketch picture(bool constraintForces = false);
+  [[nodiscard]] Sketch picture(bool constraintForces = false, bool contacts = false);
   // The world point at `picture` (a point on the canvas, m) and `depth` toward the viewer,
   // [dimension]: in 2D the picture point itself.
   [[nodiscard]] Eigen::VectorXd worldAt(const Eigen::Vector2d& picture, double depth) const;
@@ -193,7 +193,7 @@ class Studio {
     bool ctrl, shift;
   };
   std::vector<KeyPress> pressedKeys_;  // since the last frame, in order
-  bool showTrails_ = false, showForces_ = false, showHelp_ = false;
+  bool showTrails_ = false, showForces_ = false, showContacts_ = false, showHelp_ = false;
   bool openDialog_ = false, saveDialog_ = false, confirmDiscard_ = false;
   std::function<void()> afterDiscard_;  // what to do once unsaved changes may go
   bool closeConfirmed_ = false;

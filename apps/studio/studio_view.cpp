@@ -16,8 +16,9 @@ void Studio::setWindowSize(const Eigen::Vector2d& window) {
   camera_ = layout::onCanvas(camera_, window);
 }
 
-Sketch Studio::picture(bool constraintForces) {
-  return sketch(document_.scene().model, &session_.simulator(), {.constraintForces = constraintForces, .view = view_});
+Sketch Studio::picture(bool constraintForces, bool contacts) {
+  return sketch(document_.scene().model, &session_.simulator(),
+                {.constraintForces = constraintForces, .contacts = contacts, .view = view_});
 }
 
 Eigen::VectorXd Studio::worldAt(const Eigen::Vector2d& picture, double depth) const {

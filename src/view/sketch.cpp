@@ -36,6 +36,9 @@ class Sketcher {
     }
     for (std::size_t i = 0; i < model_.forceCount(); ++i) force(model_.forceAt(i));
     if (options_.constraintForces && simulator_) constraintForces();
+    if (options_.contacts && simulator_) {
+      for (const ContactReport& c : simulator_->contacts()) out_.contacts.push_back({c.point, c.normal});
+    }
     return std::move(out_);
   }
 
@@ -332,7 +335,8 @@ class Sketcher {
 Bounds Sketch::bounds() const { return boundsWithin(Bounds::everything()); }
 
 std::size_t Sketch::markCount() const {
-  std::size_t count = lines.size() + springs.size() + links.size() + pins.size() + dots.size() + arrows.size();
+  std::size_t count =
+      lines.size() + springs.size() + links.size() + pins.size() + dots.size() + arrows.size() + contacts.size();
   for (const SketchShape& s : shapes) count += 1 + s.outline.size();
   for (const SketchCurve& c : curves) count += 1 + c.points.size();
   return count;

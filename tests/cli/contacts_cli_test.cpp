@@ -52,5 +52,20 @@ TEST_F(Cli, TheContactsFlagsTurnThemOn) {
   EXPECT_NE(acceleration.err.find("contacts are solved at the velocity level"), std::string::npos) << acceleration.err;
 }
 
+// render --contacts draws each contact point with its normal: two more marks a point.
+TEST_F(Cli, RenderDrawsTheContactsWhenAsked) {
+  const auto marks = [](const std::string& svg) {
+    std::size_t count = 0;
+    for (std::size_t at = svg.find("<path"); at != std::string::npos; at = svg.find("<path", at + 1)) ++count;
+    return count;
+  };
+  const Result plain = tinkertoy({"render", kScenes + "contacts.json", "-o", file("plain.svg"), "--time", "3", "--quiet"});
+  ASSERT_EQ(plain.code, kSuccess) << plain.err;
+  const Result drawn =
+      tinkertoy({"render", kScenes + "contacts.json", "-o", file("drawn.svg"), "--time", "3", "--quiet", "--contacts"});
+  ASSERT_EQ(drawn.code, kSuccess) << drawn.err;
+  EXPECT_GE(marks(readFile(file("drawn.svg"))), marks(readFile(file("plain.svg"))) + 2 * 4) << "at least four points";
+}
+
 }  // namespace
 }  // namespace tinkertoy::cli

@@ -101,6 +101,11 @@ struct SketchShape {
   BodyId body;
 };
 
+// A contact point (dynamics/contact_report.hpp) and its unit normal, from a toward b.
+struct SketchContact {
+  Eigen::Vector2d at, normal;
+};
+
 // A force on a body, in newtons, applied at `at`.
 struct SketchArrow {
   Eigen::Vector2d at, force;
@@ -143,6 +148,7 @@ struct Sketch {
   std::vector<SketchPin> pins;
   std::vector<SketchDot> dots;
   std::vector<SketchArrow> arrows;  // constraint forces, with SketchOptions::constraintForces
+  std::vector<SketchContact> contacts;  // with SketchOptions::contacts
 
   // What the picture covers (infinite lines left out); empty for an empty model.
   [[nodiscard]] Bounds bounds() const;
@@ -161,6 +167,7 @@ struct Sketch {
 
 struct SketchOptions {
   bool constraintForces = false;  // arrows of Q̂ = Jᵀλ on particles and rigid bodies
+  bool contacts = false;          // the contact points of the simulator's last substep, with their normals
   int curveSegments = 160;        // per closed curve or per turn
   ViewDirection view;                // how a 3D model is seen; a 2D model is always seen from the front
 };

@@ -37,6 +37,7 @@ inline constexpr Colour kSoft{148, 103, 189};  // a soft distance joint
 inline constexpr Colour kSpring{60, 130, 90};
 inline constexpr Colour kMouse{255, 127, 14};  // the mouse's pull, a driven point
 inline constexpr Colour kForce{44, 160, 44};   // constraint-force arrows
+inline constexpr Colour kContact{214, 39, 40};  // contact points and their normals
 inline constexpr Colour kPin{90, 90, 90};      // a nail's triangle
 inline constexpr Colour kTrail{190, 60, 150, 200};  // magenta: a path, not a rod in compression
 inline constexpr Colour kTrace{0, 150, 160, 220};   // teal: the path of a point the user traces
