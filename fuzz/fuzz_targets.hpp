@@ -15,6 +15,9 @@
 //                     parameter k: Formula either parses it or throws FormulaError (or
 //                     std::invalid_argument); one that parses evaluates at a fixed point with
 //                     doubles and with Jets to the same value (or both not finite).
+//   fuzzNarrowphase   the bytes are two convex shapes, their placements and a speculative
+//                     distance: collide() gives a well-formed manifold, the same both ways
+//                     round and wherever the pair is moved (fuzz/narrowphase_target.cpp).
 //
 // The libFuzzer entry points (fuzz/*_fuzzer.cpp, built by `make fuzz` with clang) call these; so
 // does the corpus replay test of every `make test` (tests/fuzz/corpus_replay_test.cpp), built with
@@ -35,6 +38,7 @@ int fuzzSceneLoader(const std::uint8_t* data, std::size_t size);
 int fuzzLoadAndStep(const std::uint8_t* data, std::size_t size);
 int fuzzStateRestore(const std::uint8_t* data, std::size_t size);
 int fuzzFormula(const std::uint8_t* data, std::size_t size);
+int fuzzNarrowphase(const std::uint8_t* data, std::size_t size);
 
 inline constexpr int kFuzzStateModels = 5;
 // A seed for fuzzStateRestore: model `which` stepped `steps` times, its state as the target

@@ -11,13 +11,16 @@ build=$1
 seconds=$2
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$build/findings"
-for target in scene_loader load_and_step state_restore formula; do
+for target in scene_loader load_and_step state_restore formula narrowphase; do
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"
   if [ "$target" = state_restore ]; then
     # Saved states (fuzz/corpus/state_*), each a model's byte and a state's items.
     cp -n "$source_dir"/fuzz/corpus/state_* "$corpus"/
     options=(-max_len=16384)
+  elif [ "$target" = narrowphase ]; then
+    # Shapes and poses from raw bytes: no corpus needed.
+    options=(-max_len=128)
   elif [ "$target" = formula ]; then
     # Formula texts (fuzz/formula_corpus/), with the grammar's dictionary.
     cp -n "$source_dir"/fuzz/formula_corpus/* "$corpus"/
