@@ -5,13 +5,12 @@
 // overlapping shapes negates the normal and keeps the deepest separation); moving both by one
 // offset keeps the deepest separation. Otherwise the function traps.
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <optional>
 #include <optional>
 #include <vector>
 
 #include "fuzz_targets.hpp"
+#include "support/convex_hull.hpp"
 #include "tinkertoy/collision/collide.hpp"
 
 namespace tinkertoy::fuzz {
@@ -34,26 +33,6 @@ class Reader {
   std::size_t size_, at_ = 0;
 };
 
-double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-// The convex hull of `p`, counter-clockwise (Andrew's monotone chain); fewer than 3 points when
-// they are all in line.
-std::vector<Eigen::Vector2d> hull(std::vector<Eigen::Vector2d> p) {
-  std::sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
-  std::vector<Eigen::Vector2d> h(2 * p.size());
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    while (k >= 2 && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 1e-6) --k;
-    h[k++] = p[i];
-  }
-  for (std::size_t i = p.size() - 1, t = k + 1; i-- > 0;) {
-    while (k >= t && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 1e-6) --k;
-    h[k++] = p[i];
-  }
-  h.resize(k > 1 ? k - 1 : k);
-  return h;
-}
-
 // A shape of about a metre, or nothing when the bytes give a degenerate one.
 std::optional<Convex> shape(Reader& in) {
   const double radius = in.choice(2) == 0 ? 0.0 : in.number(0.01, 0.5);
@@ -69,7 +48,7 @@ std::optional<Convex> shape(Reader& in) {
     default: {
       std::vector<Eigen::Vector2d> points(static_cast<std::size_t>(3 + in.choice(6)));
       for (Eigen::Vector2d& p : points) p = Eigen::Vector2d(in.number(-1, 1), in.number(-1, 1));
-      const std::vector<Eigen::Vector2d> h = hull(points);
+      const std::vector<Eigen::Vector2d> h = test_support::convexHull(points, 1e-6);
       if (h.size() < 3) return std::nullopt;
       for (std::size_t i = 0; i < h.size(); ++i) {
         if ((h[(i + 1) % h.size()] - h[i]).norm() < 1e-3) return std::nullopt;  // an edge needs a direction

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "support/convex_hull.hpp"
 #include "tinkertoy/collision/collide.hpp"
 
 namespace tinkertoy {
@@ -167,27 +168,6 @@ TEST(Narrowphase, IdsDoNotDependOnWhichFaceIsTheReference) {
 
 // ---- the brute-force reference ------------------------------------------------------------
 
-double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-// Andrew's monotone chain: the convex hull counter-clockwise, without collinear points (nor the
-// near-duplicates that vertex differences of parallel edges make: turns below 1e-12 are dropped).
-std::vector<Eigen::Vector2d> hull(std::vector<Eigen::Vector2d> p) {
-  std::sort(p.begin(), p.end(), [](const auto& a, const auto& b) { return a.x() < b.x() || (a.x() == b.x() && a.y() < b.y()); });
-  if (p.size() < 3) return p;
-  std::vector<Eigen::Vector2d> h(2 * p.size());
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    while (k >= 2 && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 1e-12) --k;
-    h[k++] = p[i];
-  }
-  for (std::size_t i = p.size() - 1, t = k + 1; i-- > 0;) {
-    while (k >= t && cross(h[k - 1] - h[k - 2], p[i] - h[k - 2]) <= 1e-12) --k;
-    h[k++] = p[i];
-  }
-  h.resize(k - 1);
-  return h;
-}
-
 double pointToSegment(const Eigen::Vector2d& x, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
   const Eigen::Vector2d d = b - a;
   const double f = d.squaredNorm() > 0 ? std::clamp((x - a).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
@@ -201,7 +181,7 @@ double signedDistance(const Convex& a, const Placement& xa, const Convex& b, con
   for (int i = 0; i < a.count; ++i) {
     for (int j = 0; j < b.count; ++j) differences.push_back(xb.apply(b.vertices[j]) - xa.apply(a.vertices[i]));
   }
-  const std::vector<Eigen::Vector2d> h = hull(differences);
+  const std::vector<Eigen::Vector2d> h = test_support::convexHull(differences);
   // Inside, the origin's signed distance from the hull is the largest of its signed distances
   // from the edges' lines (all negative); outside, its distance to the nearest edge.
   double boundary = h.size() == 1 ? h[0].norm() : std::numeric_limits<double>::infinity();
@@ -233,7 +213,7 @@ Convex randomShape(std::mt19937& rng) {
       std::vector<Eigen::Vector2d> points;
       const int n = count(rng);
       for (int i = 0; i < n; ++i) points.emplace_back(unit(rng), unit(rng));
-      std::vector<Eigen::Vector2d> h = hull(points);
+      std::vector<Eigen::Vector2d> h = test_support::convexHull(points);
       if (h.size() < 3) return box(1, 1);
       // Rounded in a third of the cases.
       return convexPolygon(h.data(), static_cast<int>(h.size()), kind(rng) < 2 ? round(rng) : 0.0);
