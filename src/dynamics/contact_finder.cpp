@@ -22,23 +22,23 @@ void ContactFinder::build(const Model& model) {
     Proxy proxy{.body = i, .offset = static_cast<Eigen::Index>(model.offsetOf(id)), .driven = body.isDriven()};
     const BodySettings settings = body.settings();
     std::vector<Convex> parts;
+    const Shape* chain = nullptr;  // a chain's links know their neighbours
     if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
       proxy.turns = true;
       parts = convexParts(rigid->shape);
       proxy.filter = rigid->collider;
+      if (rigid->shape.type() == Shape::Type::Chain) chain = &rigid->shape;
     } else if (const auto* particle = std::get_if<ParticleSettings>(&settings);
                particle && particle->radius > 0.0 && particle->dimension == 2) {
       parts = {convexCircle(Eigen::Vector2d::Zero(), particle->radius)};
       proxy.filter = particle->collider;
     }
-    const auto* rigid = std::get_if<RigidBodySettings>(&settings);
-    const bool chain = rigid && rigid->shape.type() == Shape::Type::Chain;
     for (std::size_t k = 0; k < parts.size(); ++k) {
       proxy.shape = parts[k];
       if (chain) {
         proxy.link = true;
-        proxy.hasPrevious = k > 0 || rigid->shape.loop();
-        proxy.hasNext = k + 1 < parts.size() || rigid->shape.loop();
+        proxy.hasPrevious = k > 0 || chain->loop();
+        proxy.hasNext = k + 1 < parts.size() || chain->loop();
         const Convex& next = parts[(k + 1) % parts.size()];
         proxy.nextDirection = (next.vertices[1] - next.vertices[0]).normalized();
       }

@@ -135,7 +135,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
     warmStart(v);
   }
-  softPasses(v, constrained, ContactPass::Solve);
+  interleavedPasses(v, ImpulsePass::Velocity, ContactPass::Solve);
   q += h * v;
   time += h;
   if (contacts) contacts_.moved(v, h);
@@ -146,7 +146,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
     substepC_ += current_ + h * timeRate_;
     targets_.computeSoft(system_, substepC_, timeRate_, h, settings_.velocity, SoftPass::Relax);
   }
-  softPasses(v, constrained, ContactPass::Relax);
+  interleavedPasses(v, ImpulsePass::Velocity, ContactPass::Relax);
   if (contacts) {
     contacts_.restitute(v);
     work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
@@ -398,17 +398,9 @@ void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q,
   contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
 }
 
-void VelocityFormulation::softPasses(Eigen::VectorXd& v, bool constrained, ContactPass pass) {
-  if (settings_.velocity.collisions) {
-    interleavedPasses(v, ImpulsePass::Velocity, pass);
-  } else if (constrained) {
-    impulses_.solve(v, ImpulsePass::Velocity, settings_.velocity.iterations);
-  }
-}
-
 // One pass of the joints then one of the contacts, `iterations` times, so that each sees what the
-// other did. Without contact points the joints' passes run in one call (which packs the
-// velocities once).
+// other did. Without contact points (or contacts) the joints' passes run in one call, which packs
+// the velocities once.
 void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass) {
   const int iterations = settings_.velocity.iterations;
   const bool constrained = system_.rows() > 0;

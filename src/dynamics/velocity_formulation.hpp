@@ -115,9 +115,6 @@ class VelocityFormulation final : public Formulation {
   void warmStart(Eigen::VectorXd& v);
   // The impulses of a pass: sequential passes or the global solve; with contacts, interleaved.
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
-  // The soft step's passes: the joints' (if `constrained`), with contacts interleaved with theirs.
-  // `pass` is the contacts' (Solve or Relax).
-  void softPasses(Eigen::VectorXd& v, bool constrained, ContactPass pass);
   // Each joint pass of kind `pass` followed by a contact pass of kind `contactPass`.
   void interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass);
   // With contacts: those at (time, q) within what the bodies can close in h, their rows prepared
