@@ -91,6 +91,19 @@ Placement ContactFinder::placement(const Proxy& p, const StateView& state) const
   return Placement::of(state.q[p.offset], state.q[p.offset + 1], p.turns ? state.q[p.offset + 2] : 0.0);
 }
 
+Manifold ContactFinder::collidePair(std::size_t i, std::size_t j, const StateView& state, double speculative) const {
+  const Proxy &a = colliders_[i], &b = colliders_[j];
+  Manifold m = collide(a.shape, placement(a, state), b.shape, placement(b, state), speculative);
+  if (a.link) dropGhosts(a, placement(a, state), true, m);
+  if (b.link) dropGhosts(b, placement(b, state), false, m);
+  for (int k = 0; k < m.count; ++k) m.points[k].id |= a.part | b.part;
+  return m;
+}
+
+Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView& state, double speculative) const {
+  return collidePair(contact.shapeA, contact.shapeB, state, speculative);
+}
+
 std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop) {
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const Proxy& c = colliders_[i];
@@ -104,13 +117,9 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
     const auto first = static_cast<std::size_t>(i), second = static_cast<std::size_t>(j);
     if (excluded(first, second)) continue;
     // Colliders are in dense body order, so i < j is a before b.
-    const Proxy &a = colliders_[first], &b = colliders_[second];
-    Manifold m = collide(a.shape, placement(a, state), b.shape, placement(b, state), margins_[first] + margins_[second]);
-    if (a.link) dropGhosts(a, placement(a, state), true, m);
-    if (b.link) dropGhosts(b, placement(b, state), false, m);
+    const Manifold m = collidePair(first, second, state, margins_[first] + margins_[second]);
     if (m.count == 0) continue;
-    contacts_.push_back({.a = a.body, .b = b.body, .manifold = m});
-    for (int k = 0; k < m.count; ++k) contacts_.back().manifold.points[k].id |= a.part | b.part;
+    contacts_.push_back({.a = colliders_[first].body, .b = colliders_[second].body, .manifold = m, .shapeA = first, .shapeB = second});
   }
   return contacts_;
 }

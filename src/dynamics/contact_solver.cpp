@@ -119,6 +119,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   }
   // The warm start once every point's approach is measured, so that whether a point bounces does
   // not depend on the order of the points.
+  if (material.solvedAsRows) return;
   for (const Point& p : points_) {
     apply(p, p.normalImpulse * p.normal + p.tangentImpulse * Eigen::Vector2d(p.normal.y(), -p.normal.x()), v);
   }

@@ -12,20 +12,93 @@ namespace {
 
 constexpr auto kJacobian = ConstraintSystem::Evaluation::WithoutJacobianDot;
 
+// The system's rows as the active-set solve and the projection see them.
+struct SystemRows {
+  static constexpr bool kCoupledBounds = false;
+  const ConstraintSystem& system;
+  std::span<const RowKind> kinds;
+  const VelocityTargets* targets = nullptr;
+  ImpulsePass pass = ImpulsePass::Velocity;
+  const Eigen::VectorXd* targetBias = targets ? &targets->bias(pass) : nullptr;
+
+  [[nodiscard]] Eigen::Index rows() const { return system.rows(); }
+  [[nodiscard]] const BlockSparseMatrix& jacobian() const { return system.jacobian(); }
+  [[nodiscard]] RowKind kind(Eigen::Index r) const { return kinds[static_cast<std::size_t>(r)]; }
+  [[nodiscard]] std::pair<double, double> bounds(Eigen::Index r, const Eigen::VectorXd& /*lambda*/) const {
+    return targets->bounds(r, pass);
+  }
+  [[nodiscard]] double bias(Eigen::Index r) const { return (*targetBias)[r]; }
+  [[nodiscard]] const Eigen::VectorXd& value() const { return system.value(); }
+  [[nodiscard]] double violation(Eigen::Index r) const { return system.violation(r); }
+  [[nodiscard]] double maxViolation() const { return system.maxViolation(); }
+  [[nodiscard]] static bool present(Eigen::Index /*r*/) { return true; }
+
+  // J_r v.
+  [[nodiscard]] double velocity(Eigen::Index row, const Eigen::VectorXd& v) const {
+    const ConstraintSystem::ConstraintBlocks& b = system.blocks(system.constraintOfRow(row));
+    const auto J = system.jacobian().values();
+    double sum = 0.0;
+    for (std::size_t i = 0; i < b.count; ++i) {
+      const double* Jrow = J.data() + b.offset[i] + static_cast<std::size_t>((row - b.row) * b.width[i]);
+      for (int c = 0; c < b.width[i]; ++c) sum += Jrow[c] * v[b.column[i] + c];
+    }
+    return sum;
+  }
+  // v += W J_rᵀ δ.
+  void apply(const BlockDiagonalMatrix& W, Eigen::Index row, double delta, Eigen::VectorXd& v) const {
+    if (delta == 0.0) return;
+    const ConstraintSystem::ConstraintBlocks& b = system.blocks(system.constraintOfRow(row));
+    const auto J = system.jacobian().values();
+    double weighted[kMaxBlockWidth];
+    for (std::size_t i = 0; i < b.count; ++i) {
+      W.multiplyRow(b.column[i], J.data() + b.offset[i] + static_cast<std::size_t>((row - b.row) * b.width[i]), weighted);
+      for (int c = 0; c < b.width[i]; ++c) v[b.column[i] + c] += weighted[c] * delta;
+    }
+  }
+};
+
+// The contact pass's solver: a fresh factorization at every solve, so that what it computes
+// depends on the state alone (a restored run repeats it to the bit without the solver's history).
+SolverSettings freshFactorizations(SolverSettings settings) {
+  settings.reuseIterations = 0;
+  return settings;
+}
+
 }  // namespace
+
+GlobalVelocitySolve::GlobalVelocitySolve(const SolverSettings& settings) {
+  joints_.solver = makeLinearSolver(settings);
+  contactImpulses_.solver = makeLinearSolver(freshFactorizations(settings));
+  contactProjection_.solver = makeLinearSolver(freshFactorizations(settings));
+}
+
+template <class RowSet>
+void GlobalVelocitySolve::Rows::layOut(const RowSet& rows, const BlockDiagonalMatrix& W) {
+  const Eigen::Index m = rows.rows();
+  resize(m);
+  for (Eigen::Index r = 0; r < m; ++r) mask[static_cast<std::size_t>(r)] = rows.kind(r) == RowKind::Spring;
+  solver->analyze(ConstraintMatrix(rows.jacobian(), W, nullptr, mask, &workspace));
+}
+
+void GlobalVelocitySolve::Rows::resize(Eigen::Index m) {
+  const auto rows = static_cast<std::size_t>(m);
+  mask.assign(rows, 0);
+  active.assign(rows, 0);
+  rhs.setZero(m);
+  delta.setZero(m);
+  Jv.setZero(m);
+}
 
 void GlobalVelocitySolve::build(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const RowCarry& carry) {
   const Eigen::Index m = system.rows();
   const auto rows = static_cast<std::size_t>(m);
   kinds_.assign(system.kinds().begin(), system.kinds().end());
-  mask_.assign(rows, 0);
   // The velocity pass's active set carries over from substep to substep, so across an edit too;
   // the position pass starts each solve from its inequality rows held.
   const std::vector<char> before = held_[0];
   for (std::vector<char>& held : held_) held.assign(rows, 0);
   for (std::size_t r = 0; r < rows; ++r) held_[0][r] = kinds_[r] == RowKind::Inequality;
   carry.apply(before, held_[0]);
-  active_.assign(rows, 0);
   // Each motor with the inequality rows of its own joint (its limits), which the system lists
   // just before it: a joint's rows are consecutive.
   motorLimits_.clear();
@@ -36,69 +109,78 @@ void GlobalVelocitySolve::build(const ConstraintSystem& system, const BlockDiago
       if (kinds_[static_cast<std::size_t>(limit)] == RowKind::Inequality) motorLimits_.emplace_back(motor, limit);
     }
   }
-  rhs_.setZero(m);
-  delta_.setZero(m);
-  Jv_.setZero(m);
   for (Eigen::VectorXd* x : {&JtDelta_, &displacement_, &trial_}) x->setZero(W.size());
-  for (std::size_t r = 0; r < rows; ++r) mask_[r] = kinds_[r] == RowKind::Spring;
-  solver_->analyze(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_));
+  joints_.layOut(SystemRows{system, kinds_}, W);
+  impulseRows_.invalidate();
+  projectionRows_.invalidate();
 }
 
 void GlobalVelocitySolve::serialize(StateArchive& archive) {
   archive.flags(held_[0], kinds_.size());
-  solver_->serialize(archive);
+  joints_.solver->serialize(archive);
 }
 
-double GlobalVelocitySolve::rowVelocity(const ConstraintSystem& system, Eigen::Index row, const Eigen::VectorXd& v) {
-  const ConstraintSystem::ConstraintBlocks& b = system.blocks(system.constraintOfRow(row));
-  const auto J = system.jacobian().values();
-  double sum = 0.0;
-  for (std::size_t i = 0; i < b.count; ++i) {
-    const double* Jrow = J.data() + b.offset[i] + static_cast<std::size_t>((row - b.row) * b.width[i]);
-    for (int c = 0; c < b.width[i]; ++c) sum += Jrow[c] * v[b.column[i] + c];
-  }
-  return sum;
-}
-
-void GlobalVelocitySolve::applyImpulse(const ConstraintSystem& system, const BlockDiagonalMatrix& W, Eigen::Index row,
-                                       double delta, Eigen::VectorXd& v) {
-  if (delta == 0.0) return;
-  const ConstraintSystem::ConstraintBlocks& b = system.blocks(system.constraintOfRow(row));
-  const auto J = system.jacobian().values();
-  double weighted[kMaxBlockWidth];
-  for (std::size_t i = 0; i < b.count; ++i) {
-    W.multiplyRow(b.column[i], J.data() + b.offset[i] + static_cast<std::size_t>((row - b.row) * b.width[i]), weighted);
-    for (int c = 0; c < b.width[i]; ++c) v[b.column[i] + c] += weighted[c] * delta;
-  }
-}
-
-SolveStats GlobalVelocitySolve::solveHeldOut(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
+template <class RowSet>
+SolveStats GlobalVelocitySolve::solveHeldOut(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
                                              const std::vector<char>& held, double tolerance) {
-  for (std::size_t r = 0; r < mask_.size(); ++r) mask_[r] = held[r] || kinds_[r] == RowKind::Spring;
-  delta_.setZero();
-  return solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_), rhs_, delta_, tolerance);
+  for (std::size_t r = 0; r < with.mask.size(); ++r) {
+    with.mask[r] = held[r] || rows.kind(static_cast<Eigen::Index>(r)) == RowKind::Spring;
+  }
+  with.delta.setZero();
+  return with.solver->solve(ConstraintMatrix(rows.jacobian(), W, nullptr, with.mask, &with.workspace), with.rhs,
+                            with.delta, tolerance);
 }
 
 void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const BlockDiagonalMatrix& W,
                                         const VelocityTargets& targets, ImpulsePass pass, Eigen::VectorXd& lambda,
                                         Eigen::VectorXd& v, SequentialImpulses& springs, int iterations,
                                         SolveTally& tally) {
-  constexpr double kReleaseTolerance = 1e-10;  // in the row's velocity units: ignores round-off
-  const Eigen::Index m = system.rows();
-  const bool withSprings = springs.hasSpringRows();
-  const Eigen::VectorXd& bias = targets.bias(pass);
   std::vector<char>& held = held_[pass == ImpulsePass::Velocity ? 0 : 1];
-  const auto spring = [&](Eigen::Index r) { return kinds_[static_cast<std::size_t>(r)] == RowKind::Spring; };
-  const auto isHeld = [&](Eigen::Index r) { return held[static_cast<std::size_t>(r)] != 0; };
   if (pass == ImpulsePass::Position) {
-    for (Eigen::Index r = 0; r < m; ++r) held[static_cast<std::size_t>(r)] = kinds_[static_cast<std::size_t>(r)] == RowKind::Inequality;
+    for (std::size_t r = 0; r < held.size(); ++r) held[r] = kinds_[r] == RowKind::Inequality;
   }
+  solveBounded(SystemRows{system, kinds_, &targets, pass}, joints_, W, held, lambda, v, springs, iterations, tally);
+}
+
+void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const VelocityTargets& targets,
+                                        ContactSolver& contacts, const BlockDiagonalMatrix& W,
+                                        Eigen::VectorXd& jointImpulses, Eigen::VectorXd& v, SequentialImpulses& springs,
+                                        int iterations, SolveTally& tally) {
+  ContactImpulseRows& rows = impulseRows_;
+  if (rows.prepare(system, targets, contacts)) contactImpulses_.layOut(rows, W);
+  // The joints' rows start from their own active set; the contacts' held where they push not.
+  const auto m = static_cast<std::size_t>(system.rows());
+  contactHeld_.resize(static_cast<std::size_t>(rows.rows()));
+  std::copy(held_[0].begin(), held_[0].end(), contactHeld_.begin());
+  rows.gather(jointImpulses, contacts, lambda_);
+  // The contacts' warm start (prepare carried their impulses over; the joints' are applied).
+  for (Eigen::Index r = system.rows(); r < rows.rows(); ++r) rows.apply(W, r, lambda_[r], v);
+  // The contacts' rows held where they sit on a bound (solveBounded's first pass lets the others go).
+  std::fill(contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), contactHeld_.end(), 1);
+  const int changes = std::max(iterations, kMostContactSetChanges);
+  solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally);
+  if (rows.restitute(contacts, lambda_)) {
+    solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally);
+  }
+  rows.scatter(lambda_, jointImpulses, contacts);
+  std::copy(contactHeld_.begin(), contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), held_[0].begin());
+}
+
+template <class RowSet>
+void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
+                                       std::vector<char>& held, Eigen::VectorXd& lambda, Eigen::VectorXd& v,
+                                       SequentialImpulses& springs, int iterations, SolveTally& tally) {
+  constexpr double kReleaseTolerance = 1e-10;  // in the row's velocity units: ignores round-off
+  const Eigen::Index m = rows.rows();
+  const bool withSprings = springs.hasSpringRows();
+  const auto spring = [&](Eigen::Index r) { return rows.kind(r) == RowKind::Spring; };
+  const auto isHeld = [&](Eigen::Index r) { return held[static_cast<std::size_t>(r)] != 0; };
   const auto clampInto = [&](Eigen::Index row, double value) {
-    applyImpulse(system, W, row, value - lambda[row], v);
+    rows.apply(W, row, value - lambda[row], v);
     lambda[row] = value;
   };
   // The target error w = J v + b of a row: sequential impulses would move λ by −w / K.
-  const auto targetError = [&](Eigen::Index row) { return rowVelocity(system, row, v) + bias[row]; };
+  const auto targetError = [&](Eigen::Index row) { return rows.velocity(row, v) + rows.bias(row); };
   // Whether row r is a motor one of whose limits is active (motorLimits_ is sorted by motor).
   const auto limitActive = [&](Eigen::Index r) {
     auto pair = std::lower_bound(motorLimits_.begin(), motorLimits_.end(), r,
@@ -111,7 +193,7 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Bl
   // Every impulse inside its bounds to begin with; rows with equal bounds take no part.
   for (Eigen::Index r = 0; r < m; ++r) {
     if (spring(r)) continue;
-    const auto [lower, upper] = targets.bounds(r, pass);
+    const auto [lower, upper] = rows.bounds(r, lambda);
     if (lambda[r] < lower || lambda[r] > upper) clampInto(r, std::clamp(lambda[r], lower, upper));
     char& h = held[static_cast<std::size_t>(r)];
     h = lower == upper || (h && (lambda[r] == lower || lambda[r] == upper));
@@ -120,30 +202,83 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Bl
     if (withSprings) springs.solveSprings(v);
     for (const auto& [motor, limit] : motorLimits_) {
       if (isHeld(motor) || isHeld(limit)) continue;
-      const auto [lower, upper] = targets.bounds(motor, pass);
+      const auto [lower, upper] = rows.bounds(motor, lambda);
       clampInto(motor, targetError(motor) < 0.0 ? upper : lower);
       held[static_cast<std::size_t>(motor)] = 1;
     }
-    system.jacobian().multiply(v, Jv_);
-    for (Eigen::Index r = 0; r < m; ++r) rhs_[r] = isHeld(r) || spring(r) ? 0.0 : -(Jv_[r] + bias[r]);
-    tally.add(solveHeldOut(system, W, held, 0.0));
-    system.jacobian().multiplyTransposed(delta_, JtDelta_);
+    rows.jacobian().multiply(v, with.Jv);
+    for (Eigen::Index r = 0; r < m; ++r) with.rhs[r] = isHeld(r) || spring(r) ? 0.0 : -(with.Jv[r] + rows.bias(r));
+    tally.add(solveHeldOut(rows, with, W, held, 0.0));
+    bool changed = false;
+    bool blocked = false;  // a free row met a bound before the step's end
+    if constexpr (RowSet::kCoupledBounds) {
+      // Only as far as the first free row reaches a bound, which is then held (a feasible
+      // active-set step): where the free rows are dependent and their targets disagree (a
+      // hinged plank's friction and normal rows both turn it only), the damped solve's step
+      // is long along the near-null direction, and taking it whole would throw the joints'
+      // impulses out by as much.
+      // The fraction of its step each free row can take before it meets the bound it heads for.
+      const auto reach = [&](Eigen::Index r) {
+        const auto [lower, upper] = rows.bounds(r, lambda);
+        const double room = with.delta[r] < 0.0 ? lower - lambda[r] : upper - lambda[r];
+        return std::max(room / with.delta[r], 0.0);
+      };
+      const auto moves = [&](Eigen::Index r) { return !isHeld(r) && !spring(r) && with.delta[r] != 0.0; };
+      double fraction = 1.0;
+      for (Eigen::Index r = 0; r < m; ++r) {
+        if (moves(r)) fraction = std::min(fraction, reach(r));
+      }
+      blocked = fraction < 1.0;
+      if (blocked) {
+        for (Eigen::Index r = 0; r < m; ++r) {
+          if (!moves(r)) continue;
+          if (reach(r) > fraction) {
+            with.delta[r] *= fraction;
+            continue;
+          }
+          const auto [lower, upper] = rows.bounds(r, lambda);  // the row that stops the step
+          with.delta[r] = (with.delta[r] < 0.0 ? lower : upper) - lambda[r];
+          held[static_cast<std::size_t>(r)] = 1;
+          changed = true;
+        }
+      }
+    }
+    rows.jacobian().multiplyTransposed(with.delta, JtDelta_);
     W.multiply(JtDelta_, displacement_);
     v += displacement_;
-    bool changed = false;
+    // The friction rows' bounds follow the normal rows' new impulses: all of them first.
+    if constexpr (RowSet::kCoupledBounds) {
+      for (Eigen::Index r = 0; r < m; ++r) {
+        if ((isHeld(r) && with.delta[r] == 0.0) || spring(r)) continue;  // δ is 0 on the rows held in the solve
+        lambda[r] += with.delta[r];
+      }
+    }
     for (Eigen::Index r = 0; r < m; ++r) {
       if (isHeld(r) || spring(r)) continue;
-      const auto [lower, upper] = targets.bounds(r, pass);
-      lambda[r] += delta_[r];
+      if constexpr (!RowSet::kCoupledBounds) lambda[r] += with.delta[r];
+      const auto [lower, upper] = rows.bounds(r, lambda);
       if (lambda[r] >= lower && lambda[r] <= upper) continue;
       clampInto(r, std::clamp(lambda[r], lower, upper));
       held[static_cast<std::size_t>(r)] = 1;
       changed = true;
     }
-    for (Eigen::Index r = 0; r < m; ++r) {
+    // A held row is let go by its target error only once the free rows took their whole step:
+    // before, the others' errors are not settled, and one row's own error may point the
+    // other way than the whole solve would take it (a motor at its bound with the friction of
+    // its wheel free), so that letting it go and holding it again would cycle.
+    for (Eigen::Index r = 0; r < m && !blocked; ++r) {
       if (spring(r) || !isHeld(r)) continue;
-      const auto [lower, upper] = targets.bounds(r, pass);
+      const auto [lower, upper] = rows.bounds(r, lambda);
       if (lower == upper || limitActive(r)) continue;
+      if constexpr (RowSet::kCoupledBounds) {
+        // A held row whose bounds moved with the impulses of others (sliding friction at
+        // ±μ λ_n) follows its bound; its target error below says whether to let it go.
+        if (lambda[r] != lower && lambda[r] != upper) {
+          const double bound = lambda[r] > 0.0 ? upper : lower;
+          if (std::abs(bound - lambda[r]) > kReleaseTolerance * std::abs(bound)) changed = true;
+          clampInto(r, bound);
+        }
+      }
       const double w = targetError(r);
       if ((lambda[r] == lower && w < -kReleaseTolerance) || (lambda[r] == upper && w > kReleaseTolerance)) {
         held[static_cast<std::size_t>(r)] = 0;
@@ -154,19 +289,37 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Bl
   }
 }
 
-ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system,
-                                              const BlockDiagonalMatrix& W, double time, Eigen::VectorXd& q,
-                                              const Eigen::VectorXd& v, const ProjectionSettings& settings,
+ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,
+                                              Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                              const ProjectionSettings& settings, SolveTally& tally) {
+  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate({time, at, v}, kJacobian); };
+  SystemRows rows{system, kinds_};
+  return projectRows(rows, joints_, W, q, evaluate, settings, tally);
+}
+
+ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system, const ContactSolver& contacts,
+                                              const ContactFinder& finder, const BlockDiagonalMatrix& W, double time,
+                                              Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                              const ProjectionSettings& settings, double speculative,
                                               SolveTally& tally) {
+  ContactProjectionRows& rows = projectionRows_;
+  if (rows.prepare(system, contacts, finder, speculative)) contactProjection_.layOut(rows, W);
+  const auto evaluate = [&](const Eigen::VectorXd& at) { rows.evaluate(system, contacts, finder, {time, at, v}); };
+  return projectRows(rows, contactProjection_, W, q, evaluate, settings, tally);
+}
+
+template <class RowSet, class Evaluate>
+ProjectionResult GlobalVelocitySolve::projectRows(RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
+                                                  Eigen::VectorXd& q, Evaluate&& evaluate,
+                                                  const ProjectionSettings& settings, SolveTally& tally) {
   const double tolerance = settings.tolerance;
-  const Eigen::Index m = system.rows();
-  const auto kindOf = [&](Eigen::Index r) { return kinds_[static_cast<std::size_t>(r)]; };
+  const Eigen::Index m = rows.rows();
   // Adds the inequality rows with C < margin at the evaluated state; true if any.
   const auto activate = [&](double margin) {
     bool grew = false;
     for (Eigen::Index r = 0; r < m; ++r) {
-      char& active = active_[static_cast<std::size_t>(r)];
-      if (active || kindOf(r) != RowKind::Inequality || !(system.value()[r] < margin)) continue;
+      char& active = with.active[static_cast<std::size_t>(r)];
+      if (active || rows.kind(r) != RowKind::Inequality || !(rows.value()[r] < margin)) continue;
       active = 1;
       grew = true;
     }
@@ -176,26 +329,29 @@ ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system,
   // direction (it is not for the max norm, which convergence is judged by).
   const auto merit = [&] {
     double sum = 0.0;
-    for (Eigen::Index r = 0; r < m; ++r) sum += system.violation(r) * system.violation(r);
+    for (Eigen::Index r = 0; r < m; ++r) sum += rows.violation(r) * rows.violation(r);
     return 0.5 * sum;
   };
-  const auto evaluate = [&](const Eigen::VectorXd& at) { system.evaluate({time, at, v}, kJacobian); };
   evaluate(q);
-  double error = system.maxViolation();
+  double error = rows.maxViolation();
   if (m == 0 || error <= tolerance) return {0, error, true};
-  for (Eigen::Index r = 0; r < m; ++r) active_[static_cast<std::size_t>(r)] = kindOf(r) == RowKind::Equality;
+  for (Eigen::Index r = 0; r < m; ++r) with.active[static_cast<std::size_t>(r)] = rows.kind(r) == RowKind::Equality;
   activate(error);
   int iterations = 0;
   NewtonLineSearch search;
   while (iterations < settings.maxIterations && error > tolerance) {
-    for (Eigen::Index r = 0; r < m; ++r) rhs_[r] = active_[static_cast<std::size_t>(r)] ? -system.value()[r] : 0.0;
-    for (std::size_t r = 0; r < active_.size(); ++r) mask_[r] = !active_[r];
+    for (Eigen::Index r = 0; r < m; ++r) {
+      const bool taking = with.active[static_cast<std::size_t>(r)] && rows.present(r);
+      with.rhs[r] = taking ? -rows.value()[r] : 0.0;
+      with.mask[static_cast<std::size_t>(r)] = !taking;
+    }
     // The linear error of a step leaves a violation of about its relative residual times the
     // current one: a tenth of the tolerance is enough.
     const double linearTolerance = std::clamp(0.1 * tolerance / error, 1e-12, 0.1);
-    delta_.setZero();
-    tally.add(solver_->solve(ConstraintMatrix(system.jacobian(), W, nullptr, mask_, &workspace_), rhs_, delta_, linearTolerance));
-    system.jacobian().multiplyTransposed(delta_, JtDelta_);
+    with.delta.setZero();
+    tally.add(with.solver->solve(ConstraintMatrix(rows.jacobian(), W, nullptr, with.mask, &with.workspace), with.rhs,
+                                 with.delta, linearTolerance));
+    rows.jacobian().multiplyTransposed(with.delta, JtDelta_);
     W.multiply(JtDelta_, displacement_);
     const double before = merit();
     trial_ = q;
@@ -210,7 +366,7 @@ ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system,
     if (!NewtonLineSearch::backtrack(q, trial_, displacement_, before, evaluate, merit)) {
       return {iterations, error, false, true};
     }
-    error = system.maxViolation();
+    error = rows.maxViolation();
     if (error > tolerance && search.plateau(merit())) return {iterations, error, false, true};
   }
   return {iterations, error, error <= tolerance, false};

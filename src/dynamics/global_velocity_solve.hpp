@@ -4,6 +4,12 @@
 //   impulses     J W Jᵀ δ = −(J v + b),   v += W Jᵀ δ,   λ += δ
 //   projection   J W Jᵀ δ = −C,           q += W Jᵀ δ
 //
+// With contacts (the exact mode), both work on the joints' rows and the contacts' at once
+// (dynamics/contact_rows.hpp), with a solver of their own that analyzes each new layout of
+// contact points: the normal rows are inequality rows, the friction rows have the bounds
+// ±μ λ_n, which move with λ_n: a held friction row follows its bound, and is let go once
+// λ_n leaves it inside, until the set and the bounds settle. The joints' rows keep their indices.
+//
 // Both work on the system's own J, with rows held out of a solve (ConstraintMatrix's held
 // rows) instead of a copy: the spring rows always (sequential passes solve them), and the rows
 // of an active set. The layout never changes between steps, so the solver analyzes it once, and
@@ -44,6 +50,7 @@
 #include <utility>
 #include <vector>
 
+#include "dynamics/contact_rows.hpp"
 #include "dynamics/row_carry.hpp"
 #include "tinkertoy/dynamics/constraint_system.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
@@ -56,7 +63,7 @@ namespace tinkertoy {
 
 class GlobalVelocitySolve {
  public:
-  explicit GlobalVelocitySolve(const SolverSettings& settings) : solver_(makeLinearSolver(settings)) {}
+  explicit GlobalVelocitySolve(const SolverSettings& settings);
 
   // Lays out the held-row sets for the system's layout and analyzes J W Jᵀ. The rows of
   // constraints kept since the layout before keep their place in the velocity pass's active
@@ -65,7 +72,7 @@ class GlobalVelocitySolve {
   // The velocity pass's active set and the solver's state (Simulator::saveState).
   void serialize(StateArchive& archive);
   // Symbolic analyses of J W Jᵀ so far.
-  [[nodiscard]] long analyses() const { return solver_->analyses(); }
+  [[nodiscard]] long analyses() const { return joints_.solver->analyses(); }
 
   // Solves for the accumulated impulses λ [m] of a pass, starting from their current values,
   // and applies what they add to v (the velocity, or the position pass's pseudo velocity) [n].
@@ -78,24 +85,60 @@ class GlobalVelocitySolve {
                            Eigen::VectorXd& q, const Eigen::VectorXd& v, const ProjectionSettings& settings,
                            SolveTally& tally);
 
+  // The velocity pass with the contact points: the joints' impulses [m] and the points' own,
+  // from their current values; `iterations` caps the changes of the active set (at least
+  // kMostContactSetChanges). Restitution follows (ContactImpulseRows::restitute) and a second solve.
+  void solveImpulses(const ConstraintSystem& system, const VelocityTargets& targets, ContactSolver& contacts,
+                     const BlockDiagonalMatrix& W, Eigen::VectorXd& jointImpulses, Eigen::VectorXd& v,
+                     SequentialImpulses& springs, int iterations, SolveTally& tally);
+  // The projection onto C = 0 for the joints and separation ≥ 0 for the manifolds the finder
+  // found, measured again at each step (ContactFinder::collideAgain) within `speculative` (m).
+  ProjectionResult project(ConstraintSystem& system, const ContactSolver& contacts, const ContactFinder& finder,
+                           const BlockDiagonalMatrix& W, double time, Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           const ProjectionSettings& settings, double speculative, SolveTally& tally);
+
+  // The fewest active-set changes a velocity pass with contacts may take: a pile's first touch
+  // frees, then holds, many rows in turn.
+  static constexpr int kMostContactSetChanges = 50;
+
  private:
-  // J_row v and v += W J_rowᵀ δ for one row of the system.
-  [[nodiscard]] static double rowVelocity(const ConstraintSystem& system, Eigen::Index row, const Eigen::VectorXd& v);
-  static void applyImpulse(const ConstraintSystem& system, const BlockDiagonalMatrix& W, Eigen::Index row, double delta,
-                           Eigen::VectorXd& v);
-  // Sets mask_ to the held rows plus the spring rows, and solves J W Jᵀ δ = rhs with them held
+  // What the solves of one layout of rows keep: the solver that analyzed it, and scratch.
+  struct Rows {
+    std::unique_ptr<LinearSolver> solver;
+    std::vector<char> mask;                 // [m] the rows held out of the current solve
+    std::vector<char> active;               // [m] the projection's rows
+    ConstraintMatrix::Workspace workspace;  // the products of every solve's matrix
+    Eigen::VectorXd rhs, delta, Jv;         // [m]
+    // Sized for the rows' layout, which the solver analyzes (spring rows held out).
+    template <class RowSet>
+    void layOut(const RowSet& rows, const BlockDiagonalMatrix& W);
+    void resize(Eigen::Index m);
+  };
+  // The active-set solve of the impulses `lambda` of `rows` (the system's, or with contacts).
+  template <class RowSet>
+  void solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, std::vector<char>& held,
+                    Eigen::VectorXd& lambda, Eigen::VectorXd& v, SequentialImpulses& springs, int iterations,
+                    SolveTally& tally);
+  // Newton's projection of q onto the rows' C = 0 (equality) and C ≥ 0 (inequality);
+  // evaluate(q) evaluates them at q.
+  template <class RowSet, class Evaluate>
+  ProjectionResult projectRows(RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, Eigen::VectorXd& q,
+                               Evaluate&& evaluate, const ProjectionSettings& settings, SolveTally& tally);
+  // Sets the mask to the held rows plus the spring rows, and solves J W Jᵀ δ = rhs with them held
   // out; δ starts from zero.
-  SolveStats solveHeldOut(const ConstraintSystem& system, const BlockDiagonalMatrix& W, const std::vector<char>& held,
+  template <class RowSet>
+  SolveStats solveHeldOut(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, const std::vector<char>& held,
                           double tolerance);
 
-  std::unique_ptr<LinearSolver> solver_;
-  std::vector<RowKind> kinds_;                    // of the system's rows, as built
-  std::vector<char> mask_;                        // [m] the rows held out of the current solve
-  std::array<std::vector<char>, 2> held_;         // [m] the impulse passes' active sets
-  std::vector<char> active_;                      // [m] the projection's rows
-  ConstraintMatrix::Workspace workspace_;         // the products of every solve's matrix
+  Rows joints_;                           // the system's rows
+  Rows contactImpulses_, contactProjection_;  // with the contacts' (the impulses', the projection's)
+  std::vector<RowKind> kinds_;            // of the system's rows, as built
+  std::array<std::vector<char>, 2> held_; // [m] the impulse passes' active sets
+  std::vector<char> contactHeld_;         // the contact pass's, for its rows of the moment
   std::vector<std::pair<Eigen::Index, Eigen::Index>> motorLimits_;  // (motor, limit of its joint), rows
-  Eigen::VectorXd rhs_, delta_, Jv_, JtDelta_, displacement_, trial_;  // [m] and [n] scratch
+  Eigen::VectorXd JtDelta_, displacement_, trial_, lambda_;  // [n] scratch; the contact pass's λ
+  ContactImpulseRows impulseRows_;
+  ContactProjectionRows projectionRows_;
 };
 
 }  // namespace tinkertoy

@@ -165,19 +165,22 @@ void validateCombinations(const SimulationSettings& s) {
     throw SettingsError({Setting::Collisions, Setting::Formulation},
                         "contacts are solved at the velocity level; use formulation velocity with them");
   }
-  if (s.velocity.collisions && velocity && s.solver.kind != SolverKind::SequentialImpulses) {
-    throw SettingsError({Setting::Collisions, Setting::Solver},
-                        "contacts are solved by sequential impulses so far; use solver sequential with them");
+  const bool global = s.solver.kind != SolverKind::SequentialImpulses;
+  const bool projection = s.velocity.positionCorrection == PositionCorrection::Projection;
+  if (s.velocity.collisions && velocity && global && !projection) {
+    throw SettingsError({Setting::Collisions, Setting::Solver, Setting::PositionCorrection},
+                        "with solver cg or ldlt contacts are solved exactly, which needs position correction "
+                        "projection (the exact mode); or use solver sequential");
   }
   if (s.velocity.collisions && velocity && s.velocity.scheme == VelocityScheme::Verlet) {
     throw SettingsError({Setting::Collisions, Setting::VelocityScheme},
                         "contacts are solved in symplectic Euler's substeps so far; use velocity scheme "
                         "symplectic-euler with them");
   }
-  if (s.velocity.collisions && velocity && s.velocity.positionCorrection == PositionCorrection::Projection) {
+  if (s.velocity.collisions && velocity && !global && projection) {
     throw SettingsError({Setting::Collisions, Setting::PositionCorrection},
-                        "the projection does not hold contacts yet; use position correction baumgarte, soft "
-                        "or none with them");
+                        "the projection holds contacts with solver ldlt or cg (the exact mode); with solver "
+                        "sequential use position correction soft, baumgarte or none");
   }
   if (!velocity && s.solver.kind == SolverKind::SequentialImpulses) {
     throw SettingsError({Setting::Solver, Setting::Formulation},

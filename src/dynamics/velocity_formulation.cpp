@@ -21,7 +21,8 @@ ContactMaterial contactMaterial(const SimulationSettings& settings) {
           .push = correction == PositionCorrection::SoftStep    ? ContactPush::Velocity
                   : correction == PositionCorrection::Baumgarte ? ContactPush::Position
                                                                 : ContactPush::None,
-          .warmStart = settings.velocity.warmStart};
+          .warmStart = settings.velocity.warmStart,
+          .solvedAsRows = settings.solver.kind != SolverKind::SequentialImpulses};
 }
 
 }  // namespace
@@ -207,9 +208,11 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets), and the contacts'.
   const bool contacts = settings_.velocity.collisions;
   if (contacts) prepareContacts(time, q, v, h);
+  // (The exact mode's solve bounces the points itself.)
+  const bool restitute = contacts && !global_;
   if (contacts && system_.rows() == 0) {
     solvePasses(v, ImpulsePass::Velocity);
-    contacts_.restitute(v);
+    if (restitute) contacts_.restitute(v);
   }
   if (system_.rows() > 0) {
     predicted_ = q + h * v;
@@ -233,7 +236,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
       ++tally_.relinearized;
     }
     if (verlet) holdPositions(time, q, v, h);
-    if (contacts) contacts_.restitute(v);
+    if (restitute) contacts_.restitute(v);
     constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
     lambda_ = impulses_.impulses() / h;
     system_.jacobian().multiplyTransposed(lambda_, force_);
@@ -253,7 +256,13 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
 
   // 5. Projection onto C = 0 at the new positions.
   ProjectionResult result;
-  if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Projection) {
+  if (contacts && global_ && !contactFinder_.found().empty()) {
+    // The exact mode: the joints and every manifold's gaps at once (GlobalVelocitySolve).
+    const double speculative = 2.0 * contacts_.material().slop + contacts_.deepestPenetration();
+    result = global_->project(system_, contacts_, contactFinder_, W, time, q, v, settings_.projection, speculative,
+                              tally_);
+    evaluatedAtEnd_ = true;
+  } else if (system_.rows() > 0 && settings_.velocity.positionCorrection == PositionCorrection::Projection) {
     if (sequential_) {
       impulses_.projectPositions(system_, W, time, q, v, settings_.velocity.iterations,
                                  settings_.projection.tolerance);
@@ -416,7 +425,12 @@ void VelocityFormulation::interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass
 
 void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
   const int iterations = settings_.velocity.iterations;
-  if (settings_.velocity.collisions) {  // sequential (validated)
+  if (settings_.velocity.collisions && global_ && contacts_.pointCount() > 0) {  // the exact mode
+    global_->solveImpulses(system_, targets_, contacts_, inverseMass_.matrix(), impulses_.impulses(), v, impulses_,
+                           iterations, tally_);
+    return;
+  }
+  if (settings_.velocity.collisions && !global_) {
     interleavedPasses(v, pass, pass == ImpulsePass::Velocity ? ContactPass::Solve : ContactPass::Position);
     tally_.add({iterations, 0.0});
     return;
@@ -426,6 +440,7 @@ void VelocityFormulation::solvePasses(Eigen::VectorXd& v, ImpulsePass pass) {
     tally_.add({iterations, 0.0});
     return;
   }
+  if (system_.rows() == 0) return;  // the exact mode between contacts
   global_->solveImpulses(system_, inverseMass_.matrix(), targets_, pass, impulses_.impulses(pass), v, impulses_,
                          iterations, tally_);
 }

@@ -25,8 +25,18 @@ TEST_F(Cli, RunReportsTheContactsOfAScene) {
   // A flag that does not solve contacts is refused by its name.
   const Result projected = tinkertoy({"run", kScenes + "contacts.json", "--position-correction", "projection"});
   EXPECT_EQ(projected.code, kBadInput);
-  EXPECT_NE(projected.err.find("--position-correction: the projection does not hold contacts yet"), std::string::npos)
+  EXPECT_NE(projected.err.find("--position-correction: the projection holds contacts with solver ldlt or cg"),
+            std::string::npos)
       << projected.err;
+  const Result global =
+      tinkertoy({"run", kScenes + "contacts.json", "--solver", "ldlt", "--position-correction", "baumgarte"});
+  EXPECT_EQ(global.code, kBadInput);
+  EXPECT_NE(global.err.find(": with solver cg or ldlt contacts are solved exactly"), std::string::npos) << global.err;
+  // Both together are the exact mode.
+  const Result exact = tinkertoy({"run", kScenes + "contacts.json", "--solver", "ldlt", "--position-correction",
+                                  "projection", "--duration", "1", "--summary", file("exact.json")});
+  ASSERT_EQ(exact.code, kSuccess) << exact.err;
+  EXPECT_LT(readJson(file("exact.json"))["penetration_max"].get<double>(), 1e-9);
 }
 
 // --contacts turns them on for a scene that has none: a box dropped on a static floor rests on it

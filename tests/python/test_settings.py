@@ -76,7 +76,8 @@ def velocity_settings(**velocity):
          "settings.projection.max_iterations", "must be between 1 and 1000, got 0"),
         (tinkertoy.Settings(dt=-1e-3), "settings.dt", "must be positive, got -0.001"),
         (velocity_settings(collisions=True, position_correction="projection"), "settings.velocity.collisions",
-         "the projection does not hold contacts yet; use position correction baumgarte, soft or none with them"),
+         "the projection holds contacts with solver ldlt or cg (the exact mode); with solver sequential use "
+         "position correction soft, baumgarte or none"),
         (velocity_settings(restitution=2.0), "settings.velocity.restitution",
          "must be at most 1, got 2 (1 bounces back at the speed of approach)"),
     ],

@@ -202,6 +202,31 @@ def test_contacts_are_reported_with_their_impulses(scenes):
     assert plain.contacts() == []
 
 
+def test_the_exact_mode_holds_a_sliding_box_on_coulombs_law(scenes):
+    """incline.json in the exact mode (ldlt with the projection): the slippery box's friction is μ
+    times its normal impulse at every contact report, the sticky box does not move, and nothing
+    sinks into the slope."""
+    scene = tinkertoy.load_scene(scenes / "incline.json")
+    scene.settings.solver.kind = "ldlt"
+    scene.settings.velocity.position_correction = "projection"
+    sim = tinkertoy.Simulator(scene)
+    sticky, slippery = scene.model.find_body("sticky"), scene.model.find_body("slippery")
+    for _ in range(30):
+        sim.step()
+    start = np.array(scene.model.coordinates(sticky))
+    for _ in range(30):
+        sim.step()
+        faces = {}
+        for c in sim.contacts():
+            other = c.b if c.a == scene.model.find_body("slope") else c.a
+            normal, tangent = faces.get(other, (0.0, 0.0))
+            faces[other] = (normal + c.normal_impulse, tangent + c.tangent_impulse)
+        normal, tangent = faces[slippery]
+        assert abs(abs(tangent) - 0.3 * normal) <= 1e-12 * normal  # μ = √(0.09 · 1)
+        assert sim.diagnostics.penetration < 1e-9
+    assert np.linalg.norm(np.array(scene.model.coordinates(sticky)) - start) < 1e-9
+
+
 def test_a_bodys_collider_sets_its_surface_and_filter():
     """A disc particle with its own restitution bounces off a static box; one whose filter leaves out
     the box's category falls through it; joined bodies collide only when their constraint says so."""

@@ -49,6 +49,7 @@ namespace tinkertoy {
 struct BodyContact {
   std::size_t a = 0, b = 0;  // dense body indices
   Manifold manifold;
+  std::size_t shapeA = 0, shapeB = 0;  // the collision shapes that met (ContactFinder::collideAgain)
 };
 
 class ContactFinder {
@@ -61,6 +62,12 @@ class ContactFinder {
   // within the margins (above) for a substep of h and a slop (m), sorted by (a, b). Valid until
   // the next find.
   std::span<const BodyContact> find(const StateView& state, double h, double slop);
+  // What the last find found.
+  [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
+  // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
+  // ids find gives: for a solver that moves the bodies and measures the gaps again (the exact
+  // mode's projection, dynamics/contact_rows.hpp).
+  [[nodiscard]] Manifold collideAgain(const BodyContact& contact, const StateView& state, double speculative) const;
 
   // How many collision shapes there are: one for each rigid body and each 2D particle with a
   // radius, one for each link of a chain.
@@ -83,6 +90,9 @@ class ContactFinder {
   // Drops a chain link's ghost points (above) from `m`, where `link` is a (linkIsA) or b.
   static void dropGhosts(const Proxy& link, const Placement& at, bool linkIsA, Manifold& m);
   [[nodiscard]] Placement placement(const Proxy& p, const StateView& state) const;
+  // The manifold of shapes i < j at `state` within `speculative`, without a chain's ghosts, the
+  // links' indices in the ids.
+  [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const StateView& state, double speculative) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
 
   Broadphase broadphase_{0.1};

@@ -75,10 +75,36 @@ struct ContactMaterial {
   double maxPushSpeed = 3.0;           // m/s: the fastest push out of a penetration
   ContactPush push = ContactPush::Velocity;
   bool warmStart = true;               // start from the impulses of the same points at the last prepare
+  // The exact mode solves the points as rows of one system (dynamics/contact_rows.hpp), which
+  // applies their warm start itself: prepare only carries the impulses over.
+  bool solvedAsRows = false;
 };
 
 class ContactSolver {
  public:
+  // A body as the rows see it.
+  struct BodyMass {
+    Eigen::Index offset = 0;
+    bool turns = false;  // has an angle (ω at offset + 2)
+    double inverseMass = 0.0, inverseInertia = 0.0;
+    double friction = 0.0, restitution = 0.0;
+  };
+  // A manifold point's two rows, as prepare made them and the passes left them.
+  struct Point {
+    std::size_t a = 0, b = 0;  // dense body indices
+    std::uint32_t id = 0;
+    Eigen::Vector2d normal = Eigen::Vector2d::Zero(), rA = Eigen::Vector2d::Zero(), rB = Eigen::Vector2d::Zero();
+    Eigen::Vector2d position = Eigen::Vector2d::Zero();  // world, at prepare
+    double separation = 0.0;
+    double normalMass = 0.0, tangentMass = 0.0;  // 1/k
+    double push = 0.0;                           // p above, m/s (0 within the slop)
+    double gapTarget = 0.0;                      // −max(s, 0)/h: a gap's target, 0 for a penetration
+    double approach = 0.0;                       // v_n before the solve
+    double friction = 0.0, restitution = 0.0, threshold = 0.0;
+    double normalImpulse = 0.0, tangentImpulse = 0.0;
+    double pushImpulse = 0.0;                    // the position passes', this substep
+  };
+
   // For a new layout of `model`: forgets the points, and reads the bodies (refresh).
   void build(const Model& model, const ContactMaterial& material);
   // Each body's inverse mass and inverse inertia (0 for a driven body), surface, and where its
@@ -86,7 +112,7 @@ class ContactSolver {
   void refresh(const Model& model);
   [[nodiscard]] const ContactMaterial& material() const { return material_; }
   // The rows of `contacts` at `state` for a substep of h, warm-started from the previous prepare
-  // (its impulses applied to v).
+  // (its impulses applied to v, unless the material's solvedAsRows).
   void prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v, double h);
   // One pass over the points: Solve and Relax on the velocities v, Position on a pseudo velocity
   // (which starts at zero each substep).
@@ -106,6 +132,10 @@ class ContactSolver {
   // The accumulated impulses, by point in the order of prepare's contacts and their points.
   [[nodiscard]] std::vector<PointImpulse> impulses() const;
   [[nodiscard]] std::size_t pointCount() const { return points_.size(); }
+  // The points, for a solver of all rows at once (dynamics/contact_rows.hpp), which sets their impulses.
+  [[nodiscard]] std::span<Point> points() { return points_; }
+  [[nodiscard]] std::span<const Point> points() const { return points_; }
+  [[nodiscard]] const BodyMass& body(std::size_t dense) const { return bodies_[dense]; }
   // The points as the last prepare found them, with their impulses now, the bodies named by id.
   [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
@@ -115,26 +145,6 @@ class ContactSolver {
   void serialize(StateArchive& archive);
 
  private:
-  struct BodyMass {
-    Eigen::Index offset = 0;
-    bool turns = false;  // has an angle (ω at offset + 2)
-    double inverseMass = 0.0, inverseInertia = 0.0;
-    double friction = 0.0, restitution = 0.0;
-  };
-  struct Point {
-    std::size_t a = 0, b = 0;  // dense body indices
-    std::uint32_t id = 0;
-    Eigen::Vector2d normal = Eigen::Vector2d::Zero(), rA = Eigen::Vector2d::Zero(), rB = Eigen::Vector2d::Zero();
-    Eigen::Vector2d position = Eigen::Vector2d::Zero();  // world, at prepare
-    double separation = 0.0;
-    double normalMass = 0.0, tangentMass = 0.0;  // 1/k
-    double push = 0.0;                           // p above, m/s (0 within the slop)
-    double gapTarget = 0.0;                      // −max(s, 0)/h: a gap's target, 0 for a penetration
-    double approach = 0.0;                       // v_n before the solve
-    double friction = 0.0, restitution = 0.0, threshold = 0.0;
-    double normalImpulse = 0.0, tangentImpulse = 0.0;
-    double pushImpulse = 0.0;                    // the position passes', this substep
-  };
   // v_rel at the point.
   [[nodiscard]] Eigen::Vector2d relativeVelocity(const Point& p, const Eigen::VectorXd& v) const;
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.

@@ -1,0 +1,155 @@
+// The exact mode (solver ldlt, position correction projection, with collisions): contacts solved
+// with the joints as one system, then projected onto separation ≥ 0 (docs/theory.md, "The exact
+// mode"), against closed forms to round-off where the physics allows it: a box on an incline
+// slides with a = g (sin θ − μ cos θ) and carries |λ_t| = μ λ_n against its slip, or stays put
+// when tan θ < μ; a dropped box lands and rests without penetrating; a resumed run repeats the
+// one that went on. The bounce, momentum, stack and hinged-bar tests run in the exact mode too,
+// beside the iterative ones (contact_physics_test.cpp, contacts_in_a_run_test.cpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "tinkertoy/scene/scene.hpp"
+
+namespace tinkertoy {
+namespace {
+
+// A number as JSON, to the last bit.
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+std::string exactSettings(double dt, int substeps = 1) {
+  return R"("settings": {"formulation": "velocity", "solver": "ldlt", "position_correction": "projection", "dt": )" +
+         number(dt) + R"(, "substeps": )" + std::to_string(substeps) + R"(, "collisions": true})";
+}
+
+// A 0.5 m box of friction μ_box on a static slope of angle θ and friction 1 (mixed: √μ_box), at rest.
+std::string boxOnASlope(double angle, double boxFriction) {
+  const double c = std::cos(angle), s = std::sin(angle);
+  // The box's center 0.2 + 0.25 m above the slope's center line, along its normal (−sin θ, cos θ).
+  const double x = 1.0 * c - 0.45 * s, y = 1.0 * s + 0.45 * c;
+  return R"({"dimension": 2, "gravity": [0, -9.81], )" + exactSettings(1.0 / 240.0) + R"(,
+    "bodies": [
+      {"id": "slope", "type": "rigid", "mass": 1, "position": [0, 0], "angle": )" + number(angle) + R"(,
+       "static": true, "shape": {"type": "box", "size": [12, 0.4]}, "friction": 1.0},
+      {"id": "box", "type": "rigid", "mass": 2, "position": [)" + number(x) + ", " + number(y) +
+         R"(], "angle": )" + number(angle) + R"(, "shape": {"type": "box", "size": [0.5, 0.5]},
+       "friction": )" + number(boxFriction) + "}]}";
+}
+
+// tan 30° = 0.577 > μ = √0.09 = 0.3: the box slides with a = g (sin θ − μ cos θ), to round-off (the
+// friction row sits on its bound μ λ_n, and symplectic Euler integrates a constant acceleration
+// exactly); each step's friction impulse is μ times the normal one, against the slip.
+TEST(ExactContacts, ABoxSlidesDownAnInclineWithCoulombsAcceleration) {
+  const double angle = M_PI / 6, mu = 0.3;
+  Scene scene = parseScene(boxOnASlope(angle, mu * mu));
+  const BodyId box = *scene.model.findBody("box");
+  Simulator simulator(scene.model, scene.settings);
+  const Eigen::Vector2d down(-std::cos(angle), -std::sin(angle));
+  for (int k = 0; k < 24; ++k) simulator.step();  // settled onto the slope
+  const double t0 = scene.model.time(), v0 = scene.model.velocities(box).head<2>().dot(down);
+  for (int k = 0; k < 240; ++k) {
+    simulator.step();
+    double normal = 0.0, tangent = 0.0;
+    for (const ContactReport& c : simulator.contacts()) {
+      normal += c.normalImpulse;
+      tangent += c.tangentImpulse;
+    }
+    ASSERT_GT(normal, 0.0) << "step " << k;
+    EXPECT_NEAR(std::abs(tangent), mu * normal, 1e-12 * normal) << "step " << k;
+    // The friction on the box (body b, along t = (n_y, −n_x) with n from the slope to the box) points up the slope.
+    const Eigen::Vector2d n = simulator.contacts().front().normal, t(n.y(), -n.x());
+    EXPECT_LT(tangent * t.dot(down), 0.0) << "step " << k;
+  }
+  const double a = (scene.model.velocities(box).head<2>().dot(down) - v0) / (scene.model.time() - t0);
+  const double expected = 9.81 * (std::sin(angle) - mu * std::cos(angle));
+  EXPECT_NEAR(a, expected, 1e-9 * expected);
+  EXPECT_NEAR(scene.model.velocities(box)[2], 0.0, 1e-9) << "it slides flat, without turning";
+  EXPECT_LT(simulator.diagnostics().penetration, 1e-9);
+}
+
+// tan 30° < μ = √0.81 = 0.9: the box stays where it is, sliding less than 1e-9 m/s (the friction row
+// inside its bounds holds the slip at 0 to round-off) and moving less than 1e-9 m in 2 s.
+TEST(ExactContacts, ABoxStaysPutOnAnInclineWhenTanThetaIsBelowMu) {
+  Scene scene = parseScene(boxOnASlope(M_PI / 6, 0.81));
+  const BodyId box = *scene.model.findBody("box");
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 24; ++k) simulator.step();
+  const Eigen::VectorXd start = scene.model.coordinates(box);
+  for (int k = 0; k < 480; ++k) {
+    simulator.step();
+    EXPECT_LT(scene.model.velocities(box).norm(), 1e-9) << "step " << k;
+    double normal = 0.0, tangent = 0.0;
+    for (const ContactReport& c : simulator.contacts()) {
+      normal += c.normalImpulse;
+      tangent += c.tangentImpulse;
+    }
+    EXPECT_NEAR(std::abs(tangent) / normal, std::tan(M_PI / 6), 1e-9) << "friction holds what gravity pulls";
+  }
+  EXPECT_LT((scene.model.coordinates(box) - start).norm(), 1e-9);
+  EXPECT_LT(simulator.diagnostics().penetration, 1e-9);
+}
+
+// A box dropped onto the ground lands without sinking in: the deepest penetration any substep
+// started from, over the whole run, is below 1e-9 m, and it comes to rest on the surface.
+TEST(ExactContacts, ADroppedBoxLandsAndRestsWithoutPenetrating) {
+  Scene scene = parseScene(R"({"dimension": 2, "gravity": [0, -9.81], )" + exactSettings(1.0 / 60.0, 4) + R"(,
+    "bodies": [
+      {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
+       "shape": {"type": "box", "size": [10, 1]}},
+      {"id": "box", "type": "rigid", "mass": 1, "position": [0, 1.2], "angle": 0.3, "velocity": [0.5, 0],
+       "shape": {"type": "box", "size": [0.6, 0.4]}}]})");
+  const BodyId box = *scene.model.findBody("box");
+  Simulator simulator(scene.model, scene.settings);
+  double deepest = 0.0;
+  for (int k = 0; k < 240; ++k) {
+    simulator.step();
+    deepest = std::max(deepest, simulator.diagnostics().penetration);
+  }
+  EXPECT_LT(deepest, 1e-9);
+  const Eigen::VectorXd q = scene.model.coordinates(box);
+  EXPECT_LT(scene.model.velocities(box).norm(), 1e-9);
+  // Lying on one of its faces: its center half a side above the ground.
+  const double side = std::abs(std::cos(q[2])) > 0.5 ? 0.2 : 0.3;
+  EXPECT_NEAR(q[1], side, 1e-9);
+}
+
+// A saved state resumes the exact mode bit for bit, and two threads give what one does.
+TEST(ExactContacts, RunsResumeAndRepeatToTheBit) {
+  const std::string text = R"({"dimension": 2, "gravity": [0, -9.81], )" + exactSettings(1.0 / 60.0, 4) + R"(,
+    "bodies": [
+      {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
+       "shape": {"type": "box", "size": [10, 1]}},
+      {"id": "a", "type": "rigid", "mass": 1, "position": [0, 0.6], "angle": 0.2, "shape": {"type": "box", "size": [0.6, 0.4]}},
+      {"id": "b", "type": "rigid", "mass": 1, "position": [0.1, 1.4], "shape": {"type": "circle", "radius": 0.2}},
+      {"id": "c", "type": "rigid", "mass": 1, "position": [1.5, 0.5], "velocity": [-2, 0],
+       "shape": {"type": "box", "size": [0.3, 0.3]}}]})";
+  Scene scene = parseScene(text);
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 40; ++k) simulator.step();
+  const std::string state = simulator.saveState();
+  Scene again = parseScene(text);
+  Simulator resumed(again.model, again.settings);
+  resumed.restoreState(state);
+  Scene threaded = parseScene(text);
+  threaded.settings.threads = 2;
+  Simulator twoThreads(threaded.model, threaded.settings);
+  for (int k = 0; k < 40; ++k) twoThreads.step();
+  for (int k = 0; k < 60; ++k) {
+    simulator.step();
+    resumed.step();
+    twoThreads.step();
+  }
+  EXPECT_EQ(again.model.q(), scene.model.q());
+  EXPECT_EQ(again.model.v(), scene.model.v());
+  EXPECT_EQ(threaded.model.q(), scene.model.q());
+  EXPECT_EQ(threaded.model.v(), scene.model.v());
+}
+
+}  // namespace
+}  // namespace tinkertoy
