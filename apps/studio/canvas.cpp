@@ -393,10 +393,27 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
 }
 
 void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to,
-                 bool circle) {
+                 PreviewShape shape) {
   dashed(draw, px(camera, from), px(camera, to), kSelected, 3.0f);
-  if (circle) draw.AddCircle(px(camera, from), static_cast<float>((to - from).norm() * camera.scale), kSelected, 64, 2.0f);
+  if (shape == PreviewShape::Circle) {
+    draw.AddCircle(px(camera, from), static_cast<float>((to - from).norm() * camera.scale), kSelected, 64, 2.0f);
+  }
+  if (shape == PreviewShape::Rectangle) {
+    const ImVec2 a = px(camera, from), b = px(camera, to);
+    draw.AddRect(ImVec2(std::min(a.x, b.x), std::min(a.y, b.y)), ImVec2(std::max(a.x, b.x), std::max(a.y, b.y)), kSelected,
+                 0.0f, 0, 2.0f);
+  }
   draw.AddCircle(px(camera, to), 6.0f, kSelected, 0, 2.0f);
+}
+
+void drawPolylinePreview(ImDrawList& draw, const Camera& camera, const std::vector<Eigen::Vector2d>& points,
+                         const Eigen::Vector2d& pointer) {
+  if (points.empty()) return;
+  for (std::size_t k = 0; k + 1 < points.size(); ++k) {
+    draw.AddLine(px(camera, points[k]), px(camera, points[k + 1]), kSelected, 3.0f);
+  }
+  for (const Eigen::Vector2d& p : points) draw.AddCircleFilled(px(camera, p), 4.0f, kSelected);
+  dashed(draw, px(camera, points.back()), px(camera, pointer), kSelected, 2.0f);
 }
 
 }  // namespace tinkertoy::studio

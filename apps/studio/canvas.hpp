@@ -52,9 +52,14 @@ void drawGhost(ImDrawList& draw, const Camera& camera, const Sketch& sketch);
 // around the selected and the hovered item.
 void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, const SketchItem& selected,
                 const SketchItem& hovered);
-// A line the user is drawing (a rod, spring, wire or bar about to be made), or with `circle` the
-// disc about to be made, centred at `from` with its rim through `to`.
+// What a drag is about to make: a line (a rod, spring, wire or bar), a circle centred at `from`
+// through `to` (a disc, or the circle a regular polygon's corners lie on), or a rectangle with
+// corners `from` and `to` (a box).
+enum class PreviewShape { Line, Circle, Rectangle };
 void drawPreview(ImDrawList& draw, const Camera& camera, const Eigen::Vector2d& from, const Eigen::Vector2d& to,
-                 bool circle = false);
+                 PreviewShape shape = PreviewShape::Line);
+// The Ground tool's polyline so far (world points), and a dashed line from its last point to the pointer.
+void drawPolylinePreview(ImDrawList& draw, const Camera& camera, const std::vector<Eigen::Vector2d>& points,
+                         const Eigen::Vector2d& pointer);
 
 }  // namespace tinkertoy::studio

@@ -1,4 +1,5 @@
-// Studio: the windows — tool bar, inspector, settings, plots, status bar, help, dialogs.
+// Studio: the windows — tool bar, settings, plots, status bar, help, dialogs (the inspector:
+// inspector_panel.cpp).
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "layout.hpp"
+#include "number_field.hpp"
 #include "message_lines.hpp"
 #include "plot_axis.hpp"
 #include "studio.hpp"
@@ -111,12 +113,6 @@ bool combo(const char* label, Kind& value, const std::pair<Kind, const char*> (&
   return changed;
 }
 
-// A number field whose edit counts once, when the user is done with it.
-bool numberField(const char* label, double& value) {
-  ImGui::InputDouble(label, &value, 0.0, 0.0, "%.6g");
-  return ImGui::IsItemDeactivatedAfterEdit();
-}
-
 }  // namespace
 
 void Studio::toolbar() {
@@ -159,10 +155,11 @@ void Studio::toolbar() {
   if (recording) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(230, 80, 70, 255));
   if (ImGui::Button(recording ? "Stop recording" : "Record")) capture_.toggleRecording(captureName());
   if (recording) ImGui::PopStyleColor();
-  // The second row: the tools, in groups (drag; point masses; rigid bodies; delete), then what
+  // The second row: the tools, in groups (drag; point masses; rigid bodies; contacts; delete), then what
   // the tool in hand builds with.
   for (const ToolInfo& t : kTools) {
-    const bool groupStarts = t.tool == Tool::Particle || t.tool == Tool::Bar || t.tool == Tool::Delete;
+    const bool groupStarts =
+        t.tool == Tool::Particle || t.tool == Tool::Bar || t.tool == Tool::Box || t.tool == Tool::Delete;
     if (t.tool != Tool::Drag) ImGui::SameLine(0, groupStarts ? 18 : -1);
     const bool active = tool_ == t.tool;
     if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
@@ -198,67 +195,6 @@ void Studio::sidePanel() {
   plots();
   ImGui::PopItemWidth();
   ImGui::End();
-}
-
-void Studio::inspector() {
-  if (std::holds_alternative<std::monostate>(selected_)) {
-    ImGui::TextDisabled("Click an item with the Drag tool to inspect it.");
-    return;
-  }
-  const auto pointer = document_.locate(selected_);
-  if (!pointer) {
-    ImGui::TextDisabled("This item is not part of the scene file.");
-    return;
-  }
-  const Json item = inspection_.of(document_, *pointer, session_.playing());  // a copy: an edit reloads it
-  ImGui::TextDisabled("%s", pointer->to_string().c_str());
-  // The fields under the item's own ID: ImGui keeps a field's text while it is being edited,
-  // and a field of the same name on another item must not inherit it.
-  ImGui::PushID(pointer->to_string().c_str());
-  for (const auto& [key, value] : item.items()) inspectorField(*pointer / key, key, value);
-  ImGui::PopID();
-  if (const auto* constraint = std::get_if<ConstraintId>(&selected_)) {
-    const std::span<const double> lambda = session_.simulator().lambda(*constraint);
-    if (!lambda.empty()) ImGui::Text("λ[0] = %.6g (< 0: tension)", lambda[0]);
-  }
-  if (ImGui::Button("Delete")) remove(selected_);
-  springForSelectedRod();
-}
-
-void Studio::inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value) {
-  const auto change = [&](Json replacement) { edit([&](Json& scene) { scene[at] = std::move(replacement); }); };
-  if (value.is_object()) {  // a shape, a curve, a path: each of its fields on its own
-    for (const auto& [key, inner] : value.items()) inspectorField(at / key, name + "." + key, inner);
-  } else if (value.is_number()) {
-    double v = value.get<double>();
-    if (numberField(name.c_str(), v)) change(v);
-  } else if (value.is_boolean()) {
-    bool v = value.get<bool>();
-    if (ImGui::Checkbox(name.c_str(), &v)) change(v);
-  } else if (value.is_array() && !value.empty() && value.size() <= 3 &&
-             std::all_of(value.begin(), value.end(), [](const Json& x) { return x.is_number(); })) {
-    double v[3] = {0, 0, 0};
-    for (std::size_t i = 0; i < value.size(); ++i) v[i] = value[i].get<double>();
-    ImGui::InputScalarN(name.c_str(), ImGuiDataType_Double, v, static_cast<int>(value.size()), nullptr, nullptr, "%.6g");
-    if (ImGui::IsItemDeactivatedAfterEdit()) change(Json(std::vector<double>(v, v + value.size())));
-  } else if (value.is_string() && at.back() != "type") {
-    // A formula (a constraint's C, a potential's V, a curve's x and y) or an id, taken when the
-    // user is done with it: the loader derives the formula's J anew, or refuses the text with its
-    // reason and caret, and the old text stays.
-    std::string text = value.get<std::string>();
-    ImGui::InputText(name.c_str(), &text);
-    if (ImGui::IsItemDeactivatedAfterEdit()) change(text);
-  } else if (value.is_string()) {
-    ImGui::Text("%s: %s", name.c_str(), value.get<std::string>().c_str());
-  } else if (value.is_null()) {
-    ImGui::Text("%s: the world", name.c_str());
-  } else if (value.is_array()) {  // a formula constraint's rows, a spline's points: each on its own
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      inspectorField(at / i, name + "[" + std::to_string(i) + "]", value[i]);
-    }
-  } else {
-    ImGui::TextWrapped("%s: %s", name.c_str(), value.dump().c_str());
-  }
 }
 
 void Studio::settingsPanel() {
@@ -448,6 +384,7 @@ void Studio::helpOverlay() {
     row("R", "reset to the state after the last edit");
     row("1 … 7", "tools: drag, particle, rod, spring, nail, wire, delete");
     row("B D J W M", "rigid-body tools: bar, disc, hinge (joint), weld, motor");
+    row("X N G", "contact tools: box, polygon, ground (Enter ends its polyline)");
     row("Delete", "delete the selected item");
     row("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z also redoes)");
     row("Ctrl+S / Ctrl+O / Ctrl+N", "save / open / new canvas");

@@ -16,6 +16,7 @@
 #include "scene_json.hpp"
 #include "studio.hpp"
 #include "tinkertoy/constraints/constraint_settings.hpp"
+#include "tinkertoy/collision/convex.hpp"
 #include "tinkertoy/core/shape.hpp"
 
 namespace tinkertoy::studio {
@@ -169,8 +170,16 @@ void Studio::partOptions() {
       field("width (m)", parts_.barWidth, false);
       break;
     case Tool::Disc:
+    case Tool::Box:
       field("density (kg/m²)", parts_.density, false);
       break;
+    case Tool::Polygon: {
+      field("density (kg/m²)", parts_.density, false);
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(80);
+      ImGui::SliderInt("sides", &parts_.sides, 3, kMaxConvexVertices);
+      break;
+    }
     case Tool::Motor:
       field("speed (rad/s)", parts_.motorSpeed, true);
       field("max torque (N·m)", parts_.motorTorque, false);

@@ -39,6 +39,7 @@ Studio::Studio(const std::optional<std::filesystem::path>& scene, const Eigen::V
 void Studio::setTool(Tool tool) {
   tool_ = tool;
   gesture_ = {};
+  groundPoints_.clear();
 }
 
 void Studio::report(const std::string& message, bool error) {
@@ -201,9 +202,14 @@ void Studio::frame(double frameSeconds, bool deterministic) {
   if (gesture_.kind == Gesture::Kind::Connect || gesture_.kind == Gesture::Kind::Wire ||
       gesture_.kind == Gesture::Kind::Part) {
     const bool part = gesture_.kind == Gesture::Kind::Part;
+    const PreviewShape shape = !part                                          ? PreviewShape::Line
+                               : tool_ == Tool::Disc || tool_ == Tool::Polygon ? PreviewShape::Circle
+                               : tool_ == Tool::Box                            ? PreviewShape::Rectangle
+                                                                               : PreviewShape::Line;
     drawPreview(draw, camera_, gesture_.startWorld, part ? snapped(sketch_, camera_, camera_.toPixels(pointer_)) : pointer_,
-                part && tool_ == Tool::Disc);
+                shape);
   }
+  drawPolylinePreview(draw, camera_, groundPoints_, pointer_);
   toolbar();
   sidePanel();
   statusBar();
@@ -314,6 +320,8 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
       break;
     case Tool::Bar:
     case Tool::Disc:
+    case Tool::Box:
+    case Tool::Polygon:
       if (!rigidBodiesAllowed()) break;
       gesture_.kind = Gesture::Kind::Part;
       gesture_.startWorld = snapped(sketch_, camera_, camera_.toPixels(world));
@@ -324,6 +332,9 @@ void Studio::beginGesture(const Hit& hit, const Eigen::Vector2d& world) {
       break;
     case Tool::Motor:
       toggleMotor(hit);
+      break;
+    case Tool::Ground:
+      if (rigidBodiesAllowed()) groundClick(world);
       break;
     case Tool::Delete:
       if (!hit.empty()) remove(hit.item);
@@ -397,7 +408,11 @@ void Studio::endGesture(const Eigen::Vector2d& world, const Eigen::Vector2d& pix
       wire(g.start, world);
       break;
     case Gesture::Kind::Part:
-      placePart(g.startWorld, snapped(sketch_, camera_, pixel));
+      if (tool_ == Tool::Box || tool_ == Tool::Polygon) {
+        placeShape(g.startWorld, snapped(sketch_, camera_, pixel));
+      } else {
+        placePart(g.startWorld, snapped(sketch_, camera_, pixel));
+      }
       break;
     default:
       break;

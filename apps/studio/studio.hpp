@@ -97,8 +97,16 @@ class Studio {
   void join(const Eigen::Vector2d& pixel, bool weld);
   // Puts a motor on the revolute joint `hit` names, or takes it off.
   void toggleMotor(const Hit& hit);
-  // The fields of the tool in hand (density, width, motor speed and torque), in the tool bar.
+  // The fields of the tool in hand (density, width, sides, motor speed and torque), in the tool bar.
   void partOptions();
+  // --- the contact tools (contact_tools.cpp)
+  // A box with corners `from` and `to`, or a regular polygon centred at `from` with a corner at
+  // `to` (world, m); turns collisions on.
+  void placeShape(const Eigen::Vector2d& from, const Eigen::Vector2d& to);
+  // The Ground tool's click: the polyline's next point, or its end on the last point again.
+  void groundClick(const Eigen::Vector2d& world);
+  // Makes the clicked points static ground (a segment, or a polyline of three or more).
+  void finishGround();
   // Runs an edit of the document; a loader error is shown and changes nothing.
   bool edit(const std::function<void(Json&)>& change);
   void afterLoad();
@@ -135,6 +143,9 @@ class Studio {
   // One field of the inspected item at `at` in the scene's JSON, edited by its kind (a number, a
   // vector, a flag); an object's fields each get their own ("shape.size").
   void inspectorField(const Json::json_pointer& at, const std::string& name, const Json& value);
+  // A colliding body's friction and restitution where it has none of its own: the settings' it
+  // falls back on, which an edit makes its own.
+  void surfaceFields(const Json::json_pointer& at, const Json& item);
   void settingsPanel();
   // The compare mode's flags field, start and stop, and the one-line table of the two runs' costs.
   void comparePanel();
@@ -176,9 +187,11 @@ class Studio {
     double barWidth = 0.08;                 // m
     double motorSpeed = std::numbers::pi;   // rad/s, counter-clockwise
     double motorTorque = 50.0;              // N·m, the most the motor exerts
+    int sides = 5;                          // of a regular polygon, 3 to kMaxConvexVertices
   };
   PartSettings parts_;
   Gesture gesture_;
+  std::vector<Eigen::Vector2d> groundPoints_;  // the Ground tool's polyline so far (world, m)
   SketchItem selected_, hovered_;
   std::optional<BodyPoint> selectedPoint_;  // the body point clicked with the Drag tool
   Sketch sketch_;

@@ -69,8 +69,13 @@ void Studio::shortcut(int key, bool ctrl, bool shift) {
     case GLFW_KEY_F9:
       capture_.toggleRecording(captureName());
       break;
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER:
+      if (!groundPoints_.empty()) finishGround();
+      break;
     case GLFW_KEY_ESCAPE:
       gesture_ = {};
+      groundPoints_.clear();
       selected_ = std::monostate{};
       selectedPoint_.reset();
       break;

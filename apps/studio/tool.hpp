@@ -10,7 +10,7 @@
 namespace tinkertoy::studio {
 
 // Drag and Delete, the point-mass tools (Particle … Wire) and the rigid-body tools (Bar … Motor).
-enum class Tool { Drag, Particle, Rod, Spring, Nail, Wire, Bar, Disc, Hinge, Weld, Motor, Delete };
+enum class Tool { Drag, Particle, Rod, Spring, Nail, Wire, Bar, Disc, Hinge, Weld, Motor, Box, Polygon, Ground, Delete };
 
 struct ToolInfo {
   Tool tool;
@@ -21,7 +21,7 @@ struct ToolInfo {
 };
 
 // In the tool bar's order.
-inline constexpr std::array<ToolInfo, 12> kTools{{
+inline constexpr std::array<ToolInfo, 15> kTools{{
     {Tool::Drag, "drag", "Drag", '1',
      "running: pull a body (or the nearest); paused: move it; on empty space: pan"},
     {Tool::Particle, "particle", "Particle", '2', "click to add a 1 kg particle"},
@@ -39,6 +39,13 @@ inline constexpr std::array<ToolInfo, 12> kTools{{
     {Tool::Weld, "weld", "Weld", 'W', "click where bodies overlap to weld them together; on one body, to the world"},
     {Tool::Motor, "motor", "Motor", 'M',
      "click a hinge to drive it at the speed below with at most the torque below (again: remove the motor)"},
+    {Tool::Box, "box", "Box", 'X',
+     "drag from one corner to the other for a box to drop (its mass from the density); turns collisions on"},
+    {Tool::Polygon, "polygon", "Polygon", 'N',
+     "drag from the centre to a corner for a regular polygon of the sides below; turns collisions on"},
+    {Tool::Ground, "ground", "Ground", 'G',
+     "click the points of static ground, then the last one again (or Enter): a segment or a polyline; turns "
+     "collisions on"},
     {Tool::Delete, "delete", "Delete", '7', "click an item to delete it (a particle takes its rods and springs along)"},
 }};
 
