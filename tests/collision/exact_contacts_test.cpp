@@ -119,6 +119,32 @@ TEST(ExactContacts, ADroppedBoxLandsAndRestsWithoutPenetrating) {
   EXPECT_NEAR(q[1], side, 1e-9);
 }
 
+// The strandbeest walks on its own feet (scenes/strandbeest_walking.json): the motor turns the
+// crank against the free frame, and the feet carry it to the right, about 0.7 m a second, its
+// frame level and at its height, every joint closed and no foot in the ground.
+TEST(ExactContacts, TheStrandbeestWalksOnItsOwnFeet) {
+  Scene scene = loadScene(std::string(TINKERTOY_SOURCE_DIR) + "/scenes/strandbeest_walking.json");
+  const BodyId frame = *scene.model.findBody("frame");
+  const Eigen::VectorXd start = scene.model.coordinates(frame);
+  Simulator simulator(scene.model, scene.settings);
+  double deepest = 0.0, tilt = 0.0, joints = 0.0;
+  int touching = 1000;
+  for (int k = 0; k < 240; ++k) {
+    simulator.step();
+    deepest = std::max(deepest, simulator.diagnostics().penetration);
+    joints = std::max(joints, simulator.diagnostics().constraintError);
+    tilt = std::max(tilt, std::abs(scene.model.coordinates(frame)[2]));
+    if (k >= 60) touching = std::min(touching, static_cast<int>(simulator.contacts().size()));
+  }
+  const Eigen::VectorXd q = scene.model.coordinates(frame);
+  EXPECT_GT(q[0] - start[0], 2.0) << "it walked";
+  EXPECT_NEAR(q[1], start[1], 0.02) << "at its height";
+  EXPECT_LT(tilt, 0.05) << "level";
+  EXPECT_GE(touching, 2) << "on two feet at least at every step once it walks";
+  EXPECT_LT(deepest, 1e-9);
+  EXPECT_LT(joints, 1e-9);
+}
+
 // A saved state resumes the exact mode bit for bit, and two threads give what one does.
 TEST(ExactContacts, RunsResumeAndRepeatToTheBit) {
   const std::string text = R"({"dimension": 2, "gravity": [0, -9.81], )" + exactSettings(1.0 / 60.0, 4) + R"(,
