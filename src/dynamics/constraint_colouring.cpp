@@ -6,32 +6,45 @@
 namespace tinkertoy {
 
 void ConstraintColouring::build(const ConstraintSystem& system) {
-  const std::size_t constraints = system.constraintCount();
-  // The colours each body's constraints took so far, one bit each, by the body's first column.
-  std::vector<std::uint64_t> taken(static_cast<std::size_t>(system.jacobian().cols()), 0);
-  std::vector<std::size_t> colour(constraints, 0);
-  std::vector<std::size_t> sizes(kMostColours + 1, 0);
-  for (std::size_t k = 0; k < constraints; ++k) {
+  build(system.constraintCount(), static_cast<std::size_t>(system.jacobian().cols()), [&](std::size_t k) {
     const ConstraintSystem::ConstraintBlocks& b = system.blocks(k);
-    std::uint64_t used = 0;
-    for (std::size_t i = 0; i < b.count; ++i) used |= taken[static_cast<std::size_t>(b.column[i])];
-    const auto free = static_cast<std::size_t>(std::countr_one(used));
-    colour[k] = free < kMostColours ? free : kMostColours;
-    if (colour[k] < kMostColours) {
-      for (std::size_t i = 0; i < b.count; ++i) taken[static_cast<std::size_t>(b.column[i])] |= std::uint64_t{1} << free;
-    }
-    ++sizes[colour[k]];
-  }
-  overflow_ = sizes[kMostColours] > 0;
+    return std::span<const Eigen::Index>(b.column.data(), b.count);
+  });
+}
+
+void ConstraintColouring::reserve(std::size_t items, std::size_t columns) {
+  taken_.reserve(columns);
+  colour_.reserve(items);
+  order_.reserve(items);
+  sizes_.reserve(kMostColours + 1);
+  next_.reserve(kMostColours + 1);
+  starts_.reserve(kMostColours + 2);
+}
+
+void ConstraintColouring::begin(std::size_t items, std::size_t columns) {
+  taken_.assign(columns, 0);
+  colour_.assign(items, 0);
+  sizes_.assign(kMostColours + 1, 0);
+}
+
+std::size_t ConstraintColouring::take(std::size_t k, std::uint64_t used) {
+  const auto free = static_cast<std::size_t>(std::countr_one(used));
+  colour_[k] = free < kMostColours ? free : kMostColours;
+  ++sizes_[colour_[k]];
+  return colour_[k];
+}
+
+void ConstraintColouring::finish(std::size_t items) {
+  overflow_ = sizes_[kMostColours] > 0;
   starts_.assign(1, 0);
-  std::vector<std::size_t> next(kMostColours + 1, 0);
+  next_.assign(kMostColours + 1, 0);
   for (std::size_t c = 0; c <= kMostColours; ++c) {
-    if (sizes[c] == 0) continue;
-    next[c] = starts_.back();
-    starts_.push_back(starts_.back() + sizes[c]);
+    if (sizes_[c] == 0) continue;
+    next_[c] = starts_.back();
+    starts_.push_back(starts_.back() + sizes_[c]);
   }
-  order_.resize(constraints);
-  for (std::size_t k = 0; k < constraints; ++k) order_[next[colour[k]]++] = k;
+  order_.resize(items);
+  for (std::size_t k = 0; k < items; ++k) order_[next_[colour_[k]]++] = k;
 }
 
 }  // namespace tinkertoy

@@ -1,5 +1,7 @@
 #include "tinkertoy/dynamics/contact_solver.hpp"
 
+#include "common/parallel_loop.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -24,6 +26,8 @@ void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
   points_.reserve(8 * bodies_.size());
   previous_.reserve(8 * bodies_.size());
+  touches_.reserve(4 * bodies_.size());
+  colouring_.reserve(4 * bodies_.size(), static_cast<std::size_t>(model.v().size()));
 }
 
 void ContactSolver::refresh(const Model& model) {
@@ -61,12 +65,18 @@ Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::Vec
   return at(p.b, p.rB) - at(p.a, p.rA);
 }
 
+// A body nothing moves (static, kinematic) is not written at all: the manifolds of one colour
+// may share it, and run on different threads.
 void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const {
   const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
-  v.segment<2>(a.offset) -= a.inverseMass * impulse;
-  if (a.turns) v[a.offset + 2] -= a.inverseInertia * cross(p.rA, impulse);
-  v.segment<2>(b.offset) += b.inverseMass * impulse;
-  if (b.turns) v[b.offset + 2] += b.inverseInertia * cross(p.rB, impulse);
+  if (a.inverseMass > 0.0) {
+    v.segment<2>(a.offset) -= a.inverseMass * impulse;
+    if (a.turns) v[a.offset + 2] -= a.inverseInertia * cross(p.rA, impulse);
+  }
+  if (b.inverseMass > 0.0) {
+    v.segment<2>(b.offset) += b.inverseMass * impulse;
+    if (b.turns) v[b.offset + 2] += b.inverseInertia * cross(p.rB, impulse);
+  }
 }
 
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
@@ -77,9 +87,15 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   std::sort(previous_.begin(), previous_.end(),
             [](const Point& x, const Point& y) { return key(x.a, x.b, x.id) < key(y.a, y.b, y.id); });
   points_.clear();
+  touches_.clear();
   deepest_ = 0.0;
   for (const BodyContact& contact : contacts) {
     const BodyMass &a = bodies_[contact.a], &b = bodies_[contact.b];
+    Touch touch{.first = points_.size(), .count = static_cast<std::size_t>(contact.manifold.count)};
+    for (const BodyMass* body : {&a, &b}) {
+      if (body->inverseMass > 0.0) touch.movers[touch.moverCount++] = body->offset;
+    }
+    touches_.push_back(touch);
     const Eigen::Vector2d centerA = state.q.segment<2>(a.offset), centerB = state.q.segment<2>(b.offset);
     const Eigen::Vector2d n = contact.manifold.normal, t(n.y(), -n.x());
     for (int k = 0; k < contact.manifold.count; ++k) {
@@ -117,6 +133,12 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       points_.push_back(p);
     }
   }
+  // Colours where two threads can share one (below, one colour in the finder's order: a
+  // symmetric Gauss–Seidel along the pile, which holds a small stack better than colours do).
+  const bool coloured = touches_.size() >= 2 * kMinimumShare;
+  colouring_.build(touches_.size(), static_cast<std::size_t>(v.size()), [&](std::size_t k) {
+    return std::span<const Eigen::Index>(touches_[k].movers.data(), coloured ? touches_[k].moverCount : 0);
+  });
   // The warm start once every point's approach is measured, so that whether a point bounces does
   // not depend on the order of the points.
   if (material.solvedAsRows) return;
@@ -133,27 +155,57 @@ void ContactSolver::pushToward(Point& p, double target, double& impulse, Eigen::
 }
 
 void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
-  if (pass == ContactPass::Position) {  // the push alone, on the pseudo velocity
-    for (Point& p : points_) {
-      if (p.push > 0.0) pushToward(p, p.push, p.pushImpulse, v);
-    }
+  if (pass == ContactPass::Position) {
+    sweep(v, Rows::Push, false);
     return;
   }
-  const bool pushing = pass == ContactPass::Solve && material_.push == ContactPush::Velocity;
-  const std::size_t n = points_.size();
   backward_ = !backward_;
-  const auto at = [&](std::size_t k) -> Point& { return points_[backward_ ? n - 1 - k : k]; };
-  for (std::size_t k = 0; k < n; ++k) {
-    Point& p = at(k);
-    pushToward(p, pushing ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one of the two is 0
+  sweep(v, pass == ContactPass::Solve && material_.push == ContactPush::Velocity ? Rows::PushingNormals : Rows::Normals,
+        backward_);
+  sweep(v, Rows::Friction, backward_);
+}
+
+void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
+  const std::size_t colours = colouring_.count();
+  for (std::size_t i = 0; i < colours; ++i) {
+    const std::size_t colour = backward ? colours - 1 - i : i;
+    const std::span<const std::size_t> members = colouring_.members(colour);
+    // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
+    // bodies: it goes both ways in turn too.
+    const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
+      for (std::size_t j = begin; j < end; ++j) {
+        const std::size_t k = backward ? members[end - 1 - (j - begin)] : members[j];
+        solveTouch(touches_[k], v, rows, backward);
+      }
+    };
+    if (parallel_ == nullptr || colouring_.isOverflow(colour)) {
+      share(0, members.size(), 0);
+    } else {
+      parallel_->run(members.size(), share, kMinimumShare);
+    }
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    Point& p = at(k);
-    const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
-    const double vt = t.dot(relativeVelocity(p, v));
-    const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
-    p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
-    apply(p, (p.tangentImpulse - old) * t, v);
+}
+
+void ContactSolver::solveTouch(const Touch& touch, Eigen::VectorXd& v, Rows rows, bool backward) {
+  for (std::size_t k = 0; k < touch.count; ++k) {
+    Point& p = points_[touch.first + (backward ? touch.count - 1 - k : k)];
+    switch (rows) {
+      case Rows::Push:  // the push alone, on the pseudo velocity
+        if (p.push > 0.0) pushToward(p, p.push, p.pushImpulse, v);
+        break;
+      case Rows::Normals:
+      case Rows::PushingNormals:
+        pushToward(p, rows == Rows::PushingNormals ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one is 0
+        break;
+      case Rows::Friction: {
+        const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
+        const double vt = t.dot(relativeVelocity(p, v));
+        const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
+        p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
+        apply(p, (p.tangentImpulse - old) * t, v);
+        break;
+      }
+    }
   }
 }
 

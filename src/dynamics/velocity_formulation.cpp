@@ -31,6 +31,7 @@ VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSet
     : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses),
       parallel_(makeParallelLoop(settings.threads)) {
   system_.useThreads(parallel_.get());
+  contacts_.useThreads(parallel_.get());
   impulses_.useThreads(parallel_.get());
   if (!sequential_) global_.emplace(settings.solver);
 }

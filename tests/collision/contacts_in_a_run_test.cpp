@@ -136,6 +136,37 @@ TEST(ContactsInARun, AHingedBarLiesOnTheGround) {
   }
 }
 
+// A pile big enough for its manifolds to go in colours that two threads share (40 rows, 820
+// boxes, about 2400 manifolds in half a dozen colours): two threads give the bits of one, and
+// the pile stands.
+TEST(ContactsInARun, TwoThreadsSolveALargePileToTheBitsOfOne) {
+  std::string bodies = R"({"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
+                           "shape": {"type": "box", "size": [60, 1]}})";
+  constexpr int kRows = 40;
+  for (int row = 0; row < kRows; ++row) {
+    for (int k = 0; k < kRows - row; ++k) {
+      const double x = (k - 0.5 * (kRows - row - 1)) * 1.0, y = 0.5 + row;
+      bodies += R"(, {"id": "b)" + std::to_string(row) + "_" + std::to_string(k) + R"(", "type": "rigid", "mass": 1, "position": [)" +
+                std::to_string(x) + ", " + std::to_string(y) +
+                R"(], "shape": {"type": "box", "size": [1, 1]}})";
+    }
+  }
+  const auto run = [&](int threads) {
+    Scene scene = parseScene(R"({"dimension": 2, "gravity": [0, -9.81], "settings": {"formulation": "velocity",
+      "solver": "sequential", "dt": 0.016666666666666666, "substeps": 4, "collisions": true, "threads": )" +
+                             std::to_string(threads) + R"(}, "bodies": [)" + bodies + "]}");
+    Simulator simulator(scene.model, scene.settings);
+    for (int k = 0; k < 30; ++k) simulator.step();
+    EXPECT_GT(simulator.diagnostics().contactPoints, 2 * 2 * 128) << "enough manifolds for colours";
+    EXPECT_LT(simulator.diagnostics().penetration, 0.02);
+    return std::pair{scene.model.q(), scene.model.v()};
+  };
+  const auto one = run(1), two = run(2);
+  EXPECT_EQ(two.first, one.first);
+  EXPECT_EQ(two.second, one.second);
+  EXPECT_LT(one.second.cwiseAbs().maxCoeff(), 0.1) << "the pile stands";
+}
+
 // Each door says which settings do not solve contacts, by their names.
 TEST(ContactsInARun, SettingsThatDoNotSolveContactsAreRefused) {
   const auto refused = [](const std::string& extra, const std::string& path, const std::string& words) {
