@@ -228,7 +228,7 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       "Project positions and velocities back onto C = 0, Ċ = 0 after every step (acceleration level; the default)");
   app.add_flag_function(
       "--collisions,!--no-collisions", [&f](std::int64_t count) { f.collisions = count > 0; },
-      "Rigid bodies collide (velocity level, sequential solver)");
+      "Rigid bodies collide (velocity level: sequential solver, or ldlt/cg with projection, the exact mode)");
   addOptional(app, "--friction", f.friction, "Contacts: Coulomb's friction coefficient (default 0.6)")
       ->check(finiteNumber(Sign::NonNegative));
   addOptional(app, "--restitution", f.restitution, "Contacts: the bounce of approaches faster than 1 m/s, 0 to 1")

@@ -134,6 +134,7 @@ bool ContactImpulseRows::prepare(const ConstraintSystem& system, const VelocityT
   const bool changed = layout(system, contacts, extraPairs_, extraKinds_);
   copyJoints(system);
   bias_.resize(rows());
+  normalCap_.resize(static_cast<std::size_t>(rows() - jointRows_));
   bias_.head(jointRows_) = targets.bias(ImpulsePass::Velocity);
   for (const Face& face : faces_) {
     Eigen::Vector2d meanA = Eigen::Vector2d::Zero(), meanB = Eigen::Vector2d::Zero();
@@ -142,6 +143,7 @@ bool ContactImpulseRows::prepare(const ConstraintSystem& system, const VelocityT
       const Eigen::Index normal = face.normalRow + static_cast<Eigen::Index>(k);
       writeRow(normal, p.normal, p.rA, p.rB);
       bias_[normal] = -p.gapTarget;  // s/h for a gap, else 0
+      normalCap_[static_cast<std::size_t>(normal - jointRows_)] = p.normalMass * (kMostPush + std::max(-p.approach, 0.0));
       meanA += p.rA;
       meanB += p.rB;
     }
@@ -157,7 +159,7 @@ bool ContactImpulseRows::prepare(const ConstraintSystem& system, const VelocityT
 std::pair<double, double> ContactImpulseRows::bounds(Eigen::Index r, const Eigen::VectorXd& lambda) const {
   if (r < jointRows_) return targets_->bounds(r, ImpulsePass::Velocity);
   const int f = faceOfRow_[static_cast<std::size_t>(r - jointRows_)];
-  if (f < 0) return {0.0, kInfinity};
+  if (f < 0) return {0.0, normalCap_[static_cast<std::size_t>(r - jointRows_)]};
   const Face& face = faces_[static_cast<std::size_t>(f)];
   double normal = 0.0;
   for (std::size_t k = 0; k < face.count; ++k) normal += std::max(lambda[face.normalRow + static_cast<Eigen::Index>(k)], 0.0);
@@ -180,7 +182,10 @@ void ContactImpulseRows::gather(const Eigen::VectorXd& joints, const ContactSolv
 }
 
 void ContactImpulseRows::scatter(const Eigen::VectorXd& lambda, Eigen::VectorXd& joints, ContactSolver& contacts) const {
-  joints = lambda.head(jointRows_);
+  // The spring rows' impulses are their sequential passes' own, in `joints` already.
+  for (Eigen::Index r = 0; r < jointRows_; ++r) {
+    if (kind(r) != RowKind::Spring) joints[r] = lambda[r];
+  }
   const std::span<ContactSolver::Point> points = contacts.points();
   for (const Face& face : faces_) {
     double normal = 0.0;
@@ -189,8 +194,8 @@ void ContactImpulseRows::scatter(const Eigen::VectorXd& lambda, Eigen::VectorXd&
     for (std::size_t k = 0; k < face.count; ++k) {
       ContactSolver::Point& p = points[face.first + k];
       p.normalImpulse = lambda[face.normalRow + static_cast<Eigen::Index>(k)];
-      // The face's friction shared as its normal impulse is (evenly where there is none).
-      p.tangentImpulse = normal > 0.0 ? tangent * (p.normalImpulse / normal) : tangent / static_cast<double>(face.count);
+      // The face's friction shared as its normal impulse is (none where it pushes not: its bound is 0).
+      p.tangentImpulse = normal > 0.0 ? tangent * (p.normalImpulse / normal) : 0.0;
     }
   }
 }

@@ -123,8 +123,16 @@ class ContactImpulseRows : public StackedRows {
   };
   [[nodiscard]] Eigen::Index frictionRow(const Face& f) const { return f.normalRow + static_cast<Eigen::Index>(f.count); }
 
+  // The most a normal row's impulse may change its point's normal velocity beyond stopping its
+  // approach, m/s: far above what a pile's weight asks (a 100-row pyramid's bottom, 4 m/s at
+  // 60 Hz), and a bound where no impulse can satisfy the rows (a body squeezed between a kinematic
+  // body and a wall), which then stop at it instead of running away along the solve's damped
+  // near-null direction.
+  static constexpr double kMostPush = 100.0;
+
   const VelocityTargets* targets_ = nullptr;
   Eigen::VectorXd bias_;         // [rows]
+  std::vector<double> normalCap_;  // of each contact row, a normal one's upper bound
   std::vector<Face> faces_;
   std::vector<int> faceOfRow_;   // of each contact row, its face (−1 for a normal row)
   std::vector<std::pair<std::size_t, std::size_t>> extraPairs_;
@@ -144,6 +152,10 @@ class ContactProjectionRows : public StackedRows {
   // The system's violation for its rows, max(−s, 0) for a slot's.
   [[nodiscard]] double violation(Eigen::Index r) const;
   [[nodiscard]] double maxViolation() const;
+  // Below what C an inequality row joins the projection's active set: the joints' within the
+  // violation `margin` (global_velocity_solve.hpp), a slot's only once it penetrates: a gap is
+  // left open, not pulled shut.
+  [[nodiscard]] double activationMargin(Eigen::Index r, double margin) const { return r < jointRows_ ? margin : 0.0; }
   // Whether row r takes part at this state (a slot with a point).
   [[nodiscard]] bool present(Eigen::Index r) const { return r < jointRows_ || slots_[slotOf(r)].present; }
 

@@ -32,6 +32,7 @@ struct SystemRows {
   [[nodiscard]] double violation(Eigen::Index r) const { return system.violation(r); }
   [[nodiscard]] double maxViolation() const { return system.maxViolation(); }
   [[nodiscard]] static bool present(Eigen::Index /*r*/) { return true; }
+  [[nodiscard]] static double activationMargin(Eigen::Index /*r*/, double margin) { return margin; }
 
   // J_r v.
   [[nodiscard]] double velocity(Eigen::Index row, const Eigen::VectorXd& v) const {
@@ -148,6 +149,7 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Ve
                                         int iterations, SolveTally& tally) {
   ContactImpulseRows& rows = impulseRows_;
   if (rows.prepare(system, targets, contacts)) contactImpulses_.layOut(rows, W);
+  contactImpulses_.solver->dampEverySolve();  // (a restored run has no history of this layout)
   // The joints' rows start from their own active set; the contacts' held where they push not.
   const auto m = static_cast<std::size_t>(system.rows());
   contactHeld_.resize(static_cast<std::size_t>(rows.rows()));
@@ -158,9 +160,9 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Ve
   // The contacts' rows held where they sit on a bound (solveBounded's first pass lets the others go).
   std::fill(contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), contactHeld_.end(), 1);
   const int changes = std::max(iterations, kMostContactSetChanges);
-  solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally);
+  solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
   if (rows.restitute(contacts, lambda_)) {
-    solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally);
+    solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
   }
   rows.scatter(lambda_, jointImpulses, contacts);
   std::copy(contactHeld_.begin(), contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), held_[0].begin());
@@ -169,7 +171,8 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Ve
 template <class RowSet>
 void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
                                        std::vector<char>& held, Eigen::VectorXd& lambda, Eigen::VectorXd& v,
-                                       SequentialImpulses& springs, int iterations, SolveTally& tally) {
+                                       SequentialImpulses& springs, int iterations, SolveTally& tally,
+                                       int minimumIterations) {
   constexpr double kReleaseTolerance = 1e-10;  // in the row's velocity units: ignores round-off
   const Eigen::Index m = rows.rows();
   const bool withSprings = springs.hasSpringRows();
@@ -262,6 +265,25 @@ void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const Blo
       held[static_cast<std::size_t>(r)] = 1;
       changed = true;
     }
+    if constexpr (RowSet::kCoupledBounds) {
+      // A held row whose bounds moved with the impulses of others (sliding friction at
+      // ±μ Σλ_n) follows its bound, to 0 where its face stopped pushing; one the bounds now leave
+      // well inside (friction held at 0 until its face pushed) is let go.
+      for (Eigen::Index r = 0; r < m; ++r) {
+        if (spring(r) || !isHeld(r)) continue;
+        const auto [lower, upper] = rows.bounds(r, lambda);
+        if (lambda[r] == lower || lambda[r] == upper) continue;
+        const double slack = kReleaseTolerance * std::max(upper - lower, 1e-12);
+        if (lambda[r] > lower + slack && lambda[r] < upper - slack) {
+          held[static_cast<std::size_t>(r)] = 0;
+          changed = true;
+          continue;
+        }
+        const double bound = lambda[r] > 0.5 * (lower + upper) ? upper : lower;
+        if (std::abs(bound - lambda[r]) > slack) changed = true;  // not for round-off
+        clampInto(r, bound);
+      }
+    }
     // A held row is let go by its target error only once the free rows took their whole step:
     // before, the others' errors are not settled, and one row's own error may point the
     // other way than the whole solve would take it (a motor at its bound with the friction of
@@ -270,22 +292,21 @@ void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const Blo
       if (spring(r) || !isHeld(r)) continue;
       const auto [lower, upper] = rows.bounds(r, lambda);
       if (lower == upper || limitActive(r)) continue;
-      if constexpr (RowSet::kCoupledBounds) {
-        // A held row whose bounds moved with the impulses of others (sliding friction at
-        // ±μ λ_n) follows its bound; its target error below says whether to let it go.
-        if (lambda[r] != lower && lambda[r] != upper) {
-          const double bound = lambda[r] > 0.0 ? upper : lower;
-          if (std::abs(bound - lambda[r]) > kReleaseTolerance * std::abs(bound)) changed = true;
-          clampInto(r, bound);
-        }
-      }
       const double w = targetError(r);
       if ((lambda[r] == lower && w < -kReleaseTolerance) || (lambda[r] == upper && w > kReleaseTolerance)) {
         held[static_cast<std::size_t>(r)] = 0;
         changed = true;
       }
     }
-    if (!changed && !withSprings) break;
+    if (!changed && (!withSprings || (RowSet::kCoupledBounds && iteration + 1 >= minimumIterations))) break;
+  }
+  if constexpr (RowSet::kCoupledBounds) {
+    // Stopped by the cap before the set settled: every impulse inside its bounds all the same.
+    for (Eigen::Index r = 0; r < m; ++r) {
+      if (spring(r)) continue;
+      const auto [lower, upper] = rows.bounds(r, lambda);
+      if (lambda[r] < lower || lambda[r] > upper) clampInto(r, std::clamp(lambda[r], lower, upper));
+    }
   }
 }
 
@@ -304,6 +325,7 @@ ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system, const Co
                                               SolveTally& tally) {
   ContactProjectionRows& rows = projectionRows_;
   if (rows.prepare(system, contacts, finder, speculative)) contactProjection_.layOut(rows, W);
+  contactProjection_.solver->dampEverySolve();
   const auto evaluate = [&](const Eigen::VectorXd& at) { rows.evaluate(system, contacts, finder, {time, at, v}); };
   return projectRows(rows, contactProjection_, W, q, evaluate, settings, tally);
 }
@@ -319,7 +341,7 @@ ProjectionResult GlobalVelocitySolve::projectRows(RowSet& rows, Rows& with, cons
     bool grew = false;
     for (Eigen::Index r = 0; r < m; ++r) {
       char& active = with.active[static_cast<std::size_t>(r)];
-      if (active || rows.kind(r) != RowKind::Inequality || !(rows.value()[r] < margin)) continue;
+      if (active || rows.kind(r) != RowKind::Inequality || !(rows.value()[r] < rows.activationMargin(r, margin))) continue;
       active = 1;
       grew = true;
     }

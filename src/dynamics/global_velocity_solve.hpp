@@ -97,8 +97,8 @@ class GlobalVelocitySolve {
                            const BlockDiagonalMatrix& W, double time, Eigen::VectorXd& q, const Eigen::VectorXd& v,
                            const ProjectionSettings& settings, double speculative, SolveTally& tally);
 
-  // The fewest active-set changes a velocity pass with contacts may take: a pile's first touch
-  // frees, then holds, many rows in turn.
+  // The least cap on the active-set changes of a velocity pass with contacts, whatever the
+  // iterations: a pile's first touch frees, then holds, many rows in turn.
   static constexpr int kMostContactSetChanges = 50;
 
  private:
@@ -114,11 +114,13 @@ class GlobalVelocitySolve {
     void layOut(const RowSet& rows, const BlockDiagonalMatrix& W);
     void resize(Eigen::Index m);
   };
-  // The active-set solve of the impulses `lambda` of `rows` (the system's, or with contacts).
+  // The active-set solve of the impulses `lambda` of `rows` (the system's, or with contacts), at
+  // most `iterations` times; with spring rows the system's goes on to the cap (their sequential
+  // passes need the repeats), the contacts' to `minimumIterations` and then until the set settles.
   template <class RowSet>
   void solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, std::vector<char>& held,
                     Eigen::VectorXd& lambda, Eigen::VectorXd& v, SequentialImpulses& springs, int iterations,
-                    SolveTally& tally);
+                    SolveTally& tally, int minimumIterations = 0);
   // Newton's projection of q onto the rows' C = 0 (equality) and C ≥ 0 (inequality);
   // evaluate(q) evaluates them at q.
   template <class RowSet, class Evaluate>

@@ -177,6 +177,11 @@ void validateCombinations(const SimulationSettings& s) {
                         "contacts are solved in symplectic Euler's substeps so far; use velocity scheme "
                         "symplectic-euler with them");
   }
+  if (s.velocity.collisions && velocity && global && s.solver.regularization == 0.0) {
+    throw SettingsError({Setting::Regularization, Setting::Collisions},
+                        "the exact mode's contact rows are often dependent (the points of one face, a wheel held "
+                        "by its axle and the ground): regularization must be above 0 with collisions");
+  }
   if (s.velocity.collisions && velocity && !global && projection) {
     throw SettingsError({Setting::Collisions, Setting::PositionCorrection},
                         "the projection holds contacts with solver ldlt or cg (the exact mode); with solver "

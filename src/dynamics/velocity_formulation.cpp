@@ -171,6 +171,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
     saved.v = v;
     saved.impulses = impulses_.impulses();
     saved.work = work_;
+    if (settings_.velocity.collisions) contacts_.keepPoints(saved.contacts);
   }
   const ProjectionResult result = substep(time, q, v, h);
   if (result.converged || result.stalled || !splittable) {
@@ -183,6 +184,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
   v = saved.v;
   impulses_.impulses() = saved.impulses;
   work_ = saved.work;
+  if (settings_.velocity.collisions) contacts_.restorePoints(saved.contacts);
   evaluatedAtEnd_ = false;
   projectionTally_.iterations += result.iterations;
   ++projectionTally_.splits;

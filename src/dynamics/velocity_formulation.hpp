@@ -165,6 +165,7 @@ class VelocityFormulation final : public Formulation {
   struct SubstepStart {
     Eigen::VectorXd q, v, impulses;
     WorkLedger work;
+    std::vector<ContactSolver::Point> contacts;  // the points whose impulses warm the substep
   };
   static constexpr int kMostSplits = 5;
   std::array<SubstepStart, kMostSplits> starts_;

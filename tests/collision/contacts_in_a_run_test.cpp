@@ -201,6 +201,9 @@ TEST(ContactsInARun, SettingsThatDoNotSolveContactsAreRefused) {
   EXPECT_NO_THROW(settings.validate());
   settings.solver.kind = SolverKind::ConjugateGradient;
   EXPECT_NO_THROW(settings.validate());
+  settings.solver.regularization = 0.0;  // the exact mode's dependent rows need the damping
+  EXPECT_THROW(settings.validate(), SettingsError);
+  settings.solver.regularization = 1e-8;
   settings.velocity.positionCorrection = PositionCorrection::SoftStep;
   settings.solver.kind = SolverKind::SequentialImpulses;
   EXPECT_NO_THROW(settings.validate());

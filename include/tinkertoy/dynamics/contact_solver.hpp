@@ -150,6 +150,10 @@ class ContactSolver {
   [[nodiscard]] std::span<Point> points() { return points_; }
   [[nodiscard]] std::span<const Point> points() const { return points_; }
   [[nodiscard]] const BodyMass& body(std::size_t dense) const { return bodies_[dense]; }
+  // The points as they are (out: their copy), and back, for a substep tried again from its
+  // start (the next prepare's warm start).
+  void keepPoints(std::vector<Point>& out) const { out.assign(points_.begin(), points_.end()); }
+  void restorePoints(const std::vector<Point>& in) { points_.assign(in.begin(), in.end()); }
   // The points as the last prepare found them, with their impulses now, the bodies named by id.
   [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.

@@ -119,6 +119,12 @@ class LinearSolver {
   // What the solver carries from one solve to the next (whether the layout has redundant rows,
   // a factorization it may reuse), saved or restored (Simulator::saveState) for the same layout.
   void serialize(StateArchive& archive);
+  // Takes the layout for one with redundant rows, whatever its solves meet: every solve of it is
+  // damped at once (solve()). With no reuse either (SolverSettings::reuseIterations 0), what a
+  // solve computes then depends on the matrix alone, not on whether an earlier solve of the
+  // layout met a zero pivot: the exact mode's contact rows, which are redundant more often than
+  // not (a face on a pile), and whose layout a restored run lays out afresh.
+  void dampEverySolve() { redundantLayout_ = true; }
 
  private:
   // A solver's own part of serialize(): none unless it keeps something between solves.
