@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo images bench bench-peers fuzz sanitize clean
+.PHONY: all deps configure build test demo images bench bench-peers fuzz sanitize web-sources clean
 
 all: build
 
@@ -46,6 +46,12 @@ bench-peers: deps
 	@cmake --preset $(PRESET) >/dev/null
 	@cmake --build --preset $(PRESET)
 	@OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
+
+# The browser build's own sources (issue #39, in progress): Dear ImGui and SuiteSparse as Debian
+# ships them, fetched once through a private apt state into build/web-sources
+# (scripts/web/fetch-sources.sh says how).
+web-sources:
+	@scripts/web/fetch-sources.sh build/web-sources
 
 # The libFuzzer targets (fuzz/), built with clang and the sanitizers, each run FUZZ_SECONDS
 # (default 60): `make fuzz FUZZ_SECONDS=600`. scripts/run-fuzzers.sh says where findings go.
