@@ -5,10 +5,15 @@
 //   projection   J W Jᵀ δ = −C,           q += W Jᵀ δ
 //
 // With contacts (the exact mode), both work on the joints' rows and the contacts' at once
-// (dynamics/contact_rows.hpp), with a solver of their own that analyzes each new layout of
-// contact points: the normal rows are inequality rows, the friction rows have the bounds
-// ±μ λ_n, which move with λ_n: a held friction row follows its bound, and is let go once
-// λ_n leaves it inside, until the set and the bounds settle. The joints' rows keep their indices.
+// (dynamics/contact_rows.hpp), with solvers of their own that analyze each new layout of
+// contact points, factor afresh and damp every solve: the normal rows are inequality rows
+// (capped far above any pile's weight), the friction rows have the bounds ±μ Σλ_n, which move
+// with the normal impulses: a held friction row follows its bound, and is let go once the
+// bounds leave it inside. Each step goes only as far as the first free row meets a bound (a
+// feasible active-set step, which stops a damped solve's long step along a near-null
+// direction), and a held row is let go by its own target error only after a whole step, until
+// the set and the bounds settle. The joints' rows keep their indices. The projection takes a
+// contact row into its active set only once it penetrates.
 //
 // Both work on the system's own J, with rows held out of a solve (ConstraintMatrix's held
 // rows) instead of a copy: the spring rows always (sequential passes solve them), and the rows
