@@ -143,7 +143,7 @@ Collider readCollider(const JsonObject& body) {
     const JsonObject filter = body.object("filter");
     filter.allowOnly({"category", "mask", "group"});
     const auto bits = [&filter](std::string_view key, std::uint32_t fallback) {
-      const long value = filter.optionalInteger(key).value_or(fallback);
+      const std::int64_t value = filter.optionalInteger(key).value_or(fallback);
       if (value < 0 || value > std::numeric_limits<std::uint32_t>::max()) {
         throw SceneError(filter.pathOf(key), "must be a whole number from 0 to 4294967295 (32 category bits), got " +
                                                  std::to_string(value));
@@ -152,7 +152,7 @@ Collider readCollider(const JsonObject& body) {
     };
     c.category = bits("category", c.category);
     c.mask = bits("mask", c.mask);
-    const long group = filter.optionalInteger("group").value_or(0);
+    const std::int64_t group = filter.optionalInteger("group").value_or(0);
     if (group < std::numeric_limits<std::int32_t>::min() || group > std::numeric_limits<std::int32_t>::max()) {
       throw SceneError(filter.pathOf("group"), "must be a whole number from -2147483648 to 2147483647, got " +
                                                    std::to_string(group));

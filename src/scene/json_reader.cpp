@@ -168,14 +168,14 @@ std::optional<bool> JsonObject::optionalBoolean(std::string_view key) const {
   return value.get<bool>();
 }
 
-std::optional<long> JsonObject::optionalInteger(std::string_view key) const {
+std::optional<std::int64_t> JsonObject::optionalInteger(std::string_view key) const {
   if (!has(key)) return std::nullopt;
   const nlohmann::json& value = at(key);
   if (!value.is_number_integer()) {
     throw SceneError(pathOf(key), "expected an integer, got " +
                                       (value.is_number() ? describeNumber(value) : std::string(typeName(value))));
   }
-  return value.get<long>();
+  return value.get<std::int64_t>();
 }
 
 Eigen::VectorXd JsonObject::vector(std::string_view key, int dimension) const {

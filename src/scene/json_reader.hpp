@@ -9,6 +9,7 @@
 #include <array>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,7 +51,7 @@ class JsonObject {
   [[nodiscard]] std::string string(std::string_view key) const;
   [[nodiscard]] std::optional<std::string> optionalString(std::string_view key) const;
   [[nodiscard]] std::optional<bool> optionalBoolean(std::string_view key) const;
-  [[nodiscard]] std::optional<long> optionalInteger(std::string_view key) const;
+  [[nodiscard]] std::optional<std::int64_t> optionalInteger(std::string_view key) const;
   // A coordinate array of exactly `dimension` finite numbers.
   [[nodiscard]] Eigen::VectorXd vector(std::string_view key, int dimension) const;
   [[nodiscard]] std::optional<Eigen::VectorXd> optionalVector(std::string_view key,

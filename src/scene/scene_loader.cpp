@@ -85,7 +85,7 @@ BodyPoint SceneBuilder::pointOf(const nlohmann::json& value, const std::string& 
     const std::string id = ref.string("body");
     const auto body = model.findBody(id);
     if (!body) throw SceneError(ref.pathOf("body"), "no particle or body with id " + inQuotes(id));
-    const long index = ref.optionalInteger("point").value_or(0);
+    const std::int64_t index = ref.optionalInteger("point").value_or(0);
     const int count = model.body(*body).pointCount();
     if (index < 0 || index >= count) {
       throw SceneError(ref.pathOf("point"), model.describe(*body) + " has points 0 to " + std::to_string(count - 1) +

@@ -31,7 +31,7 @@ void readChoice(const JsonObject& s, const char* field, std::optional<Kind> (*pa
 // one outside the setting's range is a SceneError there.
 void readWhole(const JsonObject& s, Setting setting, int& target) {
   const std::string_view key = settingSpelling(setting).scene;
-  const std::optional<long> value = s.optionalInteger(key);
+  const std::optional<std::int64_t> value = s.optionalInteger(key);
   if (!value) return;
   try {
     requireWhole(setting, *value);
