@@ -4,7 +4,7 @@
 PRESET ?= release
 BUILD_DIR := build/$(PRESET)
 
-.PHONY: all deps configure build test demo images bench bench-peers fuzz sanitize web-sources clean
+.PHONY: all deps configure build test demo images bench bench-peers fuzz sanitize web-sources web clean
 
 all: build
 
@@ -51,7 +51,14 @@ bench-peers: deps
 # ships them, fetched once through a private apt state into build/web-sources
 # (scripts/web/fetch-sources.sh says how).
 web-sources:
+	@scripts/install-deps.sh --web
 	@scripts/web/fetch-sources.sh build/web-sources
+
+# The browser build so far: the engine as a node program (build/web/tinkertoy-node.js), which
+# `make test` then holds to the native build's trajectories (tests/web/node_engine_test.cpp).
+web: web-sources
+	@NODE_PATH=/usr/share/nodejs emcmake cmake -S web -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@NODE_PATH=/usr/share/nodejs cmake --build build/web
 
 # The libFuzzer targets (fuzz/), built with clang and the sanitizers, each run FUZZ_SECONDS
 # (default 60): `make fuzz FUZZ_SECONDS=600`. scripts/run-fuzzers.sh says where findings go.

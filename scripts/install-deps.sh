@@ -35,8 +35,12 @@ packages=(
 )
 if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
+elif [[ "${1:-}" == "--web" ]]; then
+  # The browser build (make web): emscripten, node to run its module, dpkg-dev to unpack the
+  # Debian sources it compiles itself (scripts/web/fetch-sources.sh).
+  packages+=(emscripten nodejs dpkg-dev)
 elif [[ $# -gt 0 ]]; then
-  echo "install-deps: unknown option '$1'; the only one is --fuzz" >&2
+  echo "install-deps: unknown option '$1'; the options are --fuzz and --web" >&2
   exit 2
 fi
 
