@@ -55,7 +55,9 @@ void StateArchive::numbers(Eigen::MatrixXd& x, Eigen::Index rows, Eigen::Index c
 
 // --- StateWriter ---------------------------------------------------------------------------
 
-void StateWriter::raw(const void* data, std::size_t size) { items_.append(static_cast<const char*>(data), size); }
+void StateWriter::raw(const void* data, std::size_t size) {
+  if (size > 0) items_.append(static_cast<const char*>(data), size);  // (data may be null when size is 0)
+}
 
 void StateWriter::length(std::size_t count, std::size_t expected) {
   if (count != expected) {
@@ -144,6 +146,7 @@ StateReader::StateReader(std::string_view file) {
 
 void StateReader::raw(void* data, std::size_t size) {
   if (size > items_.size() - position_) throw StateError("the state file ends in the middle of the state it holds");
+  if (size == 0) return;  // an empty vector's data() may be null, which memcpy must not see
   std::memcpy(data, items_.data() + position_, size);
   position_ += size;
 }
