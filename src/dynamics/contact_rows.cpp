@@ -35,8 +35,8 @@ void StackedRows::apply(const BlockDiagonalMatrix& W, Eigen::Index r, double del
   }
 }
 
-bool StackedRows::layout(const ConstraintSystem& system, const ContactSolver& contacts,
-                         const std::vector<std::pair<std::size_t, std::size_t>>& pairs, std::span<const RowKind> kinds) {
+bool StackedRows::layout(const ConstraintSystem& system, const ContactSolver& contacts) {
+  const std::vector<std::pair<std::size_t, std::size_t>>& pairs = extraPairs_;
   const BlockSparseMatrix& joints = system.jacobian();
   if (J_.rows() == system.rows() + static_cast<Eigen::Index>(pairs.size()) && jointRows_ == system.rows() &&
       J_.cols() == joints.cols() && pairs == pairs_) {
@@ -57,7 +57,7 @@ bool StackedRows::layout(const ConstraintSystem& system, const ContactSolver& co
                        J_.reserveBlock(row, b.offset, 1, extraWidths_[e][1])};
   }
   kinds_.assign(system.kinds().begin(), system.kinds().end());
-  kinds_.insert(kinds_.end(), kinds.begin(), kinds.end());
+  kinds_.insert(kinds_.end(), extraKinds_.begin(), extraKinds_.end());
   // Row r's entries, one per block it crosses.
   const auto rows = static_cast<std::size_t>(J_.rows());
   rowStart_.assign(rows + 1, 0);
@@ -131,7 +131,7 @@ bool ContactImpulseRows::prepare(const ConstraintSystem& system, const VelocityT
     faceOfRow_.push_back(static_cast<int>(f));
     row += static_cast<Eigen::Index>(face.count) + 1;
   }
-  const bool changed = layout(system, contacts, extraPairs_, extraKinds_);
+  const bool changed = layout(system, contacts);
   copyJoints(system);
   bias_.resize(rows());
   normalCap_.resize(static_cast<std::size_t>(rows() - jointRows_));
@@ -227,7 +227,7 @@ bool ContactProjectionRows::prepare(const ConstraintSystem& system, const Contac
     }
   }
   extraKinds_.assign(extraPairs_.size(), RowKind::Inequality);
-  const bool changed = layout(system, contacts, extraPairs_, extraKinds_);
+  const bool changed = layout(system, contacts);
   C_.resize(rows());
   system_ = &system;
   speculative_ = speculative;

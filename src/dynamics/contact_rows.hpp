@@ -70,10 +70,9 @@ class StackedRows {
   void invalidate() { pairs_.clear(), J_.reset(0, 0); }
 
  protected:
-  // Lays out the system's rows, then one row per entry of `pairs` (the dense bodies a, b it joins),
-  // of `kind`; returns whether the layout differs from the last one.
-  bool layout(const ConstraintSystem& system, const ContactSolver& contacts,
-              const std::vector<std::pair<std::size_t, std::size_t>>& pairs, std::span<const RowKind> kinds);
+  // Lays out the system's rows, then one row per entry of extraPairs_ (the dense bodies a, b it
+  // joins), of the kind extraKinds_ gives; returns whether the layout differs from the last one.
+  bool layout(const ConstraintSystem& system, const ContactSolver& contacts);
   // Copies the system's J into its rows, and writes row r's entries on its two bodies:
   // −(d, r_a × d) on a, (d, r_b × d) on b (no ω entry for a body that does not turn).
   void copyJoints(const ConstraintSystem& system);
@@ -81,6 +80,9 @@ class StackedRows {
   void zeroRow(Eigen::Index r);
 
   Eigen::Index jointRows_ = 0;
+  // The rows after the system's, as the derived class fills them before layout().
+  std::vector<std::pair<std::size_t, std::size_t>> extraPairs_;
+  std::vector<RowKind> extraKinds_;
 
  private:
   struct Entry {
@@ -135,8 +137,6 @@ class ContactImpulseRows : public StackedRows {
   std::vector<double> normalCap_;  // of each contact row, a normal one's upper bound
   std::vector<Face> faces_;
   std::vector<int> faceOfRow_;   // of each contact row, its face (−1 for a normal row)
-  std::vector<std::pair<std::size_t, std::size_t>> extraPairs_;
-  std::vector<RowKind> extraKinds_;
 };
 
 class ContactProjectionRows : public StackedRows {
@@ -164,17 +164,12 @@ class ContactProjectionRows : public StackedRows {
     std::uint32_t id = 0;  // the features of its point
     bool present = false;
   };
-  [[nodiscard]] static std::size_t slotOfIndex(Eigen::Index r, Eigen::Index jointRows) {
-    return static_cast<std::size_t>(r - jointRows);
-  }
-  [[nodiscard]] std::size_t slotOf(Eigen::Index r) const { return slotOfIndex(r, jointRows_); }
+  [[nodiscard]] std::size_t slotOf(Eigen::Index r) const { return static_cast<std::size_t>(r - jointRows_); }
 
   const ConstraintSystem* system_ = nullptr;
   double speculative_ = 0.0;
   Eigen::VectorXd C_;  // [rows]
   std::vector<Slot> slots_;
-  std::vector<std::pair<std::size_t, std::size_t>> extraPairs_;
-  std::vector<RowKind> extraKinds_;
 };
 
 }  // namespace tinkertoy
