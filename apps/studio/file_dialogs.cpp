@@ -2,11 +2,13 @@
 //
 // Open lists the example scenes and the recent files. A click selects one (its path goes into
 // the path field and, for an example, its description shows below the list); a double click,
-// Enter in the path field or the Open button opens it.
+// Enter in the path field or the Open button opens it. In the browser, a button opens its file
+// picker too, and a saved file is downloaded (platform.hpp).
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include "layout.hpp"
+#include "platform.hpp"
 #include "studio.hpp"
 
 namespace tinkertoy::studio {
@@ -55,6 +57,10 @@ void Studio::fileDialogs() {
     if (enter || ImGui::Button("Open")) openPath(pathField_);
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+    if (platform::hasFilePicker() && ImGui::Button("A scene file from this computer…")) {
+      ImGui::CloseCurrentPopup();
+      platform::pickFile();
+    }
     ImGui::TextDisabled("Examples (%s): click to read about one, double-click to open it", TINKERTOY_SCENES_DIR);
     ImGui::BeginChild("examples", {0, static_cast<float>(layout::kOpenDialogList)}, true);
     const SceneEntry* selected = nullptr;
@@ -82,6 +88,7 @@ void Studio::fileDialogs() {
       try {
         if (isShippedExample(pathField_)) throw SceneError(pathField_, "is a shipped example; save under another name");
         document_.saveAs(pathField_);
+        platform::deliver(pathField_);
         recent_.add(pathField_);
         report("saved " + pathField_, false);
       } catch (const std::exception& e) {

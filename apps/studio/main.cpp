@@ -7,14 +7,9 @@
 // the same every time, and exits after the script's last event (or after N frames).
 // Exit codes: 0 done, 1 no window (no display, no OpenGL), 2 bad input (a flag, the script,
 // an unwritable output path).
-#define GL_SILENCE_DEPRECATION
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include <CLI/CLI.hpp>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -24,7 +19,6 @@
 #include <regex>
 
 #include "cli.hpp"
-#include "glyph_ranges.hpp"
 #include "input_script.hpp"
 #include "layout.hpp"
 #include "memory_reserve.hpp"
@@ -32,16 +26,14 @@
 #include "printable_stream.hpp"
 #include "screenshot.hpp"
 #include "studio.hpp"
+#include "studio_window.hpp"
 
 namespace {
 
-using tinkertoy::studio::GlyphRange;
 using tinkertoy::studio::InputScript;
-using tinkertoy::studio::kStudioFont;
-using tinkertoy::studio::kStudioMonospacedFont;
-using tinkertoy::studio::kStudioGlyphRanges;
 using tinkertoy::studio::ScriptEvent;
 using tinkertoy::studio::Studio;
+using tinkertoy::studio::StudioWindow;
 
 constexpr double kScriptFrame = 1.0 / 60.0;  // s per frame under --script and --frames
 // The command line's exit codes where they mean the same (cli.hpp).
@@ -64,24 +56,6 @@ void requireWritable(const std::optional<std::filesystem::path>& file, const cha
   const std::filesystem::path directory = file->parent_path().empty() ? "." : file->parent_path();
   if (!std::filesystem::is_directory(directory)) {
     throw CLI::ValidationError(flag, file->string() + ": the directory " + directory.string() + " does not exist");
-  }
-}
-
-// Loads DejaVu Sans with every character the panels and the library's messages use
-// (glyph_ranges.hpp), and DejaVu Sans Mono second (monospacedFont()); or keeps ImGui's font,
-// which is monospaced itself.
-void loadFont() {
-  if (!std::filesystem::exists(kStudioFont)) return;
-  ImGuiIO& io = ImGui::GetIO();
-  static ImVector<ImWchar> ranges;
-  ImFontGlyphRangesBuilder builder;
-  for (const GlyphRange& r : kStudioGlyphRanges) {
-    builder.AddRanges(std::array<ImWchar, 3>{static_cast<ImWchar>(r.first), static_cast<ImWchar>(r.last), 0}.data());
-  }
-  builder.BuildRanges(&ranges);
-  io.Fonts->AddFontFromFileTTF(kStudioFont, 16.0f, nullptr, ranges.Data);
-  if (std::filesystem::exists(kStudioMonospacedFont)) {
-    io.Fonts->AddFontFromFileTTF(kStudioMonospacedFont, 16.0f, nullptr, ranges.Data);
   }
 }
 
@@ -147,96 +121,55 @@ class Replay {
 };
 
 int runStudio(const Options& options, std::optional<Replay> replay) {
-  glfwSetErrorCallback([](int, const char* description) { std::cerr << "tinkertoy-studio: GLFW: " << description << '\n'; });
-  if (!glfwInit()) {
-    std::cerr << "tinkertoy-studio: cannot open a window (is there a display? Without one, run it under xvfb-run)\n";
-    return kNoWindow;
-  }
   const bool deterministic = replay || options.frames > 0;
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  if (deterministic) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "Tinkertoy Studio", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    std::cerr << "tinkertoy-studio: cannot create an OpenGL 3 window\n";
+  std::optional<StudioWindow> window;
+  try {
+    window.emplace(Eigen::Vector2i(options.width, options.height),
+                   StudioWindow::Options{.resizable = !deterministic, .vsync = !deterministic});
+  } catch (const tinkertoy::studio::NoWindow& e) {
+    std::cerr << "tinkertoy-studio: " << e.what() << '\n';
     return kNoWindow;
   }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(deterministic ? 0 : 1);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is fixed; nothing to remember
-  ImGui::StyleColorsLight();
-  ImGui::GetStyle().FrameRounding = 3.0f;
-  loadFont();
-  // Every key press goes to the Studio's queue, from GLFW's callback (installed before ImGui's
-  // backend, which chains to it), so that none is lost between two frames.
-  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int mods) {
-    auto* studio = static_cast<Studio*>(glfwGetWindowUserPointer(w));
-    if (studio && action == GLFW_PRESS) studio->pressKey(key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0);
-  });
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
-
   int status = 0;
-  {
-    Studio studio(options.scene, {options.width, options.height}, deterministic, options.captureDirectory);
-    glfwSetWindowUserPointer(window, &studio);
-    if (options.compare) studio.compare(*options.compare);
-    if (options.frames > 0 && !replay) studio.play();  // N frames of the scene running, not of t = 0
-    const long lastFrame = options.frames > 0 ? options.frames
-                           : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
-                                             : -1;
-    for (long frame = 0;; ++frame) {
-      glfwPollEvents();
-      int width = 0, height = 0;
-      glfwGetFramebufferSize(window, &width, &height);
-      studio.setWindowSize({width, height});
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
-      if (deterministic) ImGui::GetIO().DeltaTime = static_cast<float>(kScriptFrame);
-      if (replay) replay->apply(static_cast<double>(frame) * kScriptFrame, studio);
-      ImGui::NewFrame();
-      studio.frame(ImGui::GetIO().DeltaTime, deterministic);
-      ImGui::Render();
-      glViewport(0, 0, width, height);
-      glClearColor(0.97f, 0.97f, 0.95f, 1.0f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-      studio.afterRender(width, height);
-      const bool last = frame + 1 == lastFrame;
-      if (last && options.screenshot) {
-        try {
-          tinkertoy::studio::saveScreenshot(*options.screenshot, width, height);
-        } catch (const std::exception& e) {
-          std::cerr << "tinkertoy-studio: " << e.what() << '\n';
-          status = kBadInput;
-        }
-      }
-      glfwSwapBuffers(window);
-      if (last) break;
-      if (glfwWindowShouldClose(window)) {
-        if (studio.mayClose()) break;
-        glfwSetWindowShouldClose(window, GLFW_FALSE);
-      }
+  Studio studio(options.scene, {options.width, options.height}, deterministic, options.captureDirectory);
+  window->attach(&studio);
+  if (options.compare) studio.compare(*options.compare);
+  if (options.frames > 0 && !replay) studio.play();  // N frames of the scene running, not of t = 0
+  const long lastFrame = options.frames > 0 ? options.frames
+                         : replay          ? static_cast<long>(std::ceil(replay->end() / kScriptFrame)) + 2
+                                           : -1;
+  const std::optional<double> frameSeconds = deterministic ? std::optional(kScriptFrame) : std::nullopt;
+  for (long frame = 0;; ++frame) {
+    const bool last = frame + 1 == lastFrame;
+    window->frame(
+        studio, frameSeconds,
+        [&] {
+          if (replay) replay->apply(static_cast<double>(frame) * kScriptFrame, studio);
+        },
+        [&](int width, int height) {
+          if (!last || !options.screenshot) return;
+          try {
+            tinkertoy::studio::saveScreenshot(*options.screenshot, width, height);
+          } catch (const std::exception& e) {
+            std::cerr << "tinkertoy-studio: " << e.what() << '\n';
+            status = kBadInput;
+          }
+        });
+    if (last) break;
+    if (window->closeRequested()) {
+      if (studio.mayClose()) break;
+      window->keepOpen();
     }
-    if (options.dump) {
-      try {
-        studio.dumpScene(*options.dump);
-      } catch (const std::exception& e) {
-        std::cerr << "tinkertoy-studio: " << e.what() << '\n';
-        status = kBadInput;
-      }
-    }
-    glfwSetWindowUserPointer(window, nullptr);  // the Studio goes; keys after this go nowhere
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  if (options.dump) {
+    try {
+      studio.dumpScene(*options.dump);
+    } catch (const std::exception& e) {
+      std::cerr << "tinkertoy-studio: " << e.what() << '\n';
+      status = kBadInput;
+    }
+  }
+  window->attach(nullptr);  // the Studio goes first; keys after this go nowhere
   return status;
 }
 

@@ -1,40 +1,38 @@
-// Screenshot: glReadPixels into a cairo image surface (screenshot.hpp).
+// Screenshot: glReadPixels, and the PNG through stb_image_write (screenshot.hpp).
 #include "screenshot.hpp"
 
+#ifdef __EMSCRIPTEN__
+#include <GLES3/gl3.h>
+#else
 #include <GL/gl.h>
+#endif
 
-#include <cstdint>
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include <cstring>
 #include <stdexcept>
-#include <vector>
 
 namespace tinkertoy::studio {
 
-Image captureWindow(int width, int height) {
-  std::vector<std::uint8_t> rgba(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4);
+Pixels captureWindow(int width, int height) {
+  const auto row = static_cast<std::size_t>(width) * 3;
+  std::vector<std::uint8_t> bottomUp(row * static_cast<std::size_t>(height));
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-
-  Image image(cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, height), cairo_surface_destroy);
-  cairo_surface_flush(image.get());
-  unsigned char* pixels = cairo_image_surface_get_data(image.get());
-  const int stride = cairo_image_surface_get_stride(image.get());
-  for (int y = 0; y < height; ++y) {
-    // OpenGL's rows run bottom to top.
-    const std::uint8_t* from = &rgba[static_cast<std::size_t>(height - 1 - y) * static_cast<std::size_t>(width) * 4];
-    auto* to = reinterpret_cast<std::uint32_t*>(pixels + static_cast<std::ptrdiff_t>(y) * stride);
-    for (int x = 0; x < width; ++x, from += 4) {
-      to[x] = (std::uint32_t{from[0]} << 16) | (std::uint32_t{from[1]} << 8) | std::uint32_t{from[2]};
-    }
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottomUp.data());
+  Pixels image{width, height, std::vector<std::uint8_t>(bottomUp.size())};
+  for (int y = 0; y < height; ++y) {  // OpenGL's rows run bottom to top
+    std::memcpy(&image.rgb[static_cast<std::size_t>(y) * row], &bottomUp[static_cast<std::size_t>(height - 1 - y) * row], row);
   }
-  cairo_surface_mark_dirty(image.get());
   return image;
 }
 
-void savePng(cairo_surface_t* image, const std::filesystem::path& file) {
+void savePng(const Pixels& image, const std::filesystem::path& file) {
   std::filesystem::path partial = file;
   partial += ".partial";
-  if (cairo_surface_write_to_png(image, partial.c_str()) != CAIRO_STATUS_SUCCESS) {
+  if (stbi_write_png(partial.c_str(), image.width, image.height, 3, image.rgb.data(), image.width * 3) == 0) {
     std::error_code ignored;
     std::filesystem::remove(partial, ignored);
     throw std::runtime_error(file.string() + ": cannot write the screenshot");
@@ -43,7 +41,7 @@ void savePng(cairo_surface_t* image, const std::filesystem::path& file) {
 }
 
 void saveScreenshot(const std::filesystem::path& file, int width, int height) {
-  savePng(captureWindow(width, height).get(), file);
+  savePng(captureWindow(width, height), file);
 }
 
 }  // namespace tinkertoy::studio

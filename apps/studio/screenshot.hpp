@@ -1,20 +1,24 @@
-// Screenshot: the window's back buffer as a cairo image, and as a PNG written to a temporary file
-// and renamed, so a failed write leaves no partial file.
+// Screenshot: the window's back buffer as RGB pixels, and as a PNG (stb_image_write, on the
+// desktop and in the browser alike) written to a temporary file and renamed, so a failed write
+// leaves no partial file.
 #pragma once
 
-#include <cairo.h>
-
+#include <cstdint>
 #include <filesystem>
-#include <memory>
+#include <vector>
 
 namespace tinkertoy::studio {
 
-using Image = std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)>;
+// An RGB image, 3 bytes a pixel, top row first.
+struct Pixels {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+};
 
-// The current framebuffer (width × height) as an RGB image, top row first.
-Image captureWindow(int width, int height);
+// The current framebuffer (width × height), read before it is shown.
+Pixels captureWindow(int width, int height);
 // Writes `image` as a PNG. Throws std::runtime_error naming the file if it cannot be written.
-void savePng(cairo_surface_t* image, const std::filesystem::path& file);
+void savePng(const Pixels& image, const std::filesystem::path& file);
 // Both: the window as it is drawn now, to `file`.
 void saveScreenshot(const std::filesystem::path& file, int width, int height);
 

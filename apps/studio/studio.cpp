@@ -12,6 +12,7 @@
 
 #include "common/article.hpp"
 #include "layout.hpp"
+#include "platform.hpp"
 #include "scene_json.hpp"
 #include "tinkertoy/dynamics/pose_projection.hpp"
 #include "tinkertoy/view/default_view.hpp"
@@ -63,6 +64,10 @@ void Studio::open(const std::filesystem::path& file) {
   afterLoad();
   frameModel();
   report("opened " + file.string(), false);
+}
+
+void Studio::offerToOpen(const std::filesystem::path& file) {
+  whenDiscardable([this, file] { open(file); });
 }
 
 void Studio::newCanvas() {
@@ -167,6 +172,7 @@ void Studio::save() {
   }
   try {
     document_.save();
+    platform::deliver(*document_.file());
     recent_.add(*document_.file());
     report("saved " + document_.file()->string(), false);
   } catch (const std::exception& e) {

@@ -60,6 +60,9 @@ class Studio {
   void stopCompare();
   // Opens a scene; a bad file leaves the document as it was and shows (and prints) why.
   void open(const std::filesystem::path& file);
+  // Opens a scene once unsaved changes may go (asks first, as the Open dialog does): a file
+  // dropped on the window or picked in the browser.
+  void offerToOpen(const std::filesystem::path& file);
   // Writes the live model in its current state (an end drag is let go first).
   void dumpScene(const std::filesystem::path& file);
   [[nodiscard]] const Camera& camera() const { return camera_; }
