@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+#include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -32,20 +33,25 @@ struct RealRead {
 };
 
 RealRead readDecimal(const std::string& text) {
-  const char* first = text.data() + (text.starts_with('+') ? 1 : 0);
-  const char* last = text.data() + text.size();
-  double value = 0.0;
-  const auto [end, error] = std::from_chars(first, last, value, std::chars_format::general);
+  // strtod, not from_chars: the browser build's C++ library has no from_chars for doubles. The
+  // program never sets a locale, so the decimal point is '.'; what strtod takes beyond a decimal
+  // number (hexadecimal, "inf", "nan", leading spaces, a second sign) is refused before it reads.
+  const std::size_t start = text.starts_with('+') ? 1 : 0;
+  const char* first = text.c_str() + start;
+  const char* last = text.c_str() + text.size();
   const bool word = std::any_of(first, last, [](char c) { return std::isalpha(static_cast<unsigned char>(c)) && c != 'e' && c != 'E'; });
-  if (end != last || first == last || word) return {std::nullopt, "expected a decimal number, got '" + text + "'"};
-  if (error == std::errc::result_out_of_range) {
-    const std::size_t e = text.find_first_of("eE");
-    const bool tiny = e != std::string::npos && text.find('-', e) != std::string::npos;
+  const bool badStart = first == last || !(std::isdigit(static_cast<unsigned char>(*first)) || *first == '.' ||
+                                            (*first == '-' && start == 0));
+  char* end = nullptr;
+  errno = 0;
+  const double value = word || badStart ? 0.0 : std::strtod(first, &end);
+  if (word || badStart || end != last) return {std::nullopt, "expected a decimal number, got '" + text + "'"};
+  // ERANGE with a subnormal result is a number a double holds; with 0 or ±HUGE_VAL it is not.
+  if (errno == ERANGE && (value == 0.0 || std::isinf(value))) {
     return {std::nullopt, "'" + text + "' is " +
-                              (tiny ? "closer to 0 than a double can hold (the smallest is about 4.9e-324)"
-                                    : "larger than a double can hold (the largest is about 1.8e308)")};
+                              (value == 0.0 ? "closer to 0 than a double can hold (the smallest is about 4.9e-324)"
+                                            : "larger than a double can hold (the largest is about 1.8e308)")};
   }
-  if (error != std::errc()) return {std::nullopt, "expected a decimal number, got '" + text + "'"};
   return {value, {}};
 }
 

@@ -81,8 +81,9 @@ void Studio::surfaceFields(const Json::json_pointer& at, const Json& item) {
                         (type == ParticleSettings::type && document_.scene().model.dimension() == 2);
   if (!collides) return;
   const VelocitySettings& settings = document_.scene().settings.velocity;
-  for (const auto& [key, fallback] : {std::pair<std::string, double>{"friction", settings.friction},
-                                      std::pair<std::string, double>{"restitution", settings.restitution}}) {
+  for (const auto& [name, fallback] : {std::pair<std::string, double>{"friction", settings.friction},
+                                       std::pair<std::string, double>{"restitution", settings.restitution}}) {
+    const std::string& key = name;  // a lambda takes a reference, not a structured binding (clang 14)
     if (item.contains(key)) continue;  // its own, shown with the rest
     double value = fallback;
     if (numberField((key + " (the scene's)").c_str(), value)) {
