@@ -47,18 +47,22 @@ bench-peers: deps
 	@cmake --build --preset $(PRESET)
 	@OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
 
-# The browser build's own sources (issue #39, in progress): Dear ImGui and SuiteSparse as Debian
-# ships them, fetched once through a private apt state into build/web-sources
-# (scripts/web/fetch-sources.sh says how).
+# The browser build's own sources: Dear ImGui and SuiteSparse as Debian ships them, fetched once
+# through a private apt state into build/web-sources (scripts/web/fetch-sources.sh says how).
 web-sources:
 	@scripts/install-deps.sh --web
 	@scripts/web/fetch-sources.sh build/web-sources
 
-# The browser build so far: the engine as a node program (build/web/tinkertoy-node.js), which
-# `make test` then holds to the native build's trajectories (tests/web/node_engine_test.cpp).
+# The Studio as a web page: build/web is a static site (python3 -m http.server -d build/web;
+# docs/web.md). Also the engine as a node program, which `make test` holds to the native build's
+# trajectories, and playwright-core (npm, pinned in tests/web/browser) for the page's tests in
+# Chromium. NODE_PATH: Debian's emscripten finds its JavaScript modules there.
 web: web-sources
 	@NODE_PATH=/usr/share/nodejs emcmake cmake -S web -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@NODE_PATH=/usr/share/nodejs cmake --build build/web
+	@mkdir -p build/web-node && cp tests/web/browser/package.json tests/web/browser/package-lock.json build/web-node/
+	@cd build/web-node && npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	@echo "web: build/web is ready: python3 -m http.server -d build/web, then open http://localhost:8000"
 
 # The libFuzzer targets (fuzz/), built with clang and the sanitizers, each run FUZZ_SECONDS
 # (default 60): `make fuzz FUZZ_SECONDS=600`. scripts/run-fuzzers.sh says where findings go.

@@ -37,8 +37,11 @@ if [[ "${1:-}" == "--fuzz" ]]; then
   packages+=(clang-14 libclang-rt-14-dev)
 elif [[ "${1:-}" == "--web" ]]; then
   # The browser build (make web): emscripten, node to run its module, dpkg-dev to unpack the
-  # Debian sources it compiles itself (scripts/web/fetch-sources.sh).
-  packages+=(emscripten nodejs dpkg-dev)
+  # Debian sources it compiles itself (scripts/web/fetch-sources.sh), and Debian's Chromium for
+  # the page's tests (tests/web/browser, driven by playwright-core from npm).
+  packages+=(emscripten nodejs dpkg-dev chromium)
+  # npm comes with node where node is not Debian's (NodeSource's carries its own).
+  command -v npm >/dev/null || packages+=(npm)
 elif [[ $# -gt 0 ]]; then
   echo "install-deps: unknown option '$1'; the options are --fuzz and --web" >&2
   exit 2

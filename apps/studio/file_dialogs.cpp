@@ -51,6 +51,7 @@ void Studio::fileDialogs() {
   ImGui::SetNextWindowSize(size, ImGuiCond_Always);
   if (ImGui::BeginPopupModal("Open a scene", nullptr, ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove)) {
     ImGui::SetNextItemWidth(size.x - 170);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path at once
     const bool enter =
         ImGui::InputTextWithHint("##path", "a scene file's path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
@@ -83,6 +84,7 @@ void Studio::fileDialogs() {
       ImGui::TextUnformatted("This is a shipped example: save your version as a file of your own.");
     }
     ImGui::SetNextItemWidth(420);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // a name and Enter save
     const bool enter = ImGui::InputText("path", &pathField_, ImGuiInputTextFlags_EnterReturnsTrue);
     if (enter || ImGui::Button("Save")) {
       try {
