@@ -21,6 +21,32 @@ Eigen::VectorXd point(const Vector3& x, int dimension) {
 
 }  // namespace
 
+SimulationSettings velocityLevelSettings(const Scenario& scenario) {
+  SimulationSettings s{.dt = scenario.dt, .formulation = FormulationKind::Velocity};
+  s.velocity.substeps = scenario.substeps;
+  return s;
+}
+
+SimulationSettings softStepSettings(const Scenario& scenario, int threads) {
+  SimulationSettings s = velocityLevelSettings(scenario);
+  s.solver.kind = SolverKind::SequentialImpulses;
+  s.velocity.iterations = 1;
+  s.velocity.positionCorrection = PositionCorrection::SoftStep;
+  s.threads = threads;
+  return s;
+}
+
+SimulationSettings exactModeSettings(const Scenario& scenario, int threads) {
+  SimulationSettings s = velocityLevelSettings(scenario);
+  s.velocity.substeps = 1;
+  s.solver.kind = SolverKind::SparseLdlt;
+  s.threads = threads;
+  // joint_grid has more pin rows than degrees of freedom
+  if (scenario.kind == ScenarioKind::JointGrid) s.solver.regularization = 1e-9;
+  s.velocity.positionCorrection = PositionCorrection::Projection;
+  return s;
+}
+
 Model tinkertoyModel(const Scenario& s) {
   Model model(s.dimension);
   model.addForce(std::make_unique<Gravity>(point(s.gravity, s.dimension)));

@@ -20,6 +20,12 @@
 namespace tinkertoy::bench {
 
 Model tinkertoyModel(const Scenario& scenario);
+// The settings the peer table runs a scenario with (bench/peers/tinkertoy_world.cpp): the
+// velocity level at the scenario's step and substeps; Box2D v3's soft step (one sequential pass
+// per substep); the exact mode (ldlt and projection, one substep).
+SimulationSettings velocityLevelSettings(const Scenario& scenario);
+SimulationSettings softStepSettings(const Scenario& scenario, int threads);
+SimulationSettings exactModeSettings(const Scenario& scenario, int threads);
 // The state of the model's bodies in the scenario's body order (bodies were added in that order).
 void readState(const Model& model, std::vector<BodyState>& out);
 

@@ -44,36 +44,19 @@ class TinkertoyWorld final : public PeerWorld {
   mutable std::vector<BodyState> scratch_;
 };
 
-SimulationSettings velocityLevel(const Scenario& scenario) {
-  SimulationSettings s{.dt = scenario.dt, .formulation = FormulationKind::Velocity};
-  s.velocity.substeps = scenario.substeps;
-  return s;
-}
-
-SimulationSettings exactMode(const Scenario& scenario, int threads) {
-  SimulationSettings s = velocityLevel(scenario);
-  s.velocity.substeps = 1;
-  s.solver.kind = SolverKind::SparseLdlt;
-  s.threads = threads;
-  // joint_grid has more pin rows than degrees of freedom
-  if (scenario.kind == ScenarioKind::JointGrid) s.solver.regularization = 1e-9;
-  s.velocity.positionCorrection = PositionCorrection::Projection;
-  return s;
-}
-
 }  // namespace
 
 std::vector<EngineMode> tinkertoyModes() {
   const auto any = [](const Scenario&) { return true; };
   EngineMode exact{"tinkertoy", "exact", true, any, [](const Scenario& scenario) {
-                     return std::make_unique<TinkertoyWorld>(scenario, exactMode(scenario, 1));
+                     return std::make_unique<TinkertoyWorld>(scenario, exactModeSettings(scenario, 1));
                    }};
   EngineMode exactTwoThreads{"tinkertoy", "exact, 2 threads", true, any, [](const Scenario& scenario) {
-                                return std::make_unique<TinkertoyWorld>(scenario, exactMode(scenario, 2));
+                                return std::make_unique<TinkertoyWorld>(scenario, exactModeSettings(scenario, 2));
                               },
                               2};
   EngineMode sequential{"tinkertoy", "sequential, 8 passes", true, any, [](const Scenario& scenario) {
-                          SimulationSettings s = velocityLevel(scenario);
+                          SimulationSettings s = velocityLevelSettings(scenario);
                           s.solver.kind = SolverKind::SequentialImpulses;
                           s.velocity.iterations = 8;
                           s.velocity.positionCorrection = PositionCorrection::Baumgarte;
@@ -82,12 +65,7 @@ std::vector<EngineMode> tinkertoyModes() {
   const auto jointGrid = [](const Scenario& scenario) { return scenario.kind == ScenarioKind::JointGrid; };
   const auto softStep = [](int threads) {
     return [threads](const Scenario& scenario) {
-      SimulationSettings s = velocityLevel(scenario);
-      s.solver.kind = SolverKind::SequentialImpulses;
-      s.velocity.iterations = 1;
-      s.velocity.positionCorrection = PositionCorrection::SoftStep;
-      s.threads = threads;
-      return std::unique_ptr<PeerWorld>(std::make_unique<TinkertoyWorld>(scenario, s));
+      return std::unique_ptr<PeerWorld>(std::make_unique<TinkertoyWorld>(scenario, softStepSettings(scenario, threads)));
     };
   };
   EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, jointGrid, softStep(1)};
