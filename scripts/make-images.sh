@@ -28,4 +28,12 @@ studio docs/studio-four-bar.json $images/studio-four-bar.png
   --ghost "--integrator euler --no-project" --quiet
 xvfb-run -a -s '-screen 0 1400x1000x24' "$build/tinkertoy-studio" scenes/double_pendulum.json --size 1280x800 \
   --compare "--integrator euler --no-project" --frames 240 --screenshot $images/studio-compare.png
+# The Studio's web page, taken by its browser test while it drags the pendulum it built (needs
+# make web: build/web, Chromium and playwright-core).
+if [[ -f build/web/tinkertoy-studio.wasm && -d build/web-node/node_modules/playwright-core ]]; then
+  TINKERTOY_PAGE_SCREENSHOT=$images/studio-web.png node --test-name-pattern='pendulum built by clicking' \
+    tests/web/browser/studio_page_test.mjs .
+else
+  echo "make-images: no web build: docs/images/studio-web.png is kept as it is (make web builds it)" >&2
+fi
 echo "make-images: wrote $(ls $images | tr '\n' ' ')"

@@ -21,16 +21,25 @@ const site = path.join(root, 'build/web');
 const chromiumPath = '/usr/bin/chromium';
 
 // --- what the tests need, or why they are skipped
+// The newest C++ file the page's module is built from (a build file that changes something
+// relinks the module anyway), and the shipped scenes it carries.
 function newestSource() {
   let newest = 0;
-  const walk = dir => {
+  const consider = file => { newest = Math.max(newest, fs.statSync(file).mtimeMs); };
+  const walk = (dir, extensions) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(file);
-      else if (entry.isFile()) newest = Math.max(newest, fs.statSync(file).mtimeMs);
+      if (entry.isDirectory()) walk(file, extensions);
+      else if (entry.isFile() && extensions.includes(path.extname(file))) consider(file);
     }
   };
-  for (const dir of ['src', 'include', 'apps/studio', 'apps/web', 'web', 'scenes']) walk(path.join(root, dir));
+  for (const dir of ['src', 'include', 'apps/studio']) walk(path.join(root, dir), ['.cpp', '.hpp', '.h']);
+  for (const file of fs.readdirSync(path.join(root, 'scenes')).filter(f => f.endsWith('.json'))) consider(path.join(root, 'scenes', file));
+  for (const file of ['web/studio_page.cpp', 'web/browser_platform.cpp', 'web/eigen_blas.cpp', 'web/eigen_blas.hpp',
+                      'web/fortran_blas.cpp', 'cli/scene_run.cpp', 'cli/scene_run.hpp', 'cli/flag_checks.cpp',
+                      'cli/flag_checks.hpp', 'cli/memory_reserve.cpp', 'cli/progress_bar.cpp']) {
+    consider(path.join(root, 'apps', file));
+  }
   return newest;
 }
 function skip(why) {
@@ -41,6 +50,9 @@ const built = ['index.html', 'tinkertoy-studio.js', 'tinkertoy-studio.wasm', 'ti
 if (!built.every(f => fs.existsSync(path.join(site, f)))) skip('no web build in build/web (make web builds it)');
 if (fs.statSync(path.join(site, 'tinkertoy-studio.wasm')).mtimeMs < newestSource()) {
   skip('build/web is older than the sources it is built from (run make web again)');
+}
+if (fs.readFileSync(path.join(site, 'index.html'), 'utf8') !== fs.readFileSync(path.join(root, 'web/index.html'), 'utf8')) {
+  skip('build/web/index.html is not web/index.html (run make web again)');
 }
 if (!fs.existsSync(chromiumPath)) skip(`no ${chromiumPath} (make web installs Debian's chromium)`);
 let chromium;
@@ -194,6 +206,17 @@ test('files open from the picker and from a drop on the canvas', async () => {
   }, shipped('bridge.json'));
   await page.dispatchEvent('#canvas', 'drop', { dataTransfer: dropped });
   await page.waitForFunction(name => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).name === name, JSON.parse(shipped('bridge.json')).name);
+
+  // A file over the page's limit of 10 MB is refused with a message, and the model stays.
+  const huge = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(11 * 1024 * 1024)], 'huge.json', { type: 'application/json' }));
+    return transfer;
+  });
+  await page.dispatchEvent('#canvas', 'drop', { dataTransfer: huge });
+  assert.match(await page.locator('#notice-text').textContent(), /huge\.json is larger than 10 MB/);
+  await page.waitForTimeout(300);
+  assert.equal((await sceneIn(page)).name, JSON.parse(shipped('bridge.json')).name);
   await closePage(page);
 });
 
@@ -254,12 +277,15 @@ test('a pendulum built by clicking is drawn where it was clicked, swings, follow
 
   // Save (Ctrl+S; untitled, so Save As, whose name Enter takes) downloads the file.
   await page.keyboard.press('Space');  // pause
+  // The page keeps Ctrl+S from the browser (which would save the page), and the Studio gets it.
+  await page.evaluate(() => window.addEventListener('keydown', e => { if (e.key === 's') window.savePrevented = e.defaultPrevented; }));
   const [download] = await Promise.all([page.waitForEvent('download'), (async () => {
     await page.keyboard.press('Control+s');
     await page.waitForTimeout(300);
     await page.keyboard.press('Enter');
   })()]);
   assert.equal(download.suggestedFilename(), 'untitled.json');
+  assert.equal(await page.evaluate(() => window.savePrevented), true);
   const savedFile = path.join(scratch, 'saved.json');
   await download.saveAs(savedFile);
   const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8'));
