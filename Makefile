@@ -47,8 +47,8 @@ bench-peers: deps
 	@cmake --build --preset $(PRESET)
 	@OPENBLAS_NUM_THREADS=1 $(BUILD_DIR)/tinkertoy-peers $(PEERS_FLAGS)
 
-# The browser build's own sources: Dear ImGui and SuiteSparse as Debian ships them, fetched once
-# through a private apt state into build/web-sources (scripts/web/fetch-sources.sh says how).
+# The browser build's own sources: Dear ImGui, SuiteSparse and METIS as Debian ships them,
+# fetched once through a private apt state into build/web-sources (fetch-sources.sh says how).
 web-sources:
 	@scripts/install-deps.sh --web
 	@scripts/web/fetch-sources.sh build/web-sources

@@ -1,7 +1,8 @@
 #!/bin/bash
-# fetch-sources.sh DIR: the two libraries the web build compiles itself, as Debian ships their
-# sources (issue #39): Dear ImGui and SuiteSparse, at the versions of the Debian packages the
-# desktop build links (libimgui-dev, libsuitesparse-dev). Fetched once with `apt-get source
+# fetch-sources.sh DIR: the libraries the web build compiles itself, as Debian ships their
+# sources (issue #39): Dear ImGui, SuiteSparse and the METIS its CHOLMOD orders with, at the
+# versions of the Debian packages the desktop build links (libimgui-dev, libsuitesparse-dev,
+# libmetis-dev). Fetched once with `apt-get source
 # --download-only` through an apt state of their own under DIR/apt (its own source list, package
 # lists and cache), so the machine's apt configuration is left as it is; apt checks each file
 # against the signed archive's checksums, and dpkg-source again against the .dsc's when it
@@ -13,6 +14,7 @@ set -euo pipefail
 dir=${1:?usage: fetch-sources.sh DIR}
 readonly imgui_version=1.86+ds-1
 readonly suitesparse_version=1:5.12.0+dfsg-2
+readonly metis_version=5.1.0.dfsg-7
 readonly suite=bookworm
 
 for tool in apt-get dpkg-source; do
@@ -20,7 +22,7 @@ for tool in apt-get dpkg-source; do
 done
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
-if [[ -f "$dir/imgui/imgui.cpp" && -f "$dir/suitesparse/CHOLMOD/Include/cholmod.h" ]]; then
+if [[ -f "$dir/imgui/imgui.cpp" && -f "$dir/suitesparse/CHOLMOD/Include/cholmod.h" && -f "$dir/metis/include/metis.h" ]]; then
   exit 0  # fetched before
 fi
 
@@ -34,7 +36,8 @@ apt_options=(
 )
 apt-get "${apt_options[@]}" update
 (cd "$dir/download" &&
-  apt-get "${apt_options[@]}" source --download-only "imgui=$imgui_version" "suitesparse=$suitesparse_version")
+  apt-get "${apt_options[@]}" source --download-only "imgui=$imgui_version" "suitesparse=$suitesparse_version" \
+    "metis=$metis_version")
 
 # The .dsc's own signature is the maintainer's, whose key this machine need not have; the files'
 # checksums are what dpkg-source checks here, against a .dsc that apt checked in turn.
@@ -48,4 +51,5 @@ unpack() {  # unpack NAME VERSION: the .dsc (epoch dropped from the file name) i
 }
 unpack imgui "$imgui_version"
 unpack suitesparse "$suitesparse_version"
-echo "fetch-sources: Dear ImGui $imgui_version and SuiteSparse $suitesparse_version in $dir"
+unpack metis "$metis_version"
+echo "fetch-sources: Dear ImGui $imgui_version, SuiteSparse $suitesparse_version and METIS $metis_version in $dir"
