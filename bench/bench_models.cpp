@@ -24,6 +24,10 @@ Eigen::VectorXd point(const Vector3& x, int dimension) {
 SimulationSettings velocityLevelSettings(const Scenario& scenario) {
   SimulationSettings s{.dt = scenario.dt, .formulation = FormulationKind::Velocity};
   s.velocity.substeps = scenario.substeps;
+  if (!scenario.boxes.empty()) {
+    s.velocity.collisions = true;
+    s.velocity.friction = scenario.friction;
+  }
   return s;
 }
 
@@ -68,6 +72,12 @@ Model tinkertoyModel(const Scenario& s) {
     const auto motion = d.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
     bodies.push_back(model.addBody(std::make_unique<RigidBody>(d.mass, d.inertia, Shape::circle(d.radius), motion),
                                    Eigen::Vector3d(d.position.x, d.position.y, 0.0)));
+  }
+  for (const Scenario::Box& b : s.boxes) {
+    const auto motion = b.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
+    bodies.push_back(model.addBody(
+        std::make_unique<RigidBody>(b.mass, b.inertia, Shape::box(2.0 * b.halfWidth, 2.0 * b.halfHeight), motion),
+        Eigen::Vector3d(b.position.x, b.position.y, 0.0)));
   }
   for (const Scenario::Pin& pin : s.pins) {
     const BodyPoint a{bodies[static_cast<std::size_t>(pin.a)], Eigen::Vector2d(pin.localA.x, pin.localA.y)};

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <numbers>
 
 namespace tinkertoy::bench {
@@ -149,7 +151,42 @@ Scenario starScenario(int arms) {
   return s;
 }
 
+Scenario pyramidScenario(int rows, int count) {
+  constexpr double kHalf = 0.5;      // m: Box2D v3's boxes, 1 m on a side
+  constexpr double kMass = 1.0;      // kg (density 1)
+  constexpr double kGap = 2.0;       // m between two pyramids' bases
+  Scenario s;
+  s.kind = ScenarioKind::Pyramid;
+  s.name = count == 1 ? (rows == 100 ? "large_pyramid" : "pyramid-" + std::to_string(rows)) : "many_pyramids";
+  s.size = rows;
+  s.dimension = 2;
+  s.dt = 1.0 / 60.0;
+  s.substeps = 4;
+  s.duration = 5.0;
+  s.gravity = {0.0, -kGravity, 0.0};
+  s.friction = 0.6;
+  s.pyramidRows = rows;
+  const double pitch = rows * 2 * kHalf + kGap;  // from one pyramid's middle to the next's
+  const double width = count * pitch;
+  const double groundHalfWidth = 0.5 * width + 10.0;  // static: its mass and inertia are for engines that ask
+  s.boxes.push_back({{0.5 * (count - 1) * pitch, -kHalf, 0.0}, groundHalfWidth, kHalf, kMass,
+                     kMass * (4 * groundHalfWidth * groundHalfWidth + 4 * kHalf * kHalf) / 12.0, true});
+  for (int p = 0; p < count; ++p) {
+    const double middle = p * pitch;
+    for (int row = 0; row < rows; ++row) {
+      const int boxes = rows - row;
+      for (int k = 0; k < boxes; ++k) {
+        const double x = middle + (k - 0.5 * (boxes - 1)) * 2 * kHalf, y = (2 * row + 1) * kHalf;
+        s.boxes.push_back({{x, y, 0.0}, kHalf, kHalf, kMass, kMass * (2 * kHalf * kHalf * 4) / 12.0, false});
+      }
+    }
+  }
+  return s;
+}
+
 std::optional<Scenario> scenarioByName(std::string_view name) {
+  if (name == "large_pyramid") return pyramidScenario(100, 1);
+  if (name == "many_pyramids") return pyramidScenario(20, 10);
   const auto dash = name.rfind('-');
   if (dash == std::string_view::npos) return std::nullopt;
   const std::string_view family = name.substr(0, dash), digits = name.substr(dash + 1);
@@ -161,6 +198,7 @@ std::optional<Scenario> scenarioByName(std::string_view name) {
   if (family == "joint_grid" && size >= 8) return jointGridScenario(size);  // 7 static bodies fit
   if (family == "tree" && size <= 20) return treeScenario(size);
   if (family == "star") return starScenario(size);
+  if (family == "pyramid" && size <= 1000) return pyramidScenario(size, 1);
   return std::nullopt;
 }
 
@@ -205,13 +243,89 @@ double energy(const Scenario& scenario, std::span<const BodyState> state) {
     const Scenario::Disc& d = scenario.discs[i];
     total += bodyEnergy(state[i], d.mass, d.inertia, d.isStatic);
   }
+  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
+    const Scenario::Box& b = scenario.boxes[i];
+    total += b.isStatic ? 0.0 : bodyEnergy(state[i], b.mass, b.inertia, false);
+  }
   return total;
+}
+
+namespace {
+
+// How deep boxes a and b overlap at their states: the least overlap of their projections on the
+// four axes of the two boxes (separating axes), or 0 when one of them separates them.
+double overlap(const Scenario::Box& a, const BodyState& sa, const Scenario::Box& b, const BodyState& sb) {
+  const double ca = std::cos(sa.angle), na = std::sin(sa.angle), cb = std::cos(sb.angle), nb = std::sin(sb.angle);
+  const double axes[4][2] = {{ca, na}, {-na, ca}, {cb, nb}, {-nb, cb}};
+  const double dx = sb.position.x - sa.position.x, dy = sb.position.y - sa.position.y;
+  double least = std::numeric_limits<double>::infinity();
+  for (const auto& u : axes) {
+    const auto extent = [&u](const Scenario::Box& box, double c, double n) {
+      return box.halfWidth * std::abs(c * u[0] + n * u[1]) + box.halfHeight * std::abs(-n * u[0] + c * u[1]);
+    };
+    const double depth = extent(a, ca, na) + extent(b, cb, nb) - std::abs(dx * u[0] + dy * u[1]);
+    if (depth <= 0.0) return 0.0;
+    least = std::min(least, depth);
+  }
+  return least;
+}
+
+}  // namespace
+
+double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state) {
+  // Static boxes against every moving one; moving boxes against their neighbours in a grid of
+  // cells as wide as the largest moving box's diagonal.
+  std::vector<std::size_t> moving;
+  double cell = 0.0;
+  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
+    if (scenario.boxes[i].isStatic) continue;
+    moving.push_back(i);
+    cell = std::max(cell, 2.0 * std::hypot(scenario.boxes[i].halfWidth, scenario.boxes[i].halfHeight));
+  }
+  double deepest = 0.0;
+  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
+    if (!scenario.boxes[i].isStatic) continue;
+    for (const std::size_t j : moving) deepest = std::max(deepest, overlap(scenario.boxes[i], state[i], scenario.boxes[j], state[j]));
+  }
+  std::map<std::pair<long, long>, std::vector<std::size_t>> grid;
+  const auto cellOf = [cell](double x) { return static_cast<long>(std::floor(x / cell)); };
+  for (const std::size_t i : moving) grid[{cellOf(state[i].position.x), cellOf(state[i].position.y)}].push_back(i);
+  for (const std::size_t i : moving) {
+    const long cx = cellOf(state[i].position.x), cy = cellOf(state[i].position.y);
+    for (long x = cx - 1; x <= cx + 1; ++x) {
+      for (long y = cy - 1; y <= cy + 1; ++y) {
+        const auto found = grid.find({x, y});
+        if (found == grid.end()) continue;
+        for (const std::size_t j : found->second) {
+          if (j > i) deepest = std::max(deepest, overlap(scenario.boxes[i], state[i], scenario.boxes[j], state[j]));
+        }
+      }
+    }
+  }
+  return deepest;
+}
+
+bool pyramidsStand(const Scenario& scenario, std::span<const BodyState> state) {
+  constexpr double kMostSideways = 0.1;  // m
+  constexpr double kMostSunk = 0.01;     // of the pyramid's height
+  double top = -std::numeric_limits<double>::infinity(), height = 0.0;  // the top boxes' center; the pyramid's height
+  for (const Scenario::Box& b : scenario.boxes) {
+    if (!b.isStatic && b.position.y > top) top = b.position.y, height = b.position.y + b.halfHeight;
+  }
+  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
+    const Scenario::Box& b = scenario.boxes[i];
+    if (b.isStatic) continue;
+    if (!(std::abs(state[i].position.x - b.position.x) <= kMostSideways)) return false;
+    if (b.position.y == top && !(b.position.y - state[i].position.y <= kMostSunk * height)) return false;
+  }
+  return true;
 }
 
 std::vector<BodyState> initialState(const Scenario& scenario) {
   std::vector<BodyState> state(scenario.bodyCount());
   for (std::size_t i = 0; i < scenario.particles.size(); ++i) state[i].position = scenario.particles[i].position;
   for (std::size_t i = 0; i < scenario.discs.size(); ++i) state[i].position = scenario.discs[i].position;
+  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) state[i].position = scenario.boxes[i].position;
   return state;
 }
 

@@ -19,9 +19,16 @@
 //   star-N       (2D)  a hub mass of 1 kg at the origin-side end of N rods of 1 m to N masses of
 //                      1 kg around it (a body shared by N constraints), the hub hanging from the
 //                      pivot by one more rod. dt = 1/240 s, 10 s.
+//   pyramid-R    (2D)  Box2D v3's pyramid: R rows of 1 m boxes (1 kg, friction 0.6), R boxes at
+//                      the bottom and one fewer in each row up, each row centred on the one below
+//                      and touching it, on a static ground box whose top is y = 0 (the first
+//                      box of the scenario). dt = 1/60 s with 4 substeps, 5 s. pyramid-20 has
+//                      210 boxes; large_pyramid is pyramid-100 (5050 boxes).
+//   many_pyramids (2D) ten pyramid-20s side by side on one ground, 2 m apart at their bases
+//                      (2100 boxes).
 //
 // Gravity is (0, −9.81[, 0]) m/s². A scenario carries either particles and rods (chain,
-// cloth) or discs and pins (joint_grid).
+// cloth), discs and pins (joint_grid), or boxes that collide (the pyramids).
 //
 //   Scenario s = scenarioByName("chain-1000").value();
 //   std::vector<BodyState> state = ...;           // read from an engine, in s's body order
@@ -40,7 +47,7 @@ struct Vector3 {
   double x = 0.0, y = 0.0, z = 0.0;
 };
 
-enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star };
+enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star, Pyramid };
 
 struct Scenario {
   // A point mass (chain, cloth). A nailed particle is held at its starting position: a
@@ -73,6 +80,15 @@ struct Scenario {
     Vector3 localA, localB;
   };
 
+  // A box that collides with the others (the pyramids), at its center of mass, angle 0.
+  struct Box {
+    Vector3 position;
+    double halfWidth = 0.0, halfHeight = 0.0;  // m
+    double mass = 0.0;                         // kg
+    double inertia = 0.0;                      // kg·m² about the center
+    bool isStatic = false;
+  };
+
   ScenarioKind kind = ScenarioKind::Chain;
   std::string name;  // "chain-1000"
   int size = 0;      // N links, G per side, N per side
@@ -90,8 +106,14 @@ struct Scenario {
   std::vector<Disc> discs;
   std::vector<Pin> pins;
 
+  std::vector<Box> boxes;
+  double friction = 0.0;  // Coulomb's μ between any two boxes
+  int pyramidRows = 0;    // rows of each pyramid
+
   // Bodies an engine reports a state for: the particles, or the discs.
-  [[nodiscard]] std::size_t bodyCount() const { return kind == ScenarioKind::JointGrid ? discs.size() : particles.size(); }
+  [[nodiscard]] std::size_t bodyCount() const {
+    return kind == ScenarioKind::JointGrid ? discs.size() : kind == ScenarioKind::Pyramid ? boxes.size() : particles.size();
+  }
   [[nodiscard]] long steps() const;
 };
 
@@ -109,8 +131,10 @@ Scenario clothScenario(int side);
 Scenario jointGridScenario(int side);
 Scenario treeScenario(int depth);
 Scenario starScenario(int arms);
-// "chain-N", "cloth-G", "joint_grid-N", "tree-D" or "star-N" with a positive size; nullopt for
-// anything else.
+// `count` pyramids of `rows` rows side by side (pyramid-R, large_pyramid, many_pyramids).
+Scenario pyramidScenario(int rows, int count);
+// "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N" or "pyramid-R" with a positive size,
+// "large_pyramid" or "many_pyramids"; nullopt for anything else.
 std::optional<Scenario> scenarioByName(std::string_view name);
 
 // The constraint error of a state [bodyCount()], in units of L: for rods, the largest
@@ -120,6 +144,12 @@ double constraintError(const Scenario& scenario, std::span<const BodyState> stat
 // Kinetic plus gravitational potential energy of a state [bodyCount()], J, with the
 // scenario's masses and inertias; static bodies and nailed particles count no kinetic energy.
 double energy(const Scenario& scenario, std::span<const BodyState> state);
+// The deepest overlap of two boxes in a state [bodyCount()], m (0 when none overlap, and for
+// scenarios without boxes): the least separating-axis overlap of each pair that touches.
+double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state);
+// Whether every pyramid still stands in a state: its top box has sunk by at most 1 % of the
+// pyramid's height, and no box has moved sideways by more than 0.1 m.
+bool pyramidsStand(const Scenario& scenario, std::span<const BodyState> state);
 // The starting state [bodyCount()]: every body where the scenario puts it, at rest.
 std::vector<BodyState> initialState(const Scenario& scenario);
 

@@ -14,6 +14,12 @@
 //                the pin's world point (disc a's position + localA), collideConnected false, no
 //                limit, no motor. A pin between two static discs is created too; Box2D's island
 //                solver never visits it.
+//   pyramids     each box a body with one b2PolygonShape box, its half sizes less b2_polygonRadius
+//                (Box2D 2.4 keeps that skin around every polygon: the skin is the box's surface,
+//                else the touching boxes of a row push each other apart by 2 cm a pair), the
+//                scenario's mass and inertia (SetMassData), its friction the scenario's; the
+//                ground a static body with its box. Box2D's own mixing of two frictions,
+//                √(μ₁μ₂), gives the scenario's μ for every pair.
 //   cloth        not built: Box2D is 2D.
 //
 // Gravity is the scenario's. Sleeping is turned off, so that every step solves every body, as
@@ -49,6 +55,8 @@ class Box2dWorld final : public PeerWorld {
     world_.SetAllowSleeping(false);
     if (scenario.kind == ScenarioKind::Chain) {
       buildChain(scenario);
+    } else if (scenario.kind == ScenarioKind::Pyramid) {
+      buildPyramid(scenario);
     } else {
       buildJointGrid(scenario);
     }
@@ -120,6 +128,30 @@ class Box2dWorld final : public PeerWorld {
                             toBox2d(anchor));
       definition.collideConnected = false;
       world_.CreateJoint(&definition);
+    }
+  }
+
+  void buildPyramid(const Scenario& scenario) {
+    for (const Scenario::Box& box : scenario.boxes) {
+      b2BodyDef definition;
+      definition.type = box.isStatic ? b2_staticBody : b2_dynamicBody;
+      definition.position = toBox2d(box.position);
+      b2Body* body = world_.CreateBody(&definition);
+      b2PolygonShape shape;
+      shape.SetAsBox(static_cast<float>(box.halfWidth) - b2_polygonRadius, static_cast<float>(box.halfHeight) - b2_polygonRadius);
+      b2FixtureDef fixture;
+      fixture.shape = &shape;
+      fixture.density = 1.0f;
+      fixture.friction = static_cast<float>(scenario.friction);
+      body->CreateFixture(&fixture);
+      if (!box.isStatic) {  // the scenario's mass and inertia, not those of the box less its skin
+        b2MassData massData;
+        massData.mass = static_cast<float>(box.mass);
+        massData.center.SetZero();
+        massData.I = static_cast<float>(box.inertia);
+        body->SetMassData(&massData);
+      }
+      bodies_.push_back(body);
     }
   }
 

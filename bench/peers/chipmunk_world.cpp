@@ -14,6 +14,9 @@
 //                pin's two local anchors. A pin between two static discs is left out: it holds
 //                nothing, and Chipmunk cannot solve a joint between two infinite masses (its
 //                2×2 effective mass is singular).
+//   pyramids     each box a body, cpBodyNew(mass, cpMomentForBox) or static, with one
+//                cpBoxShapeNew of the box's size (no rounding); each shape's friction √μ, since
+//                Chipmunk multiplies the two shapes' frictions of a pair.
 //   cloth        not built: Chipmunk is 2D.
 //
 // Gravity is the scenario's; sleeping stays off (Chipmunk's default). Chipmunk moves the positions
@@ -51,6 +54,9 @@ struct BodyFree {
 struct ConstraintFree {
   void operator()(cpConstraint* constraint) const { cpConstraintFree(constraint); }
 };
+struct ShapeFree {
+  void operator()(cpShape* shape) const { cpShapeFree(shape); }
+};
 
 class ChipmunkWorld final : public PeerWorld {
  public:
@@ -59,6 +65,8 @@ class ChipmunkWorld final : public PeerWorld {
     cpSpaceSetGravity(space_.get(), toChipmunk(scenario.gravity));
     if (scenario.kind == ScenarioKind::Chain) {
       buildChain(scenario);
+    } else if (scenario.kind == ScenarioKind::Pyramid) {
+      buildPyramid(scenario);
     } else {
       buildJointGrid(scenario);
     }
@@ -124,8 +132,21 @@ class ChipmunkWorld final : public PeerWorld {
     }
   }
 
+  void buildPyramid(const Scenario& scenario) {
+    // Chipmunk multiplies two shapes' frictions: each gets √μ, so every pair has μ.
+    const double friction = std::sqrt(scenario.friction);
+    for (const Scenario::Box& box : scenario.boxes) {
+      const double width = 2.0 * box.halfWidth, height = 2.0 * box.halfHeight;
+      addBody(box.position, box.isStatic, box.mass, cpMomentForBox(box.mass, width, height));
+      shapes_.emplace_back(cpBoxShapeNew(bodies_.back().get(), width, height, 0.0));
+      cpShapeSetFriction(shapes_.back().get(), friction);
+      cpSpaceAddShape(space_.get(), shapes_.back().get());
+    }
+  }
+
   // Declared first so they go last: freeing the space wakes the bodies still in it.
   std::vector<std::unique_ptr<cpBody, BodyFree>> bodies_;  // in the scenario's body order
+  std::vector<std::unique_ptr<cpShape, ShapeFree>> shapes_;
   std::vector<std::unique_ptr<cpConstraint, ConstraintFree>> constraints_;
   std::unique_ptr<cpSpace, SpaceFree> space_;
   cpFloat timeStep_;

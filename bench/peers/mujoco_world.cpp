@@ -316,7 +316,9 @@ std::vector<EngineMode> mujocoModes() {
                         }};
   EngineMode tendons{engine, "tendons", false,
                      [](const Scenario& scenario) {
-                       return scenario.kind != ScenarioKind::JointGrid && fits(tendonSize(scenario));
+                       return (scenario.kind == ScenarioKind::Chain || scenario.kind == ScenarioKind::Cloth ||
+                               scenario.kind == ScenarioKind::Tree || scenario.kind == ScenarioKind::Star) &&
+                              fits(tendonSize(scenario));
                      },
                      [](const Scenario& scenario) {
                        return std::make_unique<MujocoWorld>(scenario, tendonFiles(scenario));

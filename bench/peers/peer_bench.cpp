@@ -11,6 +11,10 @@
 //                  whose one run takes more than 20 s of CPU runs once)
 //   max ‖C‖/L      largest constraint error over the run (joint_grid: pin separation, m)
 //   energy drift   max over the run of |E(t) − E(0)|, J
+//   (with contacts, a second table instead of ‖C‖/L and drift:)
+//   deepest penetration   the deepest overlap of two boxes over the run (deepestPenetration)
+//   stands at the end     whether every pyramid still stands after the run (pyramidsStand)
+//   energy gained  max over the run of E(t) − E(0), J (a resting pile should gain none)
 //   ratio          for Tinkertoy's modes: CPU ms/step (wall ms/step for a mode on several
 //                  threads) over the CPU ms/step of the fastest peer whose max ‖C‖/L stays
 //                  under 5 % (the peers run on one thread); and the same over the fastest peer
@@ -53,6 +57,10 @@ struct RunResult {
   double wallMsPerStep = 0.0;
   double maxError = 0.0;
   double energyDrift = 0.0;
+  // Scenarios with contacts (the pyramids):
+  double deepestPenetration = 0.0;  // m, over the run
+  double energyGained = 0.0;        // J: the most E(t) − E(0) rose over the run
+  bool stands = true;               // at the end (pyramidsStand)
   double reached = 0.0;  // simulated seconds
   bool blewUp = false;
   std::string failure;
@@ -97,7 +105,12 @@ RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps) 
       }
       result.maxError = std::max(result.maxError, error);
       result.energyDrift = std::max(result.energyDrift, drift);
+      if (!scenario.boxes.empty()) {
+        result.deepestPenetration = std::max(result.deepestPenetration, deepestPenetration(scenario, state));
+        result.energyGained = std::max(result.energyGained, energy(scenario, state) - initialEnergy);
+      }
     }
+    if (!scenario.boxes.empty()) result.stands = pyramidsStand(scenario, state);
   } catch (const std::exception& e) {
     result.blewUp = true;
     result.failure = e.what();
@@ -252,14 +265,30 @@ int main(int argc, char** argv) {
       row.ratioToAny = ratio(any);
     }
   }
+  // The joints' table: constraint error and drift.
+  const auto hasContacts = [](const Row& row) { return !scenarioByName(row.scenario)->boxes.empty(); };
   std::printf("\n| scenario | engine | mode | CPU ms/step | runs | wall ms/step | max ‖C‖/L | energy drift (J) | ratio to the fastest peer under 5 %% | ratio to the fastest peer |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---|---|\n");
   for (const Row& row : table) {
+    if (hasContacts(row)) continue;
     const RunResult& r = row.result;
     const std::string error = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.maxError, "%.2g");
     std::printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", row.scenario.c_str(), row.mode->engine.c_str(),
                 row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
                 error.c_str(), format(r.energyDrift, "%.3g").c_str(), row.ratio.c_str(), row.ratioToAny.c_str());
+  }
+  // The contacts' table: penetration, whether the pyramids stand, the energy gained, and the
+  // ratio to the fastest peer whatever it kept.
+  std::printf("\n| scenario | engine | mode | CPU ms/step | runs | wall ms/step | deepest penetration (m) | stands at the end | energy gained (J) | ratio to the fastest peer |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---|---:|---|\n");
+  for (const Row& row : table) {
+    if (!hasContacts(row)) continue;
+    const RunResult& r = row.result;
+    const std::string depth = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.deepestPenetration, "%.2g");
+    std::printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", row.scenario.c_str(), row.mode->engine.c_str(),
+                row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
+                depth.c_str(), r.blewUp ? "" : r.stands ? "yes" : "no", format(r.energyGained, "%.3g").c_str(),
+                row.ratioToAny.c_str());
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 //                bits as one thread): its wall time is the figure, its CPU time counts both
 //   sequential   the velocity level with sequential impulses, 8 passes and Baumgarte (the
 //                game-engine mode, for reference; joint_grid: its 4 substeps)
-//   soft step    joint_grid only: Box2D v3's solver, the soft step at its 4 substeps with one
+//   soft step    joint_grid and the pyramids: Box2D v3's solver, the soft step at its 4 substeps with one
 //                soft and one relax pass each, on one thread and on two
 #include <memory>
 
@@ -62,14 +62,16 @@ std::vector<EngineMode> tinkertoyModes() {
                           s.velocity.positionCorrection = PositionCorrection::Baumgarte;
                           return std::make_unique<TinkertoyWorld>(scenario, s);
                         }};
-  const auto jointGrid = [](const Scenario& scenario) { return scenario.kind == ScenarioKind::JointGrid; };
+  const auto softStepScenarios = [](const Scenario& scenario) {
+    return scenario.kind == ScenarioKind::JointGrid || scenario.kind == ScenarioKind::Pyramid;
+  };
   const auto softStep = [](int threads) {
     return [threads](const Scenario& scenario) {
       return std::unique_ptr<PeerWorld>(std::make_unique<TinkertoyWorld>(scenario, softStepSettings(scenario, threads)));
     };
   };
-  EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, jointGrid, softStep(1)};
-  EngineMode softTwoThreads{"tinkertoy", "soft step, 4 substeps, 2 threads", true, jointGrid, softStep(2), 2};
+  EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, softStepScenarios, softStep(1)};
+  EngineMode softTwoThreads{"tinkertoy", "soft step, 4 substeps, 2 threads", true, softStepScenarios, softStep(2), 2};
   return {exact, exactTwoThreads, sequential, soft, softTwoThreads};
 }
 

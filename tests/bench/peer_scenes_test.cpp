@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "peer_world.hpp"
 
@@ -39,8 +40,12 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
   std::vector<double> masses(scenario.bodyCount());
   world->masses(masses);
   for (std::size_t i = 0; i < masses.size(); ++i) {
-    const bool fixed = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].isStatic : scenario.particles[i].nailed;
-    const double mass = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].mass : scenario.particles[i].mass;
+    const bool fixed = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].isStatic
+                       : scenario.kind == ScenarioKind::Pyramid ? scenario.boxes[i].isStatic
+                                                                 : scenario.particles[i].nailed;
+    const double mass = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].mass
+                        : scenario.kind == ScenarioKind::Pyramid ? scenario.boxes[i].mass
+                                                                  : scenario.particles[i].mass;
     if (fixed && masses[i] == 0.0) continue;  // held by infinite mass
     EXPECT_NEAR(masses[i], mass, 1e-6 * mass) << "body " << i;
   }
@@ -62,7 +67,9 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
 TEST(PeerScenes, TinkertoyBuildsEveryScenario) {
   for (const EngineMode& mode : engineModes()) {
     if (!mode.isTinkertoy) continue;
-    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10)}) expectSameScene(mode, s);
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2)}) {
+      expectSameScene(mode, s);
+    }
   }
 }
 
@@ -71,7 +78,7 @@ TEST(PeerScenes, EveryPeerBuildsTheSameScene) {
   int checked = 0;
   for (const EngineMode& mode : engineModes()) {
     if (mode.isTinkertoy) continue;
-    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10)}) {
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2)}) {
       if (!mode.supports(s)) continue;
       expectSameScene(mode, s);
       ++checked;
@@ -87,6 +94,43 @@ TEST(PeerScenes, NamesParse) {
   for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3"}) {
     EXPECT_FALSE(scenarioByName(bad)) << bad;
   }
+}
+
+TEST(PeerScenes, PyramidsAreLaidOutAsBox2dV3Does) {
+  const Scenario large = scenarioByName("large_pyramid").value();
+  EXPECT_EQ(large.boxes.size(), 1u + 5050u);  // the ground and 100 + 99 + … + 1 boxes
+  EXPECT_EQ(scenarioByName("pyramid-20")->boxes.size(), 1u + 210u);
+  EXPECT_EQ(scenarioByName("many_pyramids")->boxes.size(), 1u + 2100u);
+  // Resting, every box touches the next without overlapping, and each pyramid stands.
+  const Scenario s = pyramidScenario(4, 2);
+  std::vector<BodyState> state = initialState(s);
+  EXPECT_EQ(deepestPenetration(s, state), 0.0);
+  EXPECT_TRUE(pyramidsStand(s, state));
+}
+
+// The penetration is the least overlap over the two boxes' axes, against a hand count: two unit
+// boxes 0.9 m apart overlap by 0.1 m; a box turned 45° on the two below it is least deep along its
+// own diagonal; and the pyramids' standing test catches a slid box and a sunk top.
+TEST(PeerScenes, PenetrationAndStandingMeasureWhatTheySay) {
+  Scenario s = pyramidScenario(2, 1);  // the ground, two boxes at the bottom, one on top
+  std::vector<BodyState> state = initialState(s);
+  state[2].position.x = state[1].position.x + 0.9;  // the bottom pair 0.1 m into each other
+  EXPECT_NEAR(deepestPenetration(s, state), 0.1, 1e-12);
+  state = initialState(s);
+  state[3].angle = std::numbers::pi / 4;  // the top box on its corner, its center where it was
+  // Its lowest corner is √2/2 − 0.5 ≈ 0.207 m into the boxes below along y, but along its own axis
+  // u = (1, 1)/√2 less: its half extent 0.5, the lower left box's (0.5 + 0.5)/√2, their centers
+  // (0.5, 1) apart, 1.5/√2 along u: 0.5 + 1/√2 − 1.5/√2 = 0.5 (1 − 1/√2) ≈ 0.146 m.
+  EXPECT_NEAR(deepestPenetration(s, state), 0.5 * (1.0 - std::sqrt(0.5)), 1e-12);
+  EXPECT_TRUE(pyramidsStand(s, initialState(s)));
+  state = initialState(s);
+  state[1].position.x -= 0.11;  // slid 0.11 m
+  EXPECT_FALSE(pyramidsStand(s, state));
+  state = initialState(s);
+  state[3].position.y -= 0.021;  // the top sunk by more than 1 % of the 2 m pyramid
+  EXPECT_FALSE(pyramidsStand(s, state));
+  state[3].position.y += 0.002;  // by 0.019 m: within it
+  EXPECT_TRUE(pyramidsStand(s, state));
 }
 
 TEST(PeerScenes, ErrorAndEnergyMeasureWhatTheySay) {
