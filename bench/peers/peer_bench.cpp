@@ -45,7 +45,8 @@ namespace tinkertoy::bench {
 namespace {
 
 struct Options {
-  std::vector<std::string> scenarios{"chain-100", "chain-1000", "chain-10000", "cloth-32", "cloth-64", "joint_grid-100"};
+  std::vector<std::string> scenarios{"chain-100", "chain-1000",   "chain-10000", "cloth-32",     "cloth-64",
+                                     "joint_grid-100", "pyramid-20", "large_pyramid", "many_pyramids"};
   std::vector<std::string> engines;  // empty: all
   double duration = 0.0;             // 0: each scenario's own
   int repeat = 3;
