@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <iterator>
+#include <utility>
 #include <variant>
 
 namespace tinkertoy {
@@ -14,7 +15,7 @@ namespace {
 double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
 
 // The key a point keeps from step to step: its bodies and features.
-auto key(std::size_t a, std::size_t b, std::uint32_t id) { return std::tuple{a, b, id}; }
+auto pairOf(const ContactSolver::Point& p) { return std::pair{p.a, p.b}; }
 
 }  // namespace
 
@@ -55,7 +56,7 @@ void ContactSolver::refresh(const Model& model) {
   }
 }
 
-Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::VectorXd& v) const {
+inline Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::VectorXd& v) const {
   const auto at = [&](std::size_t body, const Eigen::Vector2d& r) {
     const BodyMass& m = bodies_[body];
     const Eigen::Index o = m.offset;
@@ -67,7 +68,7 @@ Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::Vec
 
 // A body nothing moves (static, kinematic) is not written at all: the manifolds of one colour
 // may share it, and run on different threads.
-void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const {
+inline void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const {
   const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
   if (a.inverseMass > 0.0) {
     v.segment<2>(a.offset) -= a.inverseMass * impulse;
@@ -84,8 +85,14 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   const ContactMaterial& material = material_;
   backward_ = true;  // the first pass goes forward
   std::swap(points_, previous_);
-  std::sort(previous_.begin(), previous_.end(),
-            [](const Point& x, const Point& y) { return key(x.a, x.b, x.id) < key(y.a, y.b, y.id); });
+  // The warm start's match: the last points by pair of bodies, in the order the finder made them
+  // (its pairs come sorted, so this sorts nothing as a rule), then each new point's pair found by
+  // a cursor that moves forward with the finder's order, and its feature id within the pair's few.
+  const auto byPair = [](const Point& x, const Point& y) { return pairOf(x) < pairOf(y); };
+  if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) {
+    std::stable_sort(previous_.begin(), previous_.end(), byPair);
+  }
+  auto cursor = previous_.begin();
   points_.clear();
   touches_.clear();
   deepest_ = 0.0;
@@ -124,11 +131,15 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       p.friction = mixedFriction(a.friction, b.friction);
       p.restitution = mixedRestitution(a.restitution, b.restitution);
       p.threshold = material.restitutionThreshold;
-      const auto same = std::lower_bound(previous_.begin(), previous_.end(), key(p.a, p.b, p.id),
-                                         [](const Point& x, const auto& wanted) { return key(x.a, x.b, x.id) < wanted; });
-      if (material.warmStart && same != previous_.end() && key(same->a, same->b, same->id) == key(p.a, p.b, p.id)) {
+      if (cursor != previous_.begin() && pairOf(*std::prev(cursor)) >= pairOf(p)) {
+        cursor = std::lower_bound(previous_.begin(), previous_.end(), p, byPair);  // the finder went back
+      }
+      while (cursor != previous_.end() && pairOf(*cursor) < pairOf(p)) ++cursor;
+      for (auto same = cursor; material.warmStart && same != previous_.end() && pairOf(*same) == pairOf(p); ++same) {
+        if (same->id != p.id) continue;
         p.normalImpulse = same->normalImpulse;
         p.tangentImpulse = same->tangentImpulse;
+        break;
       }
       points_.push_back(p);
     }
@@ -147,7 +158,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   }
 }
 
-void ContactSolver::pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const {
+inline void ContactSolver::pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const {
   const double vn = p.normal.dot(relativeVelocity(p, v));
   const double old = impulse;
   impulse = std::max(old - p.normalMass * (vn - target), 0.0);
