@@ -66,6 +66,7 @@ void ContactFinder::build(const Model& model) {
   joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
   boxes_.resize(colliders_.size());
   margins_.resize(colliders_.size());
+  placements_.resize(colliders_.size());
   contacts_.reserve(4 * colliders_.size());
 }
 
@@ -91,17 +92,19 @@ Placement ContactFinder::placement(const Proxy& p, const StateView& state) const
   return Placement::of(state.q[p.offset], state.q[p.offset + 1], p.turns ? state.q[p.offset + 2] : 0.0);
 }
 
-Manifold ContactFinder::collidePair(std::size_t i, std::size_t j, const StateView& state, double speculative) const {
+Manifold ContactFinder::collidePair(std::size_t i, std::size_t j, const Placement& xi, const Placement& xj,
+                                    double speculative) const {
   const Proxy &a = colliders_[i], &b = colliders_[j];
-  Manifold m = collide(a.shape, placement(a, state), b.shape, placement(b, state), speculative);
-  if (a.link) dropGhosts(a, placement(a, state), true, m);
-  if (b.link) dropGhosts(b, placement(b, state), false, m);
+  Manifold m = collide(a.shape, xi, b.shape, xj, speculative);
+  if (a.link) dropGhosts(a, xi, true, m);
+  if (b.link) dropGhosts(b, xj, false, m);
   for (int k = 0; k < m.count; ++k) m.points[k].id |= a.part | b.part;
   return m;
 }
 
 Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView& state, double speculative) const {
-  return collidePair(contact.shapeA, contact.shapeB, state, speculative);
+  return collidePair(contact.shapeA, contact.shapeB, placement(colliders_[contact.shapeA], state),
+                     placement(colliders_[contact.shapeB], state), speculative);
 }
 
 std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop) {
@@ -109,7 +112,8 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
     const Proxy& c = colliders_[i];
     const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
     margins_[i] = 2.0 * slop + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
-    boxes_[i] = boundsOf(c.shape, placement(c, state)).grown(margins_[i]);
+    placements_[i] = placement(c, state);
+    boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
   }
   broadphase_.update(boxes_);
   contacts_.clear();
@@ -117,7 +121,7 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
     const auto first = static_cast<std::size_t>(i), second = static_cast<std::size_t>(j);
     if (excluded(first, second)) continue;
     // Colliders are in dense body order, so i < j is a before b.
-    const Manifold m = collidePair(first, second, state, margins_[first] + margins_[second]);
+    const Manifold m = collidePair(first, second, placements_[first], placements_[second], margins_[first] + margins_[second]);
     if (m.count == 0) continue;
     contacts_.push_back({.a = colliders_[first].body, .b = colliders_[second].body, .manifold = m, .shapeA = first, .shapeB = second});
   }

@@ -90,9 +90,10 @@ class ContactFinder {
   // Drops a chain link's ghost points (above) from `m`, where `link` is a (linkIsA) or b.
   static void dropGhosts(const Proxy& link, const Placement& at, bool linkIsA, Manifold& m);
   [[nodiscard]] Placement placement(const Proxy& p, const StateView& state) const;
-  // The manifold of shapes i < j at `state` within `speculative`, without a chain's ghosts, the
-  // links' indices in the ids.
-  [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const StateView& state, double speculative) const;
+  // The manifold of shapes i < j placed at xi and xj within `speculative`, without a chain's
+  // ghosts, the links' indices in the ids.
+  [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const Placement& xi, const Placement& xj,
+                                     double speculative) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
 
   Broadphase broadphase_{0.1};
@@ -100,6 +101,7 @@ class ContactFinder {
   std::vector<std::pair<std::size_t, std::size_t>> joined_;  // body pairs (a < b) that never collide, sorted
   std::vector<Aabb> boxes_;
   std::vector<double> margins_;
+  std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
   std::vector<BodyContact> contacts_;
 };
 
