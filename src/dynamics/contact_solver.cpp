@@ -14,7 +14,7 @@ namespace {
 
 double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
 
-// The key a point keeps from step to step: its bodies and features.
+// A point's pair of bodies: with its feature id, what a point keeps from step to step.
 auto pairOf(const ContactSolver::Point& p) { return std::pair{p.a, p.b}; }
 
 }  // namespace
@@ -86,12 +86,11 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   backward_ = true;  // the first pass goes forward
   std::swap(points_, previous_);
   // The warm start's match: the last points by pair of bodies, in the order the finder made them
-  // (its pairs come sorted, so this sorts nothing as a rule), then each new point's pair found by
-  // a cursor that moves forward with the finder's order, and its feature id within the pair's few.
+  // (its pairs come sorted, so this sorts nothing as a rule; a body of several shapes, a chain,
+  // can interleave them), then each new point's pair found by a cursor that moves forward with
+  // the finder's order, and its feature id among the pair's few points (unique within a pair).
   const auto byPair = [](const Point& x, const Point& y) { return pairOf(x) < pairOf(y); };
-  if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) {
-    std::stable_sort(previous_.begin(), previous_.end(), byPair);
-  }
+  if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) std::sort(previous_.begin(), previous_.end(), byPair);
   auto cursor = previous_.begin();
   points_.clear();
   touches_.clear();
