@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <utility>
 
 namespace tinkertoy::bench {
 
@@ -21,6 +22,20 @@ double distance(const Vector3& a, const Vector3& b) {
 Vector3 pinPoint(const BodyState& s, const Vector3& local) {
   const double c = std::cos(s.angle), n = std::sin(s.angle);
   return {s.position.x + c * local.x - n * local.y, s.position.y + n * local.x + c * local.y, 0.0};
+}
+
+// A 2D scenario of Box2D v3's benchmarks: steps of 1/60 s in 4 substeps, 5 s, gravity down.
+Scenario onBox2dClock(ScenarioKind kind, std::string name, int size) {
+  Scenario s;
+  s.kind = kind;
+  s.name = std::move(name);
+  s.size = size;
+  s.dimension = 2;
+  s.dt = 1.0 / 60.0;
+  s.substeps = 4;
+  s.duration = 5.0;
+  s.gravity = {0.0, -kGravity, 0.0};
+  return s;
 }
 
 }  // namespace
@@ -74,15 +89,7 @@ Scenario clothScenario(int side) {
 Scenario jointGridScenario(int side) {
   constexpr double kRadius = 0.4;
   constexpr double kDensity = 1.0;
-  Scenario s;
-  s.kind = ScenarioKind::JointGrid;
-  s.name = "joint_grid-" + std::to_string(side);
-  s.size = side;
-  s.dimension = 2;
-  s.dt = 1.0 / 60.0;
-  s.substeps = 4;
-  s.duration = 5.0;
-  s.gravity = {0.0, -kGravity, 0.0};
+  Scenario s = onBox2dClock(ScenarioKind::JointGrid, "joint_grid-" + std::to_string(side), side);
   s.length = 1.0;
   const double mass = kDensity * std::numbers::pi * kRadius * kRadius;
   const double inertia = 0.5 * mass * kRadius * kRadius;
@@ -155,15 +162,9 @@ Scenario pyramidScenario(int rows, int count) {
   constexpr double kHalf = 0.5;      // m: Box2D v3's boxes, 1 m on a side
   constexpr double kMass = 1.0;      // kg (density 1)
   constexpr double kGap = 2.0;       // m between two pyramids' bases
-  Scenario s;
-  s.kind = ScenarioKind::Pyramid;
-  s.name = count == 1 ? (rows == 100 ? "large_pyramid" : "pyramid-" + std::to_string(rows)) : "many_pyramids";
-  s.size = rows;
-  s.dimension = 2;
-  s.dt = 1.0 / 60.0;
-  s.substeps = 4;
-  s.duration = 5.0;
-  s.gravity = {0.0, -kGravity, 0.0};
+  Scenario s = onBox2dClock(ScenarioKind::Pyramid,
+                            count == 1 ? (rows == 100 ? "large_pyramid" : "pyramid-" + std::to_string(rows)) : "many_pyramids",
+                            rows);
   s.friction = 0.6;
   s.pyramidRows = rows;
   const double pitch = rows * 2 * kHalf + kGap;  // from one pyramid's middle to the next's
