@@ -47,6 +47,7 @@ def scenarios(tinkertoy, peers, scenes):
         "chain-1000 exact": (peer("chain-1000", "tinkertoy/exact", 1 / 240), 4, 24),
         "cloth-16 exact": (peer("cloth-16", "tinkertoy/exact", 1 / 240), 4, 44),
         "joint_grid-32 soft step": (peer("joint_grid-32", "tinkertoy/soft step, 4 substeps", 1 / 60), 4, 24),
+        "pyramid-20 soft step": (peer("pyramid-20", "tinkertoy/soft step, 4 substeps", 1 / 60), 4, 24),
         "showcase": (scene("showcase.json"), 4, 44),
         "formula gallery": (scene("formula_gallery.json"), 4, 44),
     }
