@@ -40,6 +40,10 @@ SimulationSettings softStepSettings(const Scenario& scenario, int threads) {
   return s;
 }
 
+bool hasSoftStep(const Scenario& scenario) {
+  return scenario.kind == ScenarioKind::JointGrid || scenario.kind == ScenarioKind::Pyramid;
+}
+
 SimulationSettings exactModeSettings(const Scenario& scenario, int threads) {
   SimulationSettings s = velocityLevelSettings(scenario);
   s.velocity.substeps = 1;

@@ -25,6 +25,9 @@ Model tinkertoyModel(const Scenario& scenario);
 // per substep); the exact mode (ldlt and projection, one substep).
 SimulationSettings velocityLevelSettings(const Scenario& scenario);
 SimulationSettings softStepSettings(const Scenario& scenario, int threads);
+// Whether the peer table runs a scenario with the soft step too (Box2D v3's own problems: the
+// joint grid and the pyramids).
+bool hasSoftStep(const Scenario& scenario);
 SimulationSettings exactModeSettings(const Scenario& scenario, int threads);
 // The state of the model's bodies in the scenario's body order (bodies were added in that order).
 void readState(const Model& model, std::vector<BodyState>& out);

@@ -5,10 +5,10 @@
 //   tinkertoy-step-rate WORKLOAD STEPS
 //
 // WORKLOAD is a scene file (its own settings) or a benchmark scenario by name (scenario.hpp):
-// joint_grid-N with the soft step, as in the peer table, any other with the exact mode. It
-// prints one line: "WORKLOAD: STEPS steps in S s of CPU time, R steps/s". The time is the steps'
-// alone (not the loading), from std::clock: CPU time natively; in a browser, which has no CPU
-// clock, the page's own clock.
+// those the peer table runs with the soft step (joint_grid-N, the pyramids) with it, any other
+// with the exact mode. It prints one line: "WORKLOAD: STEPS steps in S s of CPU time, R
+// steps/s". The time is the steps' alone (not the loading), from std::clock: CPU time natively;
+// in a browser, which has no CPU clock, the page's own clock.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -39,7 +39,7 @@ double secondsToStep(const std::string& workload, long steps) {
   const auto scenario = bench::scenarioByName(workload);
   if (!scenario) throw std::invalid_argument("'" + workload + "' is neither a scene file (.json) nor a scenario");
   Model model = bench::tinkertoyModel(*scenario);
-  return secondsToStep(model, scenario->kind == bench::ScenarioKind::JointGrid ? bench::softStepSettings(*scenario, 1)
+  return secondsToStep(model, bench::hasSoftStep(*scenario) ? bench::softStepSettings(*scenario, 1)
                                                                               : bench::exactModeSettings(*scenario, 1),
                        steps);
 }

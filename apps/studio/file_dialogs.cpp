@@ -36,7 +36,7 @@ void Studio::fileDialogs() {
   }
   const auto openPath = [this](const std::filesystem::path& file) {
     ImGui::CloseCurrentPopup();
-    whenDiscardable([this, file] { open(file); });
+    offerToOpen(file);
   };
   // A file in a list: a click selects it, a double click opens it.
   const auto choice = [&](const std::filesystem::path& file, const std::string& label) {

@@ -62,16 +62,13 @@ std::vector<EngineMode> tinkertoyModes() {
                           s.velocity.positionCorrection = PositionCorrection::Baumgarte;
                           return std::make_unique<TinkertoyWorld>(scenario, s);
                         }};
-  const auto softStepScenarios = [](const Scenario& scenario) {
-    return scenario.kind == ScenarioKind::JointGrid || scenario.kind == ScenarioKind::Pyramid;
-  };
   const auto softStep = [](int threads) {
     return [threads](const Scenario& scenario) {
       return std::unique_ptr<PeerWorld>(std::make_unique<TinkertoyWorld>(scenario, softStepSettings(scenario, threads)));
     };
   };
-  EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, softStepScenarios, softStep(1)};
-  EngineMode softTwoThreads{"tinkertoy", "soft step, 4 substeps, 2 threads", true, softStepScenarios, softStep(2), 2};
+  EngineMode soft{"tinkertoy", "soft step, 4 substeps", true, hasSoftStep, softStep(1)};
+  EngineMode softTwoThreads{"tinkertoy", "soft step, 4 substeps, 2 threads", true, hasSoftStep, softStep(2), 2};
   return {exact, exactTwoThreads, sequential, soft, softTwoThreads};
 }
 

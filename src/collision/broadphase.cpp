@@ -13,7 +13,7 @@ void Broadphase::update(std::span<const Aabb> boxes) {
   if (pairs_.capacity() < 4 * boxes.size()) pairs_.reserve(4 * boxes.size());
   if (fatPairs_.capacity() < 8 * boxes.size()) fatPairs_.reserve(8 * boxes.size());
   if (found_.capacity() < boxes.size()) found_.reserve(boxes.size());
-  bool changed = static_cast<int>(proxies_.size()) > count;  // shapes gone: their pairs go too
+  bool changed = static_cast<int>(proxies_.size()) > count;  // shapes gone (their pairs go too), or a leaf moved
   while (static_cast<int>(proxies_.size()) > count) {
     tree_.remove(proxies_.back());
     proxies_.pop_back();
@@ -25,15 +25,16 @@ void Broadphase::update(std::span<const Aabb> boxes) {
     if (i == static_cast<int>(proxies_.size())) {
       proxies_.push_back(tree_.insert(boxes[i].grown(margin_), i));
       moved_[static_cast<std::size_t>(i)] = 1;
+      changed = true;
     } else if (!tree_.box(proxies_[i]).contains(boxes[i])) {
       tree_.remove(proxies_[i]);
       proxies_[i] = tree_.insert(boxes[i].grown(margin_), i);
       moved_[static_cast<std::size_t>(i)] = 1;
+      changed = true;
       ++reinserted_;
     }
   }
   visited_ = 0;
-  changed = changed || std::find(moved_.begin(), moved_.end(), 1) != moved_.end();
   if (changed) {
     // The pairs of fat boxes that overlap: those of two unmoved leaves stay as they were; a moved
     // leaf's are found again by a query of its fat box (a pair of two moved leaves once, from
