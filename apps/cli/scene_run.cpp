@@ -113,6 +113,8 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::Collisions: return collisions.has_value();
     case Setting::Friction: return friction.has_value();
     case Setting::Restitution: return restitution.has_value();
+    case Setting::ContactHertz: return contactHertz.has_value();
+    case Setting::ContactDampingRatio: return contactDampingRatio.has_value();
     case Setting::ProjectionTolerance:
     case Setting::ProjectionIterations:
     case Setting::WarmStart:
@@ -147,6 +149,8 @@ void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.collisions) s.velocity.collisions = *f.collisions;
   if (f.friction) s.velocity.friction = *f.friction;
   if (f.restitution) s.velocity.restitution = *f.restitution;
+  if (f.contactHertz) s.velocity.contactHertz = *f.contactHertz;
+  if (f.contactDampingRatio) s.velocity.contactDampingRatio = *f.contactDampingRatio;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
@@ -232,6 +236,10 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
   addOptional(app, "--friction", f.friction, "Contacts: Coulomb's friction coefficient (default 0.6)")
       ->check(finiteNumber(Sign::NonNegative));
   addOptional(app, "--restitution", f.restitution, "Contacts: the bounce of approaches faster than 1 m/s, 0 to 1")
+      ->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--contact-hertz", f.contactHertz, "Soft step: the contacts' stiffness as a frequency, Hz (default 30)")
+      ->check(finiteNumber(Sign::Positive));
+  addOptional(app, "--contact-damping-ratio", f.contactDampingRatio, "Soft step: the contacts' damping ratio (default 10)")
       ->check(finiteNumber(Sign::NonNegative));
 }
 

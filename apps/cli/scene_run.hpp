@@ -21,7 +21,7 @@ namespace tinkertoy::cli {
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
   std::optional<double> duration, dt, rtol, atol, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio,
-      friction, restitution;
+      friction, restitution, contactHertz, contactDampingRatio;
   std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
@@ -44,7 +44,7 @@ struct SimulationFlags {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
            integrator || solver || positionCorrection || velocityScheme || project || collisions || friction ||
-           restitution || !springFor.empty();
+           restitution || contactHertz || contactDampingRatio || !springFor.empty();
   }
 };
 

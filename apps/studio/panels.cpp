@@ -241,6 +241,10 @@ void Studio::settingsPanel() {
     if (s.velocity.collisions) {
       changed |= numberField("friction", s.velocity.friction);
       changed |= numberField("restitution", s.velocity.restitution);
+      if (s.velocity.positionCorrection == PositionCorrection::SoftStep) {
+        changed |= numberField("contact hertz", s.velocity.contactHertz);
+        changed |= numberField("contact damping ratio", s.velocity.contactDampingRatio);
+      }
     }
   }
   changed |= numberField("dt (s)", s.dt);

@@ -121,7 +121,9 @@ void bindSettings(py::module_& module) {
       .def_readwrite("joint_damping_ratio", &VelocitySettings::jointDampingRatio)
       .def_readwrite("collisions", &VelocitySettings::collisions)
       .def_readwrite("friction", &VelocitySettings::friction)
-      .def_readwrite("restitution", &VelocitySettings::restitution);
+      .def_readwrite("restitution", &VelocitySettings::restitution)
+      .def_readwrite("contact_hertz", &VelocitySettings::contactHertz, "The soft step's contact stiffness, Hz.")
+      .def_readwrite("contact_damping_ratio", &VelocitySettings::contactDampingRatio);
   bindWhole(velocity, "iterations", &VelocitySettings::iterations, Setting::Iterations,
             "Sequential-impulse passes per substep.");
   bindWhole(velocity, "substeps", &VelocitySettings::substeps, Setting::Substeps);

@@ -1,10 +1,13 @@
 #include "tinkertoy/dynamics/contact_solver.hpp"
 
 #include "common/parallel_loop.hpp"
+#include "dynamics/impulse_update.hpp"
+#include "dynamics/softness.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <variant>
 
@@ -24,6 +27,7 @@ void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   refresh(model);
   points_.clear();
   previous_.clear();
+  startsBackward_ = true;  // the first prepare's passes start forward
   // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
   points_.reserve(8 * bodies_.size());
   previous_.reserve(8 * bodies_.size());
@@ -83,7 +87,9 @@ inline void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse,
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
                             double h) {
   const ContactMaterial& material = material_;
-  backward_ = true;  // the first pass goes forward
+  // Each prepare's first pass goes the other way from the last prepare's first (below).
+  startsBackward_ = !startsBackward_;
+  backward_ = !startsBackward_;
   std::swap(points_, previous_);
   // The warm start's match: the last points by pair of bodies, in the order the finder made them
   // (its pairs come sorted, so this sorts nothing as a rule; a body of several shapes, a chain,
@@ -92,6 +98,10 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   const auto byPair = [](const Point& x, const Point& y) { return pairOf(x) < pairOf(y); };
   if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) std::sort(previous_.begin(), previous_.end(), byPair);
   auto cursor = previous_.begin();
+  // The soft step's contact springs: between two moving bodies, and against one nothing moves.
+  const double hertz = std::min(material.contactHertz, 0.25 / h);
+  const Softness softness = soften(hertz, material.contactDampingRatio, h);
+  const Softness anchoredSoftness = soften(2.0 * hertz, material.contactDampingRatio, h);
   points_.clear();
   touches_.clear();
   deepest_ = 0.0;
@@ -123,7 +133,12 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       p.tangentMass = effective(t);
       deepest_ = std::max(deepest_, -c.separation);
       p.gapTarget = -std::max(c.separation, 0.0) / h;
-      if (material.push != ContactPush::None) {
+      if (material.push == ContactPush::Velocity && c.separation <= 0.0) {
+        const Softness& soft = a.inverseMass == 0.0 || b.inverseMass == 0.0 ? anchoredSoftness : softness;
+        p.push = std::min(soft.biasRate * -c.separation, material.maxPushSpeed);
+        p.massScale = soft.massScale;
+        p.impulseScale = soft.impulseScale;
+      } else if (material.push == ContactPush::Position) {
         p.push = std::min(material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h, material.maxPushSpeed);
       }
       p.approach = n.dot(relativeVelocity(p, v));  // before any warm start (the loop below)
@@ -162,6 +177,14 @@ inline void ContactSolver::pushToward(Point& p, double target, double& impulse, 
   const double old = impulse;
   impulse = std::max(old - p.normalMass * (vn - target), 0.0);
   apply(p, (impulse - old) * p.normal, v);
+}
+
+inline void ContactSolver::pushSoftly(Point& p, Eigen::VectorXd& v) const {
+  const double vn = p.normal.dot(relativeVelocity(p, v));
+  const double old = p.normalImpulse;
+  p.normalImpulse = impulse::updated(old, p.normalMass, vn - p.gapTarget - p.push, p.massScale, p.impulseScale, 0.0,
+                                     std::numeric_limits<double>::infinity());
+  apply(p, (p.normalImpulse - old) * p.normal, v);
 }
 
 void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
@@ -204,8 +227,10 @@ void ContactSolver::solveTouch(const Touch& touch, Eigen::VectorXd& v, Rows rows
         if (p.push > 0.0) pushToward(p, p.push, p.pushImpulse, v);
         break;
       case Rows::Normals:
+        pushToward(p, p.gapTarget, p.normalImpulse, v);
+        break;
       case Rows::PushingNormals:
-        pushToward(p, rows == Rows::PushingNormals ? p.gapTarget + p.push : p.gapTarget, p.normalImpulse, v);  // one is 0
+        pushSoftly(p, v);  // toward the gap's target or the push (one is 0)
         break;
       case Rows::Friction: {
         const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
@@ -236,6 +261,7 @@ double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1)
 }
 
 void ContactSolver::serialize(StateArchive& archive) {
+  archive.flag(startsBackward_);
   std::int64_t count = static_cast<std::int64_t>(points_.size());
   archive.integer(count);
   if (archive.reading()) {

@@ -70,7 +70,7 @@ struct SettingRecord {
   SettingSpelling spelling;
 };
 
-constexpr std::array<SettingRecord, 28> kSettings = {{
+constexpr std::array<SettingRecord, 30> kSettings = {{
     {Setting::Dt, {"dt", "dt"}},
     {Setting::Formulation, {"formulation", "formulation"}},
     {Setting::Integrator, {"integrator", "integrator"}},
@@ -99,6 +99,8 @@ constexpr std::array<SettingRecord, 28> kSettings = {{
     {Setting::Collisions, {"collisions", "velocity.collisions"}},
     {Setting::Friction, {"friction", "velocity.friction"}},
     {Setting::Restitution, {"restitution", "velocity.restitution"}},
+    {Setting::ContactHertz, {"contact_hertz", "velocity.contact_hertz"}},
+    {Setting::ContactDampingRatio, {"contact_damping_ratio", "velocity.contact_damping_ratio"}},
 }};
 
 std::string numberText(double x) {
@@ -274,6 +276,8 @@ void SimulationSettings::validate() const {
   requireNonNegative(Setting::Friction, velocity.friction);
   requireNonNegative(Setting::Restitution, velocity.restitution);
   requireAtMost(Setting::Restitution, velocity.restitution, 1.0, " (1 bounces back at the speed of approach)");
+  requirePositive(Setting::ContactHertz, velocity.contactHertz);
+  requireNonNegative(Setting::ContactDampingRatio, velocity.contactDampingRatio);
   validateCombinations(*this);
 }
 

@@ -101,6 +101,8 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
   if (s.velocity.collisions) {
     archive.expect("friction", exactly(s.velocity.friction));
     archive.expect("restitution", exactly(s.velocity.restitution));
+    archive.expect("contact hertz", exactly(s.velocity.contactHertz));
+    archive.expect("the contact damping ratio", exactly(s.velocity.contactDampingRatio));
   }
 }
 

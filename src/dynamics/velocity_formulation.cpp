@@ -18,6 +18,8 @@ ContactMaterial contactMaterial(const SimulationSettings& settings) {
   const PositionCorrection correction = settings.velocity.positionCorrection;
   return {.friction = settings.velocity.friction,
           .restitution = settings.velocity.restitution,
+          .contactHertz = settings.velocity.contactHertz,
+          .contactDampingRatio = settings.velocity.contactDampingRatio,
           .push = correction == PositionCorrection::SoftStep    ? ContactPush::Velocity
                   : correction == PositionCorrection::Baumgarte ? ContactPush::Position
                                                                 : ContactPush::None,

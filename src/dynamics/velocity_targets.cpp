@@ -5,25 +5,13 @@
 #include <limits>
 #include <numbers>
 
+#include "dynamics/softness.hpp"
+
 namespace tinkertoy {
 
 namespace {
 
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// Box2D's soft constraint for a spring of frequency f and damping ratio ζ on C over a step h:
-// bias rate r, mass scale s and impulse scale i (docs/theory.md, "The soft step").
-struct Softness {
-  double biasRate, massScale, impulseScale;
-};
-
-// Every finite ζ and f are valid: for a damping ratio so large that a1 or a2 overflows (ζ = 1e308)
-// the limits hold, r → 0, s → 1 and i → 0, a rigid velocity constraint without position bias.
-Softness soften(double frequency, double dampingRatio, double h) {
-  const double omega = 2.0 * std::numbers::pi * frequency;
-  const double a1 = 2.0 * dampingRatio + h * omega, a2 = h * omega * a1;
-  return {omega / a1, std::isfinite(a2) ? a2 / (1.0 + a2) : 1.0, 1.0 / (1.0 + a2)};
-}
 
 }  // namespace
 

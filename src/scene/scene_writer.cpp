@@ -136,10 +136,17 @@ class Writer {
     out["position_correction"] = positionCorrectionName(s.velocity.positionCorrection);
     out["joint_hertz"] = s.velocity.jointHertz;
     out["joint_damping_ratio"] = s.velocity.jointDampingRatio;
-    if (s.velocity.collisions) {
-      out["collisions"] = true;
-      out["friction"] = s.velocity.friction;
-      out["restitution"] = s.velocity.restitution;
+    // The contacts' settings with collisions, and without them where a scene changed one (so
+    // that turning collisions on later finds them as they were).
+    const VelocitySettings defaults;
+    const VelocitySettings& v = s.velocity;
+    if (v.collisions || v.friction != defaults.friction || v.restitution != defaults.restitution ||
+        v.contactHertz != defaults.contactHertz || v.contactDampingRatio != defaults.contactDampingRatio) {
+      if (v.collisions) out["collisions"] = true;
+      out["friction"] = v.friction;
+      out["restitution"] = v.restitution;
+      out["contact_hertz"] = v.contactHertz;
+      out["contact_damping_ratio"] = v.contactDampingRatio;
     }
     return out;
   }

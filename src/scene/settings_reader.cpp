@@ -55,7 +55,8 @@ void validateSettings(const SimulationSettings& settings, const std::string& pat
 void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "rtol", "atol", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "velocity_scheme", "warm_start",
-               "position_correction", "joint_hertz", "joint_damping_ratio", "collisions", "friction", "restitution"});
+               "position_correction", "joint_hertz", "joint_damping_ratio", "collisions", "friction", "restitution",
+               "contact_hertz", "contact_damping_ratio"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -77,6 +78,8 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   if (const auto collisions = s.optionalBoolean("collisions")) settings.velocity.collisions = *collisions;
   settings.velocity.friction = s.nonNegative("friction", settings.velocity.friction);
   settings.velocity.restitution = s.nonNegative("restitution", settings.velocity.restitution);
+  if (s.has("contact_hertz")) settings.velocity.contactHertz = s.positive("contact_hertz");
+  settings.velocity.contactDampingRatio = s.nonNegative("contact_damping_ratio", settings.velocity.contactDampingRatio);
   settings.ks = s.nonNegative("ks", settings.ks);
   settings.kd = s.nonNegative("kd", settings.kd);
   if (s.has("tolerance")) settings.solver.tolerance = s.positive("tolerance");

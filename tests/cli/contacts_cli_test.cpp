@@ -1,5 +1,7 @@
 // The command line on a scene with contacts: the summary's contact line and JSON keys, which a
 // scene without contacts does not have.
+#include <numbers>
+
 #include "cli_fixture.hpp"
 
 namespace tinkertoy::cli {
@@ -54,6 +56,18 @@ TEST_F(Cli, TheContactsFlagsTurnThemOn) {
                                   file("rests.json")});
   ASSERT_EQ(rests.code, kSuccess) << rests.err;
   EXPECT_NEAR(readJson(file("rests.json"))["final_state"]["box"]["position"][1].get<double>(), 0.25, 1e-3);
+  // The soft step's contact springs: a box at rest sits where its two points hold its weight,
+  // each m g / 2 with k = 1/m + (r × n)²/I = 2.5 /kg, at s = −k m g / (2 ω²), ω = 2π · 2 · 10 Hz
+  // against the static floor.
+  const Result soft = tinkertoy({"run", scene, "--duration", "2", "--collisions", "--position-correction", "soft",
+                                 "--contact-hertz", "10", "--summary", file("soft.json")});
+  ASSERT_EQ(soft.code, kSuccess) << soft.err;
+  const double omega = 2.0 * std::numbers::pi * 20.0;
+  EXPECT_NEAR(readJson(file("soft.json"))["final_state"]["box"]["position"][1].get<double>(),
+              0.25 - 2.5 * 9.81 / (2.0 * omega * omega), 1e-6);
+  const Result stiff = tinkertoy({"run", scene, "--collisions", "--position-correction", "soft", "--contact-hertz", "0"});
+  EXPECT_EQ(stiff.code, kBadInput);
+  EXPECT_NE(stiff.err.find("--contact-hertz"), std::string::npos) << stiff.err;
   const Result bounce = tinkertoy({"run", scene, "--collisions", "--restitution", "1.5"});
   EXPECT_EQ(bounce.code, kBadInput);
   EXPECT_NE(bounce.err.find("--restitution: must be at most 1"), std::string::npos) << bounce.err;

@@ -43,6 +43,10 @@ const BadSettings kBad[] = {
     {"a negative step", [](SimulationSettings& s) { s.dt = -1e-3; }, Setting::Dt, "must be positive, got -0.001"},
     {"an infinite joint hertz", [](SimulationSettings& s) { s.velocity.jointHertz = INFINITY; }, Setting::JointHertz,
      "must be a finite number"},
+    {"an infinite contact hertz", [](SimulationSettings& s) { s.velocity.contactHertz = INFINITY; },
+     Setting::ContactHertz, "must be a finite number"},
+    {"a NaN contact damping ratio", [](SimulationSettings& s) { s.velocity.contactDampingRatio = std::nan(""); },
+     Setting::ContactDampingRatio, "must be a finite number"},
     {"a baumgarte factor above one", [](SimulationSettings& s) { s.velocity.baumgarte = 1.5; }, Setting::Baumgarte,
      "must be at most 1"},
 };
@@ -85,6 +89,7 @@ TEST(SettingsBounds, TheLimitsThemselvesAreAccepted) {
   s.solver.maxIterations = 1'000'000'000;
   s.solver.regularization = 1.0;
   s.velocity.jointDampingRatio = 1e308;  // documented as valid: any finite ratio
+  s.velocity.contactDampingRatio = 1e308;
   EXPECT_NO_THROW(s.validate());
 }
 
@@ -94,6 +99,8 @@ TEST(SettingsBounds, EachSettingHasItsNameAtEachDoor) {
   EXPECT_EQ(settingSpelling(Setting::Substeps).python, "velocity.substeps");
   EXPECT_EQ(settingFlag(Setting::Substeps), "--substeps");
   EXPECT_EQ(settingFlag(Setting::JointDampingRatio), "--joint-damping-ratio");
+  EXPECT_EQ(settingFlag(Setting::ContactHertz), "--contact-hertz");
+  EXPECT_EQ(settingSpelling(Setting::ContactDampingRatio).python, "velocity.contact_damping_ratio");
   EXPECT_EQ(settingFlag(Setting::MaxIterations), "--max-iterations");
   EXPECT_EQ(settingFlag(Setting::Baumgarte), "");  // no flag: only C++ and Python set it
   EXPECT_EQ(settingSpelling(Setting::RelativeTolerance).python, "error_tolerance.relative");

@@ -80,6 +80,9 @@ def velocity_settings(**velocity):
          "position correction soft, baumgarte or none"),
         (velocity_settings(restitution=2.0), "settings.velocity.restitution",
          "must be at most 1, got 2 (1 bounces back at the speed of approach)"),
+        (velocity_settings(contact_hertz=0.0), "settings.velocity.contact_hertz", "must be positive, got 0"),
+        (velocity_settings(contact_damping_ratio=-1.0), "settings.velocity.contact_damping_ratio",
+         "must not be negative, got -1"),
     ],
 )
 def test_bad_settings_are_a_value_error_naming_the_attribute_path(pendulum, settings, path, reason):

@@ -363,19 +363,29 @@ TEST(RigidScene, ReadsTheDirectSolversSettings) {
 }
 
 TEST(RigidScene, ReadsAndWritesTheSoftStepsSettings) {
-  const char* text = R"({"formulation": "velocity", "solver": "sequential", "position_correction": "soft",
-                         "joint_hertz": 30, "joint_damping_ratio": 0.7})";
-  const Scene read = parseScene(settings(text));
-  EXPECT_EQ(read.settings.velocity.positionCorrection, PositionCorrection::SoftStep);
-  EXPECT_EQ(read.settings.velocity.jointHertz, 30.0);
-  EXPECT_EQ(read.settings.velocity.jointDampingRatio, 0.7);
-  const Scene again = parseScene(writeScene(read));
-  EXPECT_EQ(again.settings.velocity.positionCorrection, PositionCorrection::SoftStep);
-  EXPECT_EQ(again.settings.velocity.jointHertz, 30.0);
-  EXPECT_EQ(again.settings.velocity.jointDampingRatio, 0.7);
+  for (const char* collisions : {"true", "false"}) {
+    SCOPED_TRACE(collisions);
+    const std::string text = R"({"formulation": "velocity", "solver": "sequential", "position_correction": "soft",
+                                 "joint_hertz": 30, "joint_damping_ratio": 0.7, "contact_hertz": 45,
+                                 "contact_damping_ratio": 3, "friction": 0.25, "collisions": )" +
+                             std::string(collisions) + "}";
+    const Scene read = parseScene(settings(text.c_str()));
+    const Scene again = parseScene(writeScene(read));
+    for (const Scene* scene : {&read, &again}) {
+      EXPECT_EQ(scene->settings.velocity.positionCorrection, PositionCorrection::SoftStep);
+      EXPECT_EQ(scene->settings.velocity.jointHertz, 30.0);
+      EXPECT_EQ(scene->settings.velocity.jointDampingRatio, 0.7);
+      EXPECT_EQ(scene->settings.velocity.contactHertz, 45.0) << "kept even while collisions are off";
+      EXPECT_EQ(scene->settings.velocity.contactDampingRatio, 3.0);
+      EXPECT_EQ(scene->settings.velocity.friction, 0.25);
+    }
+  }
   const Scene defaults = parseScene("{}");
   EXPECT_EQ(defaults.settings.velocity.jointHertz, 60.0);
   EXPECT_EQ(defaults.settings.velocity.jointDampingRatio, 2.0);
+  EXPECT_EQ(defaults.settings.velocity.contactHertz, 30.0);
+  EXPECT_EQ(defaults.settings.velocity.contactDampingRatio, 10.0);
+  EXPECT_EQ(writeScene(defaults).find("contact_hertz"), std::string::npos) << "defaults without collisions stay out";
 }
 
 // Every shipped scene loads, every constraint and body in it passes the derivative audit at

@@ -12,30 +12,40 @@
 //   normal    λ_n ≥ 0 (a push, never a pull), toward v_n = target:
 //               s > 0 (a gap): target −s/h, so that the gap may close within the substep but
 //                 no further (a speculative contact: no tunnelling at ordinary speeds);
-//               s ≤ 0: target 0, and the push out of a penetration deeper than the slop,
-//                 p = min(β (−s − slop)/h, v_push), where the position correction puts it.
+//               s ≤ 0: target 0, and a push out of the penetration where the position
+//                 correction puts it (below).
 //   friction  |λ_t| ≤ μ λ_n (Coulomb's cone in 2D), toward v_t = 0.
 //
 // The push (ContactPush), as the joints' position correction does it:
-//   - Velocity (the soft step): the solve passes aim at v_n = p, the relax passes after the
-//     positions moved at v_n = 0, so that the push moves the bodies but leaves no velocity (Box2D
-//     v3's relax). The relax passes measure a gap again, s = s₀ + h v_n, as the bodies moved;
+//   - Velocity (the soft step): in the solve passes each penetrating point is Box2D v3's soft
+//     contact, an implicit damped spring on s (dynamics/softness.hpp) of frequency f (30 Hz,
+//     capped at a quarter of the substep rate, and twice that against a body nothing moves, which
+//     holds a pile up from the ground) and damping ratio ζ (10): the update is
+//     λ' = max(λ − s_m k⁻¹ (v_n − p) − i λ, 0) with p = min(r (−s), v_push), r, s_m and i the
+//     spring's bias rate, mass scale and impulse scale. At rest under a load F a point sits at
+//     s = −k F / ω² (ω = 2πf): no slop, and a sag that grows with the load. The relax passes, after
+//     the positions moved, are rigid and aim at v_n = 0, so that the push moves the bodies but
+//     leaves no velocity (Box2D v3's relax); they measure a gap again, s = s₀ + h v_n;
 //   - Position (Baumgarte): the velocity passes aim at v_n = 0; position passes on a pseudo
-//     velocity (ImpulsePass::Position), which moves the positions only, aim at v_n = p, with
-//     impulses of their own;
+//     velocity (ImpulsePass::Position), which moves the positions only, aim at
+//     v_n = p = min(β (−s − slop)/h, v_push), with impulses of their own;
 //   - None: no push; a penetration stays as deep as it is.
 // The cap v_push (3 m/s, Box2D's) keeps bodies that start deep in each other from flying apart.
 //
 // A particle (a disc without an angle) has no ω and no I⁻¹ term. μ and e are the two bodies' own,
 // or the material's where a body has none, mixed by core/collider.hpp's rules.
 //
-// Each pass updates every normal row, then every friction row (as Box2D v3 does), each the
-// increment δ = −(v − target)/k added to the accumulated impulse and the sum clamped to its
-// bounds (not the increment: so a pass may take back what an earlier one gave too much). Each of
-// the two sweeps goes manifold by manifold, and the passes visit the manifolds, and each
-// manifold's points, forward and backward in turn (a symmetric Gauss–Seidel), so that no point
-// always goes first: a stack of ten boxes drifts 0.2 mm sideways in 10 s, where one-way passes
-// let it drift 29 mm. From 2 × kMinimumShare manifolds on, where two threads can share the
+// Each pass updates every normal row, then every friction row, each the increment
+// δ = −(v − target)/k added to the accumulated impulse and the sum clamped to its bounds (not
+// the increment: so a pass may take back what an earlier one gave too much). Each of the two
+// sweeps goes manifold by manifold, and the passes visit the manifolds, and each manifold's
+// points, forward and backward in turn (a symmetric Gauss–Seidel), so that no point always goes
+// first; and each prepare's first pass goes the other way from the last prepare's, so that with
+// one pass of each kind a substep (the soft step's solve and relax, as Box2D v3 runs it) the
+// solve passes do not always go forward and the relax passes backward. With one pass each, a
+// stack of ten boxes drifts 0.15 mm sideways in 10 s, where one-way passes let it drift 18 mm,
+// and a 60-row pyramid spreads 2 cm in 3 s, where passes that start forward at every prepare
+// let it spread 0.4 m. From 2 × kMinimumShare manifolds on, where two threads can share the
 // work, the manifolds go in the colours of a greedy graph colouring by the bodies they move
 // (ConstraintColouring, as Box2D v3 colours its contacts; static and kinematic bodies take no
 // colour, and are never written): the manifolds of one colour move disjoint bodies, so with a
@@ -85,6 +95,10 @@ struct ContactMaterial {
   double baumgarte = 0.2;              // β: the fraction of a penetration removed per substep
   double slop = 0.005;                 // m: a penetration left alone, so resting contacts stay closed
   double maxPushSpeed = 3.0;           // m/s: the fastest push out of a penetration
+  // The soft step's contact spring (Box2D v3's): its frequency, capped at a quarter of the
+  // substep rate and doubled against a body that nothing moves, and its damping ratio.
+  double contactHertz = 30.0;
+  double contactDampingRatio = 10.0;
   ContactPush push = ContactPush::Velocity;
   bool warmStart = true;               // start from the impulses of the same points at the last prepare
   // The exact mode solves the points as rows of one system (dynamics/contact_rows.hpp), which
@@ -110,6 +124,7 @@ class ContactSolver {
     double separation = 0.0;
     double normalMass = 0.0, tangentMass = 0.0;  // 1/k
     double push = 0.0;                           // p above, m/s (0 within the slop)
+    double massScale = 1.0, impulseScale = 0.0;  // the soft solve passes' s and i (rigid: 1, 0)
     double gapTarget = 0.0;                      // −max(s, 0)/h: a gap's target, 0 for a penetration
     double approach = 0.0;                       // v_n before the solve
     double friction = 0.0, restitution = 0.0, threshold = 0.0;
@@ -186,6 +201,9 @@ class ContactSolver {
   void apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const;
   // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
   void pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const;
+  // The solve passes' update of the normal row, toward its gap's target and its push, soft
+  // where the soft step made it so.
+  void pushSoftly(Point& p, Eigen::VectorXd& v) const;
 
   // ω of a body (0 for one that does not turn).
   [[nodiscard]] double spin(const BodyMass& b, const Eigen::VectorXd& v) const { return b.turns ? v[b.offset + 2] : 0.0; }
@@ -196,7 +214,8 @@ class ContactSolver {
   std::vector<Touch> touches_;
   ConstraintColouring colouring_;  // of touches_
   ParallelLoop* parallel_ = nullptr;
-  bool backward_ = true;  // the last pass's direction; each prepare starts the next forward
+  bool backward_ = true;         // the last pass's direction
+  bool startsBackward_ = true;   // the direction of the last prepare's first pass
   double deepest_ = 0.0;
 };
 

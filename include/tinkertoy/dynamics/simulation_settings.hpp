@@ -63,6 +63,11 @@ struct VelocitySettings {
   bool collisions = false;
   double friction = 0.6;     // μ ≥ 0
   double restitution = 0.0;  // e in [0, 1]
+  // The soft step's contact stiffness, as the frequency (Hz) of the spring each contact point
+  // becomes in the solve passes (capped at a quarter of the substep rate, doubled against a body
+  // nothing moves), and its damping ratio (Box2D v3's defaults).
+  double contactHertz = 30.0;
+  double contactDampingRatio = 10.0;
 };
 
 inline constexpr int kMostThreads = 64;
@@ -72,7 +77,7 @@ enum class Setting {
   Dt, Formulation, Integrator, RelativeTolerance, AbsoluteTolerance, Solver, SolverTolerance, MaxIterations,
   Regularization, Factorization, ReuseIterations, Threads, Ks, Kd, Project, ProjectionTolerance,
   ProjectionIterations, Iterations, Substeps, VelocityScheme, WarmStart, PositionCorrection, Baumgarte, JointHertz,
-  JointDampingRatio, Collisions, Friction, Restitution,
+  JointDampingRatio, Collisions, Friction, Restitution, ContactHertz, ContactDampingRatio,
 };
 
 // A setting's name at each door: the key of a scene's "settings" object ("substeps"; empty for
