@@ -27,11 +27,14 @@ void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   refresh(model);
   points_.clear();
   previous_.clear();
+  packed_.clear();
+  packedAhead_ = false;
   startsBackward_ = true;  // the first prepare's passes start forward
   // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
   points_.reserve(8 * bodies_.size());
   previous_.reserve(8 * bodies_.size());
   touches_.reserve(4 * bodies_.size());
+  packed_.reserve(4 * bodies_.size());
   colouring_.reserve(4 * bodies_.size(), static_cast<std::size_t>(model.v().size()));
 }
 
@@ -60,33 +63,29 @@ void ContactSolver::refresh(const Model& model) {
   }
 }
 
-inline Eigen::Vector2d ContactSolver::relativeVelocity(const Point& p, const Eigen::VectorXd& v) const {
-  const auto at = [&](std::size_t body, const Eigen::Vector2d& r) {
-    const BodyMass& m = bodies_[body];
-    const Eigen::Index o = m.offset;
-    const double w = spin(m, v);
-    return Eigen::Vector2d(v[o] - w * r.y(), v[o + 1] + w * r.x());
-  };
-  return at(p.b, p.rB) - at(p.a, p.rA);
+inline Eigen::Vector2d ContactSolver::relativeVelocity(const Packed& m, const Slot& p, const Eigen::VectorXd& v) {
+  const double wA = m.turnsA ? v[m.offsetA + 2] : 0.0, wB = m.turnsB ? v[m.offsetB + 2] : 0.0;
+  return Eigen::Vector2d(v[m.offsetB] - wB * p.rB.y() - v[m.offsetA] + wA * p.rA.y(),
+                         v[m.offsetB + 1] + wB * p.rB.x() - v[m.offsetA + 1] - wA * p.rA.x());
 }
 
 // A body nothing moves (static, kinematic) is not written at all: the manifolds of one colour
 // may share it, and run on different threads.
-inline void ContactSolver::apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const {
-  const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
-  if (a.inverseMass > 0.0) {
-    v.segment<2>(a.offset) -= a.inverseMass * impulse;
-    if (a.turns) v[a.offset + 2] -= a.inverseInertia * cross(p.rA, impulse);
+inline void ContactSolver::apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) {
+  if (m.inverseMassA > 0.0) {
+    v.segment<2>(m.offsetA) -= m.inverseMassA * impulse;
+    if (m.turnsA) v[m.offsetA + 2] -= m.inverseInertiaA * cross(p.rA, impulse);
   }
-  if (b.inverseMass > 0.0) {
-    v.segment<2>(b.offset) += b.inverseMass * impulse;
-    if (b.turns) v[b.offset + 2] += b.inverseInertia * cross(p.rB, impulse);
+  if (m.inverseMassB > 0.0) {
+    v.segment<2>(m.offsetB) += m.inverseMassB * impulse;
+    if (m.turnsB) v[m.offsetB + 2] += m.inverseInertiaB * cross(p.rB, impulse);
   }
 }
 
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
                             double h) {
   const ContactMaterial& material = material_;
+  writeBack();  // the warm start below reads the impulses the passes left
   // Each prepare's first pass goes the other way from the last prepare's first (below).
   startsBackward_ = !startsBackward_;
   backward_ = !startsBackward_;
@@ -141,7 +140,11 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       } else if (material.push == ContactPush::Position) {
         p.push = std::min(material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h, material.maxPushSpeed);
       }
-      p.approach = n.dot(relativeVelocity(p, v));  // before any warm start (the loop below)
+      const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
+        const double w = body.turns ? v[body.offset + 2] : 0.0;
+        return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
+      };
+      p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start (pack)
       p.friction = mixedFriction(a.friction, b.friction);
       p.restitution = mixedRestitution(a.restitution, b.restitution);
       p.threshold = material.restitutionThreshold;
@@ -164,30 +167,81 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   colouring_.build(touches_.size(), static_cast<std::size_t>(v.size()), [&](std::size_t k) {
     return std::span<const Eigen::Index>(touches_[k].movers.data(), coloured ? touches_[k].moverCount : 0);
   });
-  // The warm start once every point's approach is measured, so that whether a point bounces does
-  // not depend on the order of the points.
-  if (material.solvedAsRows) return;
-  for (const Point& p : points_) {
-    apply(p, p.normalImpulse * p.normal + p.tangentImpulse * Eigen::Vector2d(p.normal.y(), -p.normal.x()), v);
+  if (!material.solvedAsRows) pack(v);
+}
+
+// The warm start, once every point's approach is measured, so that whether a point bounces does
+// not depend on the order of the points.
+void ContactSolver::pack(Eigen::VectorXd& v) {
+  packed_.clear();
+  for (const std::size_t k : colouring_.order()) {
+    const Touch& touch = touches_[k];
+    const Point& first = points_[touch.first];
+    const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
+    Packed m{.offsetA = a.offset,
+             .offsetB = b.offset,
+             .inverseMassA = a.inverseMass,
+             .inverseInertiaA = a.inverseInertia,
+             .inverseMassB = b.inverseMass,
+             .inverseInertiaB = b.inverseInertia,
+             .turnsA = a.turns,
+             .turnsB = b.turns,
+             .count = static_cast<int>(touch.count),
+             .normal = first.normal,
+             .friction = first.friction,
+             .restitution = first.restitution};
+    const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
+    for (std::size_t i = 0; i < touch.count; ++i) {
+      const Point& p = points_[touch.first + i];
+      m.slots[i] = {.rA = p.rA,
+                    .rB = p.rB,
+                    .normalMass = p.normalMass,
+                    .tangentMass = p.tangentMass,
+                    .push = p.push,
+                    .gapTarget = p.gapTarget,
+                    .massScale = p.massScale,
+                    .impulseScale = p.impulseScale,
+                    .approach = p.approach,
+                    .separation = p.separation,
+                    .normalImpulse = p.normalImpulse,
+                    .tangentImpulse = p.tangentImpulse,
+                    .source = touch.first + i};
+      apply(m, m.slots[i], p.normalImpulse * m.normal + p.tangentImpulse * t, v);
+    }
+    packed_.push_back(m);
   }
 }
 
-inline void ContactSolver::pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const {
-  const double vn = p.normal.dot(relativeVelocity(p, v));
-  const double old = impulse;
-  impulse = std::max(old - p.normalMass * (vn - target), 0.0);
-  apply(p, (impulse - old) * p.normal, v);
+void ContactSolver::writeBack() const {
+  if (!packedAhead_) return;
+  for (const Packed& m : packed_) {
+    for (int i = 0; i < m.count; ++i) {
+      const Slot& p = m.slots[static_cast<std::size_t>(i)];
+      points_[p.source].normalImpulse = p.normalImpulse;
+      points_[p.source].tangentImpulse = p.tangentImpulse;
+    }
+  }
+  packedAhead_ = false;
 }
 
-inline void ContactSolver::pushSoftly(Point& p, Eigen::VectorXd& v) const {
-  const double vn = p.normal.dot(relativeVelocity(p, v));
+inline void ContactSolver::pushToward(const Packed& m, const Slot& p, double target, double& impulse,
+                                      Eigen::VectorXd& v) {
+  const double vn = m.normal.dot(relativeVelocity(m, p, v));
+  const double old = impulse;
+  impulse = std::max(old - p.normalMass * (vn - target), 0.0);
+  apply(m, p, (impulse - old) * m.normal, v);
+}
+
+inline void ContactSolver::pushSoftly(const Packed& m, Slot& p, Eigen::VectorXd& v) {
+  const double vn = m.normal.dot(relativeVelocity(m, p, v));
   const double old = p.normalImpulse;
   p.normalImpulse = impulse::updated(old, p.normalMass, vn - p.gapTarget - p.push, p.massScale, p.impulseScale, 0.0,
                                      std::numeric_limits<double>::infinity());
-  apply(p, (p.normalImpulse - old) * p.normal, v);
+  apply(m, p, (p.normalImpulse - old) * m.normal, v);
 }
 
 void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
+  packedAhead_ = true;
   if (pass == ContactPass::Position) {
     sweep(v, Rows::Push, false);
     return;
@@ -200,16 +254,15 @@ void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
 
 void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
   const std::size_t colours = colouring_.count();
+  const std::size_t* order = colouring_.order().data();
   for (std::size_t i = 0; i < colours; ++i) {
     const std::size_t colour = backward ? colours - 1 - i : i;
     const std::span<const std::size_t> members = colouring_.members(colour);
+    Packed* first = packed_.data() + (members.data() - order);
     // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
     // bodies: it goes both ways in turn too.
     const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
-      for (std::size_t j = begin; j < end; ++j) {
-        const std::size_t k = backward ? members[end - 1 - (j - begin)] : members[j];
-        solveTouch(touches_[k], v, rows, backward);
-      }
+      for (std::size_t j = begin; j < end; ++j) solvePacked(first[backward ? end - 1 - (j - begin) : j], v, rows, backward);
     };
     if (parallel_ == nullptr || colouring_.isOverflow(colour)) {
       share(0, members.size(), 0);
@@ -219,25 +272,25 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
   }
 }
 
-void ContactSolver::solveTouch(const Touch& touch, Eigen::VectorXd& v, Rows rows, bool backward) {
-  for (std::size_t k = 0; k < touch.count; ++k) {
-    Point& p = points_[touch.first + (backward ? touch.count - 1 - k : k)];
+void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const {
+  const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
+  for (int k = 0; k < m.count; ++k) {
+    Slot& p = m.slots[static_cast<std::size_t>(backward ? m.count - 1 - k : k)];
     switch (rows) {
       case Rows::Push:  // the push alone, on the pseudo velocity
-        if (p.push > 0.0) pushToward(p, p.push, p.pushImpulse, v);
+        if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, v);
         break;
       case Rows::Normals:
-        pushToward(p, p.gapTarget, p.normalImpulse, v);
+        pushToward(m, p, p.gapTarget, p.normalImpulse, v);
         break;
       case Rows::PushingNormals:
-        pushSoftly(p, v);  // toward the gap's target or the push (one is 0)
+        pushSoftly(m, p, v);  // toward the gap's target or the push (one is 0)
         break;
       case Rows::Friction: {
-        const Eigen::Vector2d t(p.normal.y(), -p.normal.x());
-        const double vt = t.dot(relativeVelocity(p, v));
-        const double old = p.tangentImpulse, bound = p.friction * p.normalImpulse;
+        const double vt = t.dot(relativeVelocity(m, p, v));
+        const double old = p.tangentImpulse, bound = m.friction * p.normalImpulse;
         p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
-        apply(p, (p.tangentImpulse - old) * t, v);
+        apply(m, p, (p.tangentImpulse - old) * t, v);
         break;
       }
     }
@@ -245,22 +298,38 @@ void ContactSolver::solveTouch(const Touch& touch, Eigen::VectorXd& v, Rows rows
 }
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
-  for (Point& p : points_) {
-    const double separation = p.separation + h * p.normal.dot(relativeVelocity(p, v));
-    p.gapTarget = -std::max(separation, 0.0) / h;
+  for (Packed& m : packed_) {
+    for (int k = 0; k < m.count; ++k) {
+      Slot& p = m.slots[static_cast<std::size_t>(k)];
+      const double separation = p.separation + h * m.normal.dot(relativeVelocity(m, p, v));
+      p.gapTarget = -std::max(separation, 0.0) / h;
+    }
   }
 }
 
 double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1) const {
   double total = 0.0;
+  const auto add = [&](const Packed& m, const Slot& p) {
+    const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
+    total += 0.5 * impulse.dot(relativeVelocity(m, p, v0) + relativeVelocity(m, p, v1));
+  };
+  if (!material_.solvedAsRows) {
+    for (const Packed& m : packed_) {
+      for (int k = 0; k < m.count; ++k) add(m, m.slots[static_cast<std::size_t>(k)]);
+    }
+    return total;
+  }
+  // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
   for (const Point& p : points_) {
-    const Eigen::Vector2d impulse = p.normalImpulse * p.normal + p.tangentImpulse * Eigen::Vector2d(p.normal.y(), -p.normal.x());
-    total += 0.5 * impulse.dot(relativeVelocity(p, v0) + relativeVelocity(p, v1));
+    const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
+    const Packed m{.offsetA = a.offset, .offsetB = b.offset, .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
+    add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse});
   }
   return total;
 }
 
 void ContactSolver::serialize(StateArchive& archive) {
+  writeBack();
   archive.flag(startsBackward_);
   std::int64_t count = static_cast<std::int64_t>(points_.size());
   archive.integer(count);
@@ -270,6 +339,7 @@ void ContactSolver::serialize(StateArchive& archive) {
       throw StateError("the state file holds more contact points than this model's bodies can have");
     }
     points_.assign(static_cast<std::size_t>(count), Point{});
+    packed_.clear();
   }
   for (Point& p : points_) {
     archive.integer(p.a);
@@ -294,13 +364,18 @@ void ContactSolver::serialize(StateArchive& archive) {
 }
 
 void ContactSolver::restitute(Eigen::VectorXd& v) {
-  for (Point& p : points_) {
-    if (p.restitution == 0.0 || p.approach >= -p.threshold || p.normalImpulse == 0.0) continue;
-    pushToward(p, -p.restitution * p.approach, p.normalImpulse, v);
+  packedAhead_ = true;
+  for (Packed& m : packed_) {
+    for (int k = 0; k < m.count; ++k) {
+      Slot& p = m.slots[static_cast<std::size_t>(k)];
+      if (m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0) continue;
+      pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, v);
+    }
   }
 }
 
 std::vector<ContactReport> ContactSolver::reports(const Model& model) const {
+  writeBack();
   std::vector<ContactReport> out;
   out.reserve(points_.size());
   for (const Point& p : points_) {
@@ -316,6 +391,7 @@ std::vector<ContactReport> ContactSolver::reports(const Model& model) const {
 }
 
 std::vector<ContactSolver::PointImpulse> ContactSolver::impulses() const {
+  writeBack();
   std::vector<PointImpulse> out;
   out.reserve(points_.size());
   for (const Point& p : points_) out.push_back({p.normalImpulse, p.tangentImpulse});

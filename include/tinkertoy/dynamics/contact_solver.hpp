@@ -162,13 +162,27 @@ class ContactSolver {
   [[nodiscard]] std::vector<PointImpulse> impulses() const;
   [[nodiscard]] std::size_t pointCount() const { return points_.size(); }
   // The points, for a solver of all rows at once (dynamics/contact_rows.hpp), which sets their impulses.
-  [[nodiscard]] std::span<Point> points() { return points_; }
-  [[nodiscard]] std::span<const Point> points() const { return points_; }
+  [[nodiscard]] std::span<Point> points() {
+    writeBack();
+    return points_;
+  }
+  [[nodiscard]] std::span<const Point> points() const {
+    writeBack();
+    return points_;
+  }
   [[nodiscard]] const BodyMass& body(std::size_t dense) const { return bodies_[dense]; }
   // The points as they are (out: their copy), and back, for a substep tried again from its
   // start (the next prepare's warm start).
-  void keepPoints(std::vector<Point>& out) const { out.assign(points_.begin(), points_.end()); }
-  void restorePoints(const std::vector<Point>& in) { points_.assign(in.begin(), in.end()); }
+  void keepPoints(std::vector<Point>& out) const {
+    writeBack();
+    out.assign(points_.begin(), points_.end());
+  }
+  // (The next prepare packs them again: no pass runs between the two.)
+  void restorePoints(const std::vector<Point>& in) {
+    points_.assign(in.begin(), in.end());
+    packed_.clear();
+    packedAhead_ = false;
+  }
   // The points as the last prepare found them, with their impulses now, the bodies named by id.
   [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
@@ -185,34 +199,58 @@ class ContactSolver {
     std::array<Eigen::Index, 2> movers{};
     std::size_t moverCount = 0;
   };
+  // What the passes read and write of a manifold point (a copy of its Point's).
+  struct Slot {
+    Eigen::Vector2d rA = Eigen::Vector2d::Zero(), rB = Eigen::Vector2d::Zero();
+    double normalMass = 0.0, tangentMass = 0.0, push = 0.0, gapTarget = 0.0, massScale = 1.0, impulseScale = 0.0;
+    double approach = 0.0, separation = 0.0;
+    double normalImpulse = 0.0, tangentImpulse = 0.0, pushImpulse = 0.0;
+    std::size_t source = 0;  // its Point in points_
+  };
+  // A manifold as the passes see it: its points and what they need of its two bodies, laid out
+  // in the order the passes visit the manifolds (colour by colour), so that a pass reads its rows
+  // front to back (or back to front) instead of gathering them from all over points_.
+  struct Packed {
+    Eigen::Index offsetA = 0, offsetB = 0;
+    double inverseMassA = 0.0, inverseInertiaA = 0.0, inverseMassB = 0.0, inverseInertiaB = 0.0;
+    bool turnsA = false, turnsB = false;
+    int count = 0;
+    Eigen::Vector2d normal = Eigen::Vector2d::UnitX();
+    double friction = 0.0, restitution = 0.0;
+    std::array<Slot, 2> slots;
+  };
   // The fewest manifolds worth a thread's share of a colour (about what the kernel's pins take).
   static constexpr std::size_t kMinimumShare = 128;
 
   // Which rows a sweep updates: the normal rows (toward their gap targets, or with the push
   // too), the friction rows, or the position passes' pushes.
   enum class Rows { Normals, PushingNormals, Friction, Push };
+  // The manifolds packed in the colouring's order, warm-started.
+  void pack(Eigen::VectorXd& v);
+  // The packed impulses back into points_, if the passes moved them since.
+  void writeBack() const;
   // One sweep over every manifold, colour by colour (last to first when `backward`).
   void sweep(Eigen::VectorXd& v, Rows rows, bool backward);
   // The rows of one manifold's points (last to first when `backward`).
-  void solveTouch(const Touch& touch, Eigen::VectorXd& v, Rows rows, bool backward);
-  // v_rel at the point.
-  [[nodiscard]] Eigen::Vector2d relativeVelocity(const Point& p, const Eigen::VectorXd& v) const;
+  void solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const;
+  // v_rel at a point.
+  [[nodiscard]] static Eigen::Vector2d relativeVelocity(const Packed& m, const Slot& p, const Eigen::VectorXd& v);
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
-  void apply(const Point& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) const;
+  static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v);
   // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
-  void pushToward(Point& p, double target, double& impulse, Eigen::VectorXd& v) const;
+  static void pushToward(const Packed& m, const Slot& p, double target, double& impulse, Eigen::VectorXd& v);
   // The solve passes' update of the normal row, toward its gap's target and its push, soft
   // where the soft step made it so.
-  void pushSoftly(Point& p, Eigen::VectorXd& v) const;
-
-  // ω of a body (0 for one that does not turn).
-  [[nodiscard]] double spin(const BodyMass& b, const Eigen::VectorXd& v) const { return b.turns ? v[b.offset + 2] : 0.0; }
+  static void pushSoftly(const Packed& m, Slot& p, Eigen::VectorXd& v);
 
   ContactMaterial material_;
   std::vector<BodyMass> bodies_;
-  std::vector<Point> points_, previous_;
+  mutable std::vector<Point> points_;  // their impulses as writeBack() leaves them
+  std::vector<Point> previous_;
   std::vector<Touch> touches_;
   ConstraintColouring colouring_;  // of touches_
+  std::vector<Packed> packed_;     // touches_ in colouring_.order() (not in the exact mode)
+  mutable bool packedAhead_ = false;  // the passes moved packed_'s impulses since writeBack()
   ParallelLoop* parallel_ = nullptr;
   bool backward_ = true;         // the last pass's direction
   bool startsBackward_ = true;   // the direction of the last prepare's first pass
