@@ -108,10 +108,13 @@ Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView
 }
 
 std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop) {
+  farthest_ = 0.0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const Proxy& c = colliders_[i];
     const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
-    margins_[i] = 2.0 * slop + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+    const double move = h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+    farthest_ = std::max(farthest_, move);
+    margins_[i] = 2.0 * slop + move;
     placements_[i] = placement(c, state);
     boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
   }

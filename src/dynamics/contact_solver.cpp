@@ -2,7 +2,6 @@
 
 #include "common/parallel_loop.hpp"
 #include "dynamics/impulse_update.hpp"
-#include "dynamics/softness.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -86,9 +85,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
                             double h) {
   const ContactMaterial& material = material_;
   writeBack();  // the warm start below reads the impulses the passes left
-  // Each prepare's first pass goes the other way from the last prepare's first (below).
-  startsBackward_ = !startsBackward_;
-  backward_ = !startsBackward_;
+  alternate();
   std::swap(points_, previous_);
   // The warm start's match: the last points by pair of bodies, in the order the finder made them
   // (its pairs come sorted, so this sorts nothing as a rule; a body of several shapes, a chain,
@@ -99,8 +96,8 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   auto cursor = previous_.begin();
   // The soft step's contact springs: between two moving bodies, and against one nothing moves.
   const double hertz = std::min(material.contactHertz, 0.25 / h);
-  const Softness softness = soften(hertz, material.contactDampingRatio, h);
-  const Softness anchoredSoftness = soften(2.0 * hertz, material.contactDampingRatio, h);
+  softness_ = soften(hertz, material.contactDampingRatio, h);
+  anchoredSoftness_ = soften(2.0 * hertz, material.contactDampingRatio, h);
   points_.clear();
   touches_.clear();
   deepest_ = 0.0;
@@ -131,15 +128,11 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       p.normalMass = effective(n);
       p.tangentMass = effective(t);
       deepest_ = std::max(deepest_, -c.separation);
-      p.gapTarget = -std::max(c.separation, 0.0) / h;
-      if (material.push == ContactPush::Velocity && c.separation <= 0.0) {
-        const Softness& soft = a.inverseMass == 0.0 || b.inverseMass == 0.0 ? anchoredSoftness : softness;
-        p.push = std::min(soft.biasRate * -c.separation, material.maxPushSpeed);
-        p.massScale = soft.massScale;
-        p.impulseScale = soft.impulseScale;
-      } else if (material.push == ContactPush::Position) {
-        p.push = std::min(material.baumgarte * std::max(-c.separation - material.slop, 0.0) / h, material.maxPushSpeed);
-      }
+      const Aim target = aim(c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
+      p.gapTarget = target.gapTarget;
+      p.push = target.push;
+      p.massScale = target.massScale;
+      p.impulseScale = target.impulseScale;
       const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
         const double w = body.turns ? v[body.offset + 2] : 0.0;
         return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
@@ -170,6 +163,19 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   if (!material.solvedAsRows) pack(v);
 }
 
+ContactSolver::Aim ContactSolver::aim(double s, bool anchored, double h) const {
+  Aim out{.gapTarget = -std::max(s, 0.0) / h};
+  if (material_.push == ContactPush::Velocity && s <= 0.0) {
+    const Softness& soft = anchored ? anchoredSoftness_ : softness_;
+    out.push = std::min(soft.biasRate * -s, material_.maxPushSpeed);
+    out.massScale = soft.massScale;
+    out.impulseScale = soft.impulseScale;
+  } else if (material_.push == ContactPush::Position) {
+    out.push = std::min(material_.baumgarte * std::max(-s - material_.slop, 0.0) / h, material_.maxPushSpeed);
+  }
+  return out;
+}
+
 // The warm start, once every point's approach is measured, so that whether a point bounces does
 // not depend on the order of the points.
 void ContactSolver::pack(Eigen::VectorXd& v) {
@@ -186,12 +192,12 @@ void ContactSolver::pack(Eigen::VectorXd& v) {
              .inverseInertiaB = b.inverseInertia,
              .turnsA = a.turns,
              .turnsB = b.turns,
+             .anchored = a.inverseMass == 0.0 || b.inverseMass == 0.0,
              .count = static_cast<int>(touch.count),
              .normal = first.normal,
              .friction = first.friction,
              .restitution = first.restitution};
-    const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
-    for (std::size_t i = 0; i < touch.count; ++i) {
+      for (std::size_t i = 0; i < touch.count; ++i) {
       const Point& p = points_[touch.first + i];
       m.slots[i] = {.rA = p.rA,
                     .rB = p.rB,
@@ -206,10 +212,38 @@ void ContactSolver::pack(Eigen::VectorXd& v) {
                     .normalImpulse = p.normalImpulse,
                     .tangentImpulse = p.tangentImpulse,
                     .source = touch.first + i};
-      apply(m, m.slots[i], p.normalImpulse * m.normal + p.tangentImpulse * t, v);
     }
     packed_.push_back(m);
   }
+  warmStart(v);
+}
+
+void ContactSolver::warmStart(Eigen::VectorXd& v) {
+  for (const Packed& m : packed_) {
+    const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
+    for (int k = 0; k < m.count; ++k) {
+      const Slot& p = m.slots[static_cast<std::size_t>(k)];
+      apply(m, p, p.normalImpulse * m.normal + p.tangentImpulse * t, v);
+    }
+  }
+}
+
+void ContactSolver::carry(Eigen::VectorXd& v, double h) {
+  alternate();
+  deepest_ = 0.0;
+  for (Packed& m : packed_) {
+    for (int k = 0; k < m.count; ++k) {
+      Slot& p = m.slots[static_cast<std::size_t>(k)];
+      const Aim target = aim(p.separation, m.anchored, h);
+      p.gapTarget = target.gapTarget;
+      p.push = target.push;
+      p.massScale = target.massScale;
+      p.impulseScale = target.impulseScale;
+      p.approach = m.normal.dot(relativeVelocity(m, p, v));
+      deepest_ = std::max(deepest_, -p.separation);
+    }
+  }
+  warmStart(v);
 }
 
 void ContactSolver::writeBack() const {
@@ -301,8 +335,8 @@ void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
   for (Packed& m : packed_) {
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
-      const double separation = p.separation + h * m.normal.dot(relativeVelocity(m, p, v));
-      p.gapTarget = -std::max(separation, 0.0) / h;
+      p.separation += h * m.normal.dot(relativeVelocity(m, p, v));
+      p.gapTarget = -std::max(p.separation, 0.0) / h;
     }
   }
 }

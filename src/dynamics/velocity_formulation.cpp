@@ -107,7 +107,7 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   work_ = {};
   const int substeps = settings_.velocity.substeps;
   if (settings_.velocity.positionCorrection == PositionCorrection::SoftStep) {
-    for (int s = 0; s < substeps; ++s) softSubstep(time, q, v, h / substeps);
+    for (int s = 0; s < substeps; ++s) softSubstep(time, q, v, h / substeps, s == 0 ? h : 0.0);
     return;
   }
   for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
@@ -118,7 +118,7 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
 // Euler; and the relax passes, with C carried to the new positions to first order,
 // C ≈ C₀ + J (q − q₀) + Ct h. The substep ends evaluated at its final state, where the next
 // substep (or the diagnostics) start.
-void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
+void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double step) {
   inverseMass_.update(model_, q);
   const BlockDiagonalMatrix& W = inverseMass_.matrix();
   const bool constrained = system_.rows() > 0;
@@ -134,7 +134,18 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   W.multiply(Q_, WQ_);
   v += h * WQ_;
   const bool contacts = settings_.velocity.collisions;
-  if (contacts) prepareContacts(time, q, v, h);
+  // The contacts: found at the step's first substep, within what the bodies can close in the
+  // whole step; carried through its other substeps while no body moves by more than twice the
+  // slop in the step (a pile at rest, whose contacts keep their features), else found again.
+  if (contacts && step > 0.0) {
+    prepareContacts(time, q, v, h, step);
+    carryContacts_ = contactFinder_.farthestMove() <= 2.0 * contacts_.material().slop;
+  } else if (contacts && carryContacts_) {
+    contacts_.carry(v, h);
+    contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
+  } else if (contacts) {
+    prepareContacts(time, q, v, h, h);
+  }
   if (constrained) {
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
     warmStart(v);
@@ -212,7 +223,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
 
   // 2–3. Impulses that aim at C = 0 at the end of the substep (VelocityTargets), and the contacts'.
   const bool contacts = settings_.velocity.collisions;
-  if (contacts) prepareContacts(time, q, v, h);
+  if (contacts) prepareContacts(time, q, v, h, h);
   // (The exact mode's solve bounces the points itself.)
   const bool restitute = contacts && !global_;
   if (contacts && system_.rows() == 0) {
@@ -406,8 +417,9 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
   v += warmStart_;
 }
 
-void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
-  contacts_.prepare(contactFinder_.find({time, q, v}, h, contacts_.material().slop), {time, q, v}, v, h);
+void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
+                                          double reach) {
+  contacts_.prepare(contactFinder_.find({time, q, v}, reach, contacts_.material().slop), {time, q, v}, v, h);
   contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
   contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
 }

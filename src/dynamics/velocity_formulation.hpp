@@ -91,7 +91,10 @@ class VelocityFormulation final : public Formulation {
 
  private:
   // One substep of h of the soft step.
-  void softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // `step` > 0 on a step's first substep: the contacts are found there, within what bodies can
+  // close in a whole step, and carried through the others (ContactSolver::carry) while the
+  // bodies barely move.
+  void softSubstep(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double step);
   // A substep of h, redone as two halves if its projection does not converge (at most
   // kMostSplits - depth times more).
   void advance(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h, int depth);
@@ -119,7 +122,8 @@ class VelocityFormulation final : public Formulation {
   void interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass);
   // With contacts: those at (time, q) within what the bodies can close in h, their rows prepared
   // and warm-started into v.
-  void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h);
+  // The contacts at q for a substep of h, found within what bodies can close in `reach` seconds.
+  void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double reach);
   // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the
   // state the impulses were solved at).
   double passiveWork(const Eigen::VectorXd& v);
@@ -142,6 +146,7 @@ class VelocityFormulation final : public Formulation {
   // The system holds J, C and Ċ at the state the last substep returned (its projection's last
   // evaluation), which is where the next one starts unless the model was edited.
   bool evaluatedAtEnd_ = false;
+  bool carryContacts_ = false;  // this step's contacts are carried through its substeps (softSubstep)
   // Scratch: Q, W Q, Baumgarte's pseudo velocity, the predicted q + h v* and v*, Jᵀλ [n]; C at
   // the substep's start and at the prediction, and the previous substep's impulses [m].
   Eigen::VectorXd Q_, WQ_, pseudo_, predicted_, vStar_, JtLambda_, warmStart_;

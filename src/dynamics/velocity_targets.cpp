@@ -5,7 +5,7 @@
 #include <limits>
 #include <numbers>
 
-#include "dynamics/softness.hpp"
+#include "tinkertoy/dynamics/softness.hpp"
 
 namespace tinkertoy {
 

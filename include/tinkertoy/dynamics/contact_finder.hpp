@@ -64,6 +64,8 @@ class ContactFinder {
   std::span<const BodyContact> find(const StateView& state, double h, double slop);
   // What the last find found.
   [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
+  // The farthest any point of a collider moves within the last find's h at its velocities then, m.
+  [[nodiscard]] double farthestMove() const { return farthest_; }
   // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
   // ids find gives: for a solver that moves the bodies and measures the gaps again (the exact
   // mode's projection, dynamics/contact_rows.hpp).
@@ -103,6 +105,7 @@ class ContactFinder {
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
   std::vector<BodyContact> contacts_;
+  double farthest_ = 0.0;  // farthestMove()
 };
 
 }  // namespace tinkertoy
