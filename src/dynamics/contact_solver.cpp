@@ -81,6 +81,22 @@ inline void ContactSolver::apply(const Packed& m, const Slot& p, const Eigen::Ve
   }
 }
 
+template <class Row>
+void ContactSolver::aim(Row& row, double s, bool anchored, double h) const {
+  row.gapTarget = -std::max(s, 0.0) / h;
+  row.push = 0.0;
+  row.massScale = 1.0;
+  row.impulseScale = 0.0;
+  if (material_.push == ContactPush::Velocity && s <= 0.0) {
+    const Softness& soft = anchored ? anchoredSoftness_ : softness_;
+    row.push = std::min(soft.biasRate * -s, material_.maxPushSpeed);
+    row.massScale = soft.massScale;
+    row.impulseScale = soft.impulseScale;
+  } else if (material_.push == ContactPush::Position) {
+    row.push = std::min(material_.baumgarte * std::max(-s - material_.slop, 0.0) / h, material_.maxPushSpeed);
+  }
+}
+
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
                             double h) {
   const ContactMaterial& material = material_;
@@ -128,11 +144,7 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
       p.normalMass = effective(n);
       p.tangentMass = effective(t);
       deepest_ = std::max(deepest_, -c.separation);
-      const Aim target = aim(c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
-      p.gapTarget = target.gapTarget;
-      p.push = target.push;
-      p.massScale = target.massScale;
-      p.impulseScale = target.impulseScale;
+      aim(p, c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
       const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
         const double w = body.turns ? v[body.offset + 2] : 0.0;
         return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
@@ -163,19 +175,6 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   if (!material.solvedAsRows) pack(v);
 }
 
-ContactSolver::Aim ContactSolver::aim(double s, bool anchored, double h) const {
-  Aim out{.gapTarget = -std::max(s, 0.0) / h};
-  if (material_.push == ContactPush::Velocity && s <= 0.0) {
-    const Softness& soft = anchored ? anchoredSoftness_ : softness_;
-    out.push = std::min(soft.biasRate * -s, material_.maxPushSpeed);
-    out.massScale = soft.massScale;
-    out.impulseScale = soft.impulseScale;
-  } else if (material_.push == ContactPush::Position) {
-    out.push = std::min(material_.baumgarte * std::max(-s - material_.slop, 0.0) / h, material_.maxPushSpeed);
-  }
-  return out;
-}
-
 // The warm start, once every point's approach is measured, so that whether a point bounces does
 // not depend on the order of the points.
 void ContactSolver::pack(Eigen::VectorXd& v) {
@@ -197,7 +196,7 @@ void ContactSolver::pack(Eigen::VectorXd& v) {
              .normal = first.normal,
              .friction = first.friction,
              .restitution = first.restitution};
-      for (std::size_t i = 0; i < touch.count; ++i) {
+    for (std::size_t i = 0; i < touch.count; ++i) {
       const Point& p = points_[touch.first + i];
       m.slots[i] = {.rA = p.rA,
                     .rB = p.rB,
@@ -234,11 +233,7 @@ void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   for (Packed& m : packed_) {
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
-      const Aim target = aim(p.separation, m.anchored, h);
-      p.gapTarget = target.gapTarget;
-      p.push = target.push;
-      p.massScale = target.massScale;
-      p.impulseScale = target.impulseScale;
+      aim(p, p.separation, m.anchored, h);
       p.approach = m.normal.dot(relativeVelocity(m, p, v));
       deepest_ = std::max(deepest_, -p.separation);
     }

@@ -242,11 +242,10 @@ class ContactSolver {
   enum class Rows { Normals, PushingNormals, Friction, Push };
   // The manifolds packed in the colouring's order, warm-started.
   void pack(Eigen::VectorXd& v);
-  // The target of a gap s, and for a penetration its push and spring (below), for a substep.
-  struct Aim {
-    double gapTarget = 0.0, push = 0.0, massScale = 1.0, impulseScale = 0.0;
-  };
-  [[nodiscard]] Aim aim(double s, bool anchored, double h) const;
+  // A point's (or slot's) target for its gap s, and for a penetration its push and spring
+  // (above), for a substep of h; `anchored`: one of its bodies nothing moves.
+  template <class Row>
+  void aim(Row& row, double s, bool anchored, double h) const;
   // Each point's accumulated impulses applied to v.
   void warmStart(Eigen::VectorXd& v);
   // Each prepare's and carry's first pass goes the other way from the one before.
