@@ -24,9 +24,10 @@ Eigen::VectorXd point(const Vector3& x, int dimension) {
 SimulationSettings velocityLevelSettings(const Scenario& scenario) {
   SimulationSettings s{.dt = scenario.dt, .formulation = FormulationKind::Velocity};
   s.velocity.substeps = scenario.substeps;
-  if (!scenario.boxes.empty()) {
+  if (scenario.collides()) {
     s.velocity.collisions = true;
     s.velocity.friction = scenario.friction;
+    s.velocity.restitution = scenario.restitution;
   }
   return s;
 }
@@ -41,7 +42,7 @@ SimulationSettings softStepSettings(const Scenario& scenario, int threads) {
 }
 
 bool hasSoftStep(const Scenario& scenario) {
-  return scenario.kind == ScenarioKind::JointGrid || scenario.kind == ScenarioKind::Pyramid;
+  return scenario.kind == ScenarioKind::JointGrid || scenario.collides();
 }
 
 SimulationSettings exactModeSettings(const Scenario& scenario, int threads) {

@@ -185,9 +185,33 @@ Scenario pyramidScenario(int rows, int count) {
   return s;
 }
 
+Scenario cradleScenario(int balls) {
+  constexpr double kRadius = 0.2;       // m
+  constexpr double kMass = 1.0;         // kg
+  constexpr double kRod = 1.0;          // m from a ball's center up to its pivot
+  constexpr double kAnchorRadius = 0.05;  // m: a static disc at each pivot (it touches nothing)
+  const double pulled = std::numbers::pi / 4;  // the first ball's angle out to the left
+  Scenario s = onBox2dClock(ScenarioKind::Cradle, balls == 5 ? "newtons_cradle" : "cradle-" + std::to_string(balls), balls);
+  s.length = kRod;
+  s.friction = 0.0;
+  s.restitution = 1.0;
+  for (int i = 0; i < balls; ++i) {
+    s.discs.push_back({{2.0 * kRadius * i, 0.0, 0.0}, kAnchorRadius, kMass, 0.5 * kMass * kAnchorRadius * kAnchorRadius, true});
+  }
+  for (int i = 0; i < balls; ++i) {
+    const double angle = i == 0 ? pulled : 0.0;
+    const Vector3 pivot = s.discs[static_cast<std::size_t>(i)].position;
+    const Vector3 ball{pivot.x - kRod * std::sin(angle), pivot.y - kRod * std::cos(angle), 0.0};
+    s.discs.push_back({ball, kRadius, kMass, 0.5 * kMass * kRadius * kRadius, false});
+    s.pins.push_back({balls + i, i, {pivot.x - ball.x, pivot.y - ball.y, 0.0}, {0.0, 0.0, 0.0}});
+  }
+  return s;
+}
+
 std::optional<Scenario> scenarioByName(std::string_view name) {
   if (name == "large_pyramid") return pyramidScenario(100, 1);
   if (name == "many_pyramids") return pyramidScenario(20, 10);
+  if (name == "newtons_cradle") return cradleScenario(5);
   const auto dash = name.rfind('-');
   if (dash == std::string_view::npos) return std::nullopt;
   const std::string_view family = name.substr(0, dash), digits = name.substr(dash + 1);
@@ -200,6 +224,7 @@ std::optional<Scenario> scenarioByName(std::string_view name) {
   if (family == "tree" && size <= 20) return treeScenario(size);
   if (family == "star") return starScenario(size);
   if (family == "pyramid" && size <= 1000) return pyramidScenario(size, 1);
+  if (family == "cradle" && size <= 1000) return cradleScenario(size);
   return std::nullopt;
 }
 
@@ -274,6 +299,17 @@ double overlap(const Scenario::Box& a, const BodyState& sa, const Scenario::Box&
 }  // namespace
 
 double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state) {
+  double deepest = 0.0;
+  if (scenario.kind == ScenarioKind::Cradle) {  // a few balls: every pair of moving ones
+    for (std::size_t i = 0; i < scenario.discs.size(); ++i) {
+      for (std::size_t j = i + 1; j < scenario.discs.size(); ++j) {
+        const Scenario::Disc &a = scenario.discs[i], &b = scenario.discs[j];
+        if (a.isStatic || b.isStatic) continue;
+        deepest = std::max(deepest, a.radius + b.radius - distance(state[i].position, state[j].position));
+      }
+    }
+    return deepest;
+  }
   // Static boxes against every moving one; moving boxes against their neighbours in a grid of
   // cells as wide as the largest moving box's diagonal.
   std::vector<std::size_t> moving;
@@ -283,7 +319,6 @@ double deepestPenetration(const Scenario& scenario, std::span<const BodyState> s
     moving.push_back(i);
     cell = std::max(cell, 2.0 * std::hypot(scenario.boxes[i].halfWidth, scenario.boxes[i].halfHeight));
   }
-  double deepest = 0.0;
   for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
     if (!scenario.boxes[i].isStatic) continue;
     for (const std::size_t j : moving) deepest = std::max(deepest, overlap(scenario.boxes[i], state[i], scenario.boxes[j], state[j]));

@@ -26,9 +26,15 @@
 //                      210 boxes; large_pyramid is pyramid-100 (5050 boxes).
 //   many_pyramids (2D) ten pyramid-20s side by side on one ground, 2 m apart at their bases
 //                      (2100 boxes).
+//   cradle-N     (2D)  Newton's cradle: N balls of radius 0.2 m and 1 kg (friction 0,
+//                      restitution 1) touching in a row, each hanging 1 m below its own pivot by a
+//                      pin to a static anchor there (a rigid pendulum); the first ball pulled out
+//                      to 45° on the left. dt = 1/60 s with 4 substeps, 5 s. newtons_cradle is
+//                      cradle-5.
 //
 // Gravity is (0, −9.81[, 0]) m/s². A scenario carries either particles and rods (chain,
-// cloth), discs and pins (joint_grid), or boxes that collide (the pyramids).
+// cloth), discs and pins (joint_grid; the cradle, whose moving discs collide), or boxes that
+// collide (the pyramids).
 //
 //   Scenario s = scenarioByName("chain-1000").value();
 //   std::vector<BodyState> state = ...;           // read from an engine, in s's body order
@@ -47,7 +53,7 @@ struct Vector3 {
   double x = 0.0, y = 0.0, z = 0.0;
 };
 
-enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star, Pyramid };
+enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star, Pyramid, Cradle };
 
 struct Scenario {
   // A point mass (chain, cloth). A nailed particle is held at its starting position: a
@@ -107,13 +113,16 @@ struct Scenario {
   std::vector<Pin> pins;
 
   std::vector<Box> boxes;
-  double friction = 0.0;  // Coulomb's μ between any two boxes
-  int pyramidRows = 0;    // rows of each pyramid
+  double friction = 0.0;     // Coulomb's μ between any two colliding bodies
+  double restitution = 0.0;  // of any two colliding bodies
+  int pyramidRows = 0;       // rows of each pyramid
 
-  // Bodies an engine reports a state for: the particles, or the discs.
+  // Bodies an engine reports a state for: the particles, the discs or the boxes.
   [[nodiscard]] std::size_t bodyCount() const {
-    return kind == ScenarioKind::JointGrid ? discs.size() : kind == ScenarioKind::Pyramid ? boxes.size() : particles.size();
+    return !discs.empty() ? discs.size() : !boxes.empty() ? boxes.size() : particles.size();
   }
+  // Whether its bodies collide: the boxes of the pyramids, the cradle's moving discs.
+  [[nodiscard]] bool collides() const { return kind == ScenarioKind::Pyramid || kind == ScenarioKind::Cradle; }
   [[nodiscard]] long steps() const;
 };
 
@@ -133,8 +142,10 @@ Scenario treeScenario(int depth);
 Scenario starScenario(int arms);
 // `count` pyramids of `rows` rows side by side (pyramid-R, large_pyramid, many_pyramids).
 Scenario pyramidScenario(int rows, int count);
-// "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N" or "pyramid-R" with a positive size,
-// "large_pyramid" or "many_pyramids"; nullopt for anything else.
+// Newton's cradle of `balls` balls (cradle-N; newtons_cradle is cradle-5).
+Scenario cradleScenario(int balls);
+// "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N", "pyramid-R" or "cradle-N" with a
+// positive size, "large_pyramid", "many_pyramids" or "newtons_cradle"; nullopt for anything else.
 std::optional<Scenario> scenarioByName(std::string_view name);
 
 // The constraint error of a state [bodyCount()], in units of L: for rods, the largest
@@ -144,8 +155,9 @@ double constraintError(const Scenario& scenario, std::span<const BodyState> stat
 // Kinetic plus gravitational potential energy of a state [bodyCount()], J, with the
 // scenario's masses and inertias; static bodies and nailed particles count no kinetic energy.
 double energy(const Scenario& scenario, std::span<const BodyState> state);
-// The deepest overlap of two boxes in a state [bodyCount()], m (0 when none overlap, and for
-// scenarios without boxes): the least separating-axis overlap of each pair that touches.
+// The deepest overlap of two colliding bodies in a state [bodyCount()], m (0 when none overlap,
+// and for scenarios whose bodies do not collide): for two boxes the least separating-axis
+// overlap, for two of the cradle's balls r_a + r_b − ‖x_a − x_b‖.
 double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state);
 // Whether every pyramid still stands in a state: its top box has sunk by at most 1 % of the
 // pyramid's height, and no box has moved sideways by more than 0.1 m.

@@ -20,6 +20,9 @@
 //                scenario's mass and inertia (SetMassData), its friction the scenario's; the
 //                ground a static body with its box. Box2D's own mixing of two frictions,
 //                √(μ₁μ₂), gives the scenario's μ for every pair.
+//   cradle       as joint_grid, each moving disc with one b2CircleShape of its radius (density
+//                0, so that the mass SetMassData gave stays), the scenario's friction and
+//                restitution (Box2D mixes restitutions by their maximum, frictions by √(μ₁μ₂)).
 //   cloth        not built: Box2D is 2D.
 //
 // Gravity is the scenario's. Sleeping is turned off, so that every step solves every body, as
@@ -119,6 +122,16 @@ class Box2dWorld final : public PeerWorld {
     for (const Scenario::Disc& disc : scenario.discs) {
       const b2BodyType type = disc.isStatic ? b2_staticBody : b2_dynamicBody;
       bodies_.push_back(addBody(disc.position, type, disc.mass, static_cast<float>(disc.inertia)));
+      if (scenario.collides() && !disc.isStatic) {
+        b2CircleShape shape;
+        shape.m_radius = static_cast<float>(disc.radius);
+        b2FixtureDef fixture;
+        fixture.shape = &shape;
+        fixture.density = 0.0f;  // keeps the mass SetMassData gave
+        fixture.friction = static_cast<float>(scenario.friction);
+        fixture.restitution = static_cast<float>(scenario.restitution);
+        bodies_.back()->CreateFixture(&fixture);
+      }
     }
     for (const Scenario::Pin& pin : scenario.pins) {
       const Scenario::Disc& a = scenario.discs[static_cast<std::size_t>(pin.a)];

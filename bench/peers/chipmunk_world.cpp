@@ -17,6 +17,8 @@
 //   pyramids     each box a body, cpBodyNew(mass, cpMomentForBox) or static, with one
 //                cpBoxShapeNew of the box's size (no rounding); each shape's friction √μ, since
 //                Chipmunk multiplies the two shapes' frictions of a pair.
+//   cradle       as joint_grid, each moving disc with one cpCircleShapeNew of its radius, friction
+//                √μ and elasticity √e (Chipmunk multiplies a pair's).
 //   cloth        not built: Chipmunk is 2D.
 //
 // Gravity is the scenario's; sleeping stays off (Chipmunk's default). Chipmunk moves the positions
@@ -124,7 +126,16 @@ class ChipmunkWorld final : public PeerWorld {
   }
 
   void buildJointGrid(const Scenario& scenario) {
-    for (const Scenario::Disc& disc : scenario.discs) addBody(disc.position, disc.isStatic, disc.mass, disc.inertia);
+    for (const Scenario::Disc& disc : scenario.discs) {
+      addBody(disc.position, disc.isStatic, disc.mass, disc.inertia);
+      if (scenario.collides() && !disc.isStatic) {
+        // Chipmunk multiplies two shapes' frictions and elasticities: each gets the square root.
+        shapes_.emplace_back(cpCircleShapeNew(bodies_.back().get(), disc.radius, cpvzero));
+        cpShapeSetFriction(shapes_.back().get(), std::sqrt(scenario.friction));
+        cpShapeSetElasticity(shapes_.back().get(), std::sqrt(scenario.restitution));
+        cpSpaceAddShape(space_.get(), shapes_.back().get());
+      }
+    }
     for (const Scenario::Pin& pin : scenario.pins) {
       const std::size_t a = static_cast<std::size_t>(pin.a), b = static_cast<std::size_t>(pin.b);
       if (scenario.discs[a].isStatic && scenario.discs[b].isStatic) continue;

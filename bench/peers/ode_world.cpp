@@ -218,7 +218,7 @@ long constraintRows(const Scenario& scenario) {
 
 std::vector<EngineMode> odeModes() {
   // The joints' scenarios: this driver builds no contacts.
-  const auto joints = [](const Scenario& scenario) { return scenario.kind != ScenarioKind::Pyramid; };
+  const auto joints = [](const Scenario& scenario) { return !scenario.collides(); };
   const auto small = [joints](const Scenario& scenario) {
     return joints(scenario) && constraintRows(scenario) <= kDirectSolverMaxRows;
   };

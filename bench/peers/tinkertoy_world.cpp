@@ -7,7 +7,7 @@
 //                bits as one thread): its wall time is the figure, its CPU time counts both
 //   sequential   the velocity level with sequential impulses, 8 passes and Baumgarte (the
 //                game-engine mode, for reference; joint_grid: its 4 substeps)
-//   soft step    joint_grid and the pyramids: Box2D v3's solver, the soft step at its 4 substeps with one
+//   soft step    joint_grid, the pyramids and the cradle: Box2D v3's solver, the soft step at its 4 substeps with one
 //                soft and one relax pass each, on one thread and on two
 #include <memory>
 

@@ -40,12 +40,12 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
   std::vector<double> masses(scenario.bodyCount());
   world->masses(masses);
   for (std::size_t i = 0; i < masses.size(); ++i) {
-    const bool fixed = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].isStatic
-                       : scenario.kind == ScenarioKind::Pyramid ? scenario.boxes[i].isStatic
-                                                                 : scenario.particles[i].nailed;
-    const double mass = scenario.kind == ScenarioKind::JointGrid ? scenario.discs[i].mass
-                        : scenario.kind == ScenarioKind::Pyramid ? scenario.boxes[i].mass
-                                                                  : scenario.particles[i].mass;
+    const bool fixed = !scenario.discs.empty()   ? scenario.discs[i].isStatic
+                       : !scenario.boxes.empty() ? scenario.boxes[i].isStatic
+                                                 : scenario.particles[i].nailed;
+    const double mass = !scenario.discs.empty()   ? scenario.discs[i].mass
+                        : !scenario.boxes.empty() ? scenario.boxes[i].mass
+                                                  : scenario.particles[i].mass;
     if (fixed && masses[i] == 0.0) continue;  // held by infinite mass
     EXPECT_NEAR(masses[i], mass, 1e-6 * mass) << "body " << i;
   }
@@ -67,7 +67,8 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
 TEST(PeerScenes, TinkertoyBuildsEveryScenario) {
   for (const EngineMode& mode : engineModes()) {
     if (!mode.isTinkertoy) continue;
-    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2)}) {
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2),
+                              cradleScenario(3)}) {
       expectSameScene(mode, s);
     }
   }
@@ -78,7 +79,8 @@ TEST(PeerScenes, EveryPeerBuildsTheSameScene) {
   int checked = 0;
   for (const EngineMode& mode : engineModes()) {
     if (mode.isTinkertoy) continue;
-    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2)}) {
+    for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2),
+                              cradleScenario(3)}) {
       if (!mode.supports(s)) continue;
       expectSameScene(mode, s);
       ++checked;
@@ -94,6 +96,28 @@ TEST(PeerScenes, NamesParse) {
   for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3"}) {
     EXPECT_FALSE(scenarioByName(bad)) << bad;
   }
+}
+
+// Newton's cradle: five balls touching in a row, each on a 1 m pin below its own static anchor,
+// the first pulled out to 45°; the penetration measure of two balls is r_a + r_b − their distance.
+TEST(PeerScenes, TheCradleIsLaidOutAndItsOverlapMeasured) {
+  const Scenario s = scenarioByName("newtons_cradle").value();
+  ASSERT_EQ(s.discs.size(), 10u);
+  ASSERT_EQ(s.pins.size(), 5u);
+  EXPECT_EQ(s.restitution, 1.0);
+  EXPECT_EQ(s.friction, 0.0);
+  std::vector<BodyState> state = initialState(s);
+  EXPECT_LT(constraintError(s, state), 1e-15) << "each pin meets its anchor";
+  EXPECT_NEAR(state[5].position.x, -std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(state[5].position.y, -std::sqrt(0.5), 1e-15);
+  for (std::size_t i = 6; i + 1 < 10; ++i) {
+    EXPECT_NEAR(state[i + 1].position.x - state[i].position.x, 2 * s.discs[i].radius, 1e-15) << "touching";
+  }
+  EXPECT_NEAR(deepestPenetration(s, state), 0.0, 1e-15);
+  state[8].position.x -= 0.01;  // into ball 7
+  EXPECT_NEAR(deepestPenetration(s, state), 0.01, 1e-12);
+  EXPECT_FALSE(scenarioByName("cradle-0"));
+  EXPECT_EQ(scenarioByName("cradle-3")->discs.size(), 6u);
 }
 
 TEST(PeerScenes, PyramidsAreLaidOutAsBox2dV3Does) {
