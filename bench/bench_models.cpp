@@ -73,16 +73,23 @@ Model tinkertoyModel(const Scenario& s) {
     if (!s.particles[i].nailed) continue;
     model.addConstraint(std::make_unique<FixedPointConstraint>(bodies[i], point(s.particles[i].position, s.dimension)));
   }
-  for (const Scenario::Disc& d : s.discs) {
-    const auto motion = d.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
-    bodies.push_back(model.addBody(std::make_unique<RigidBody>(d.mass, d.inertia, Shape::circle(d.radius), motion),
-                                   Eigen::Vector3d(d.position.x, d.position.y, 0.0)));
-  }
   for (const Scenario::Box& b : s.boxes) {
     const auto motion = b.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
     bodies.push_back(model.addBody(
         std::make_unique<RigidBody>(b.mass, b.inertia, Shape::box(2.0 * b.halfWidth, 2.0 * b.halfHeight), motion),
         Eigen::Vector3d(b.position.x, b.position.y, 0.0)));
+  }
+  for (const Scenario::Disc& d : s.discs) {
+    const auto motion = d.isStatic ? RigidBody::Motion::Static : RigidBody::Motion::Dynamic;
+    bodies.push_back(model.addBody(std::make_unique<RigidBody>(d.mass, d.inertia, Shape::circle(d.radius), motion),
+                                   Eigen::Vector3d(d.position.x, d.position.y, 0.0)));
+  }
+  if (s.container) {  // a kinematic body after the scenario's, its walls a closed chain
+    const double h = s.container->halfSize;
+    const Shape walls = Shape::chain({{-h, -h}, {h, -h}, {h, h}, {-h, h}}, true);
+    const BodyId box = model.addBody(std::make_unique<RigidBody>(1.0, 1.0, walls, RigidBody::Motion::Kinematic),
+                                     Eigen::Vector3d(s.container->center.x, s.container->center.y, 0.0));
+    model.setVelocities(box, Eigen::Vector3d(0.0, 0.0, s.container->angularVelocity));
   }
   for (const Scenario::Pin& pin : s.pins) {
     const BodyPoint a{bodies[static_cast<std::size_t>(pin.a)], Eigen::Vector2d(pin.localA.x, pin.localA.y)};
@@ -102,12 +109,12 @@ StateConstraintMatrix::StateConstraintMatrix(const Model& model, double regulari
   matrix_ = std::make_unique<ConstraintMatrix>(system_.jacobian(), inverseMass_.matrix(), &shift_);
 }
 
-void readState(const Model& model, std::vector<BodyState>& out) {
-  out.resize(model.bodyCount());
+void readState(const Model& model, std::size_t count, std::vector<BodyState>& out) {
+  out.resize(count);
   const int d = model.dimension();
   const Eigen::VectorXd& q = model.q();
   const Eigen::VectorXd& v = model.v();
-  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     const auto at = static_cast<Eigen::Index>(model.offsetOf(model.bodyAt(i)));
     BodyState& s = out[i];
     s.position = {q[at], q[at + 1], d == 3 && !model.body(model.bodyAt(i)).hasFrame() ? q[at + 2] : 0.0};

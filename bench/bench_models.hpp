@@ -1,6 +1,8 @@
 // The benchmark scenarios (bench/scenario.hpp) as Tinkertoy models: particles with distance
 // constraints (rods to the pivot are distance constraints to a fixed point; nailed particles get
-// a fixed-point constraint), or rigid discs with revolute joints.
+// a fixed-point constraint), rigid discs with revolute joints, or rigid boxes and discs that
+// collide; the tumbler's container is a kinematic rigid body whose shape is a closed chain, the
+// model's last body.
 //
 //   Scenario s = chainScenario(1000);
 //   Model model = tinkertoyModel(s);
@@ -26,11 +28,12 @@ Model tinkertoyModel(const Scenario& scenario);
 SimulationSettings velocityLevelSettings(const Scenario& scenario);
 SimulationSettings softStepSettings(const Scenario& scenario, int threads);
 // Whether the peer table runs a scenario with the soft step too (Box2D v3's own problems: the
-// joint grid and the pyramids).
+// joint grid and every scene that collides).
 bool hasSoftStep(const Scenario& scenario);
 SimulationSettings exactModeSettings(const Scenario& scenario, int threads);
-// The state of the model's bodies in the scenario's body order (bodies were added in that order).
-void readState(const Model& model, std::vector<BodyState>& out);
+// The state of the model's first `count` bodies, the scenario's, in its body order (they were
+// added in that order).
+void readState(const Model& model, std::size_t count, std::vector<BodyState>& out);
 
 // A model's J W Jᵀ + ε diag(J W Jᵀ) at its current state, for the factorization benchmarks and
 // tests (ε = 1e-9 makes joint_grid's redundant pin rows solvable, as its exact mode does).

@@ -42,6 +42,14 @@ Scenario onBox2dClock(ScenarioKind kind, std::string name, int size) {
 
 long Scenario::steps() const { return std::lround(duration / dt); }
 
+Scenario::Inertia Scenario::inertiaOf(std::size_t i) const {
+  if (i < particles.size()) return {particles[i].mass, 0.0, particles[i].nailed};
+  i -= particles.size();
+  if (i < boxes.size()) return {boxes[i].mass, boxes[i].inertia, boxes[i].isStatic};
+  const Disc& d = discs.at(i - boxes.size());
+  return {d.mass, d.inertia, d.isStatic};
+}
+
 Scenario chainScenario(int links) {
   Scenario s;
   s.kind = ScenarioKind::Chain;
@@ -208,10 +216,33 @@ Scenario cradleScenario(int balls) {
   return s;
 }
 
+Scenario tumblerScenario(int side) {
+  constexpr double kHalf = 0.125;     // m: a box's half side, a disc's radius
+  constexpr double kSpacing = 0.4;    // m between neighbouring pieces
+  constexpr double kDensity = 1.0;    // kg/m²
+  constexpr double kDegree = std::numbers::pi / 180.0;
+  Scenario s = onBox2dClock(ScenarioKind::Tumbler, side == 45 ? "tumbler" : "tumbler-" + std::to_string(side), side);
+  s.friction = 0.6;
+  s.container = Scenario::Container{{0.0, 10.0, 0.0}, 10.0, 25.0 * kDegree};
+  const double boxMass = kDensity * 4 * kHalf * kHalf, discMass = kDensity * std::numbers::pi * kHalf * kHalf;
+  for (int i = 0; i < side; ++i) {    // row, upward
+    for (int j = 0; j < side; ++j) {  // column
+      const Vector3 at{(j - 0.5 * (side - 1)) * kSpacing, s.container->center.y + (i - 0.5 * (side - 1)) * kSpacing, 0.0};
+      if ((i + j) % 2 == 0) {
+        s.boxes.push_back({at, kHalf, kHalf, boxMass, boxMass * (8 * kHalf * kHalf) / 12.0, false});
+      } else {
+        s.discs.push_back({at, kHalf, discMass, 0.5 * discMass * kHalf * kHalf, false});
+      }
+    }
+  }
+  return s;
+}
+
 std::optional<Scenario> scenarioByName(std::string_view name) {
   if (name == "large_pyramid") return pyramidScenario(100, 1);
   if (name == "many_pyramids") return pyramidScenario(20, 10);
   if (name == "newtons_cradle") return cradleScenario(5);
+  if (name == "tumbler") return tumblerScenario(45);
   const auto dash = name.rfind('-');
   if (dash == std::string_view::npos) return std::nullopt;
   const std::string_view family = name.substr(0, dash), digits = name.substr(dash + 1);
@@ -225,6 +256,7 @@ std::optional<Scenario> scenarioByName(std::string_view name) {
   if (family == "star") return starScenario(size);
   if (family == "pyramid" && size <= 1000) return pyramidScenario(size, 1);
   if (family == "cradle" && size <= 1000) return cradleScenario(size);
+  if (family == "tumbler" && size <= kMostTumblerSide) return tumblerScenario(size);
   return std::nullopt;
 }
 
@@ -252,88 +284,122 @@ double constraintError(const Scenario& scenario, std::span<const BodyState> stat
 }
 
 double energy(const Scenario& scenario, std::span<const BodyState> state) {
-  const auto bodyEnergy = [&](const BodyState& s, double mass, double inertia, bool fixed) {
+  double total = 0.0;
+  for (std::size_t i = 0; i < scenario.bodyCount(); ++i) {
+    const Scenario::Inertia body = scenario.inertiaOf(i);
+    if (body.fixed) continue;  // a static body counts nothing; a nailed particle does not move
+    const BodyState& s = state[i];
     const Vector3& v = s.velocity;
     const Vector3& g = scenario.gravity;
-    const double kinetic = fixed ? 0.0
-                                 : 0.5 * mass * (v.x * v.x + v.y * v.y + v.z * v.z) +
-                                       0.5 * inertia * s.angularVelocity * s.angularVelocity;
-    return kinetic - mass * (g.x * s.position.x + g.y * s.position.y + g.z * s.position.z);
-  };
-  double total = 0.0;
-  for (std::size_t i = 0; i < scenario.particles.size(); ++i) {
-    const Scenario::Particle& p = scenario.particles[i];
-    total += bodyEnergy(state[i], p.mass, 0.0, p.nailed);
-  }
-  for (std::size_t i = 0; i < scenario.discs.size(); ++i) {
-    const Scenario::Disc& d = scenario.discs[i];
-    total += bodyEnergy(state[i], d.mass, d.inertia, d.isStatic);
-  }
-  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
-    const Scenario::Box& b = scenario.boxes[i];
-    total += b.isStatic ? 0.0 : bodyEnergy(state[i], b.mass, b.inertia, false);
+    total += 0.5 * body.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5 * body.inertia * s.angularVelocity * s.angularVelocity -
+             body.mass * (g.x * s.position.x + g.y * s.position.y + g.z * s.position.z);
   }
   return total;
 }
 
 namespace {
 
+// A body that collides (the pyramids' and the tumbler's boxes, the cradle's and the tumbler's
+// discs): a box, or a disc when its radius is positive.
+struct Piece {
+  std::size_t body = 0;                      // in the body order
+  double halfWidth = 0.0, halfHeight = 0.0;  // a box's
+  double radius = 0.0;                       // a disc's
+  bool isStatic = false;
+};
+
+std::vector<Piece> piecesOf(const Scenario& scenario) {
+  std::vector<Piece> pieces;
+  std::size_t body = scenario.particles.size();
+  for (const Scenario::Box& b : scenario.boxes) pieces.push_back({body++, b.halfWidth, b.halfHeight, 0.0, b.isStatic});
+  for (const Scenario::Disc& d : scenario.discs) pieces.push_back({body++, 0.0, 0.0, d.radius, d.isStatic});
+  return pieces;
+}
+
+// Half the piece's extent along the unit vector (ux, uy) when it is turned by `angle`.
+double halfExtent(const Piece& p, double angle, double ux, double uy) {
+  if (p.radius > 0.0) return p.radius;
+  const double c = std::cos(angle), n = std::sin(angle);
+  return p.halfWidth * std::abs(c * ux + n * uy) + p.halfHeight * std::abs(-n * ux + c * uy);
+}
+
 // How deep boxes a and b overlap at their states: the least overlap of their projections on the
 // four axes of the two boxes (separating axes), or 0 when one of them separates them.
-double overlap(const Scenario::Box& a, const BodyState& sa, const Scenario::Box& b, const BodyState& sb) {
+double boxesOverlap(const Piece& a, const BodyState& sa, const Piece& b, const BodyState& sb) {
   const double ca = std::cos(sa.angle), na = std::sin(sa.angle), cb = std::cos(sb.angle), nb = std::sin(sb.angle);
   const double axes[4][2] = {{ca, na}, {-na, ca}, {cb, nb}, {-nb, cb}};
   const double dx = sb.position.x - sa.position.x, dy = sb.position.y - sa.position.y;
   double least = std::numeric_limits<double>::infinity();
   for (const auto& u : axes) {
-    const auto extent = [&u](const Scenario::Box& box, double c, double n) {
-      return box.halfWidth * std::abs(c * u[0] + n * u[1]) + box.halfHeight * std::abs(-n * u[0] + c * u[1]);
-    };
-    const double depth = extent(a, ca, na) + extent(b, cb, nb) - std::abs(dx * u[0] + dy * u[1]);
+    const double depth = halfExtent(a, sa.angle, u[0], u[1]) + halfExtent(b, sb.angle, u[0], u[1]) - std::abs(dx * u[0] + dy * u[1]);
     if (depth <= 0.0) return 0.0;
     least = std::min(least, depth);
   }
   return least;
 }
 
+// How far disc d reaches into box b: r − its centre's distance to the box's nearest point, or
+// r + the centre's distance to the nearest face when the centre is inside.
+double boxDiscOverlap(const Piece& b, const BodyState& sb, const Piece& d, const BodyState& sd) {
+  const double c = std::cos(sb.angle), n = std::sin(sb.angle);
+  const double wx = sd.position.x - sb.position.x, wy = sd.position.y - sb.position.y;
+  const double x = c * wx + n * wy, y = -n * wx + c * wy;  // the centre in the box's frame
+  const double outX = std::abs(x) - b.halfWidth, outY = std::abs(y) - b.halfHeight;
+  if (outX <= 0.0 && outY <= 0.0) return d.radius + std::min(-outX, -outY);
+  return d.radius - std::hypot(std::max(outX, 0.0), std::max(outY, 0.0));
+}
+
+double overlap(const Piece& a, const BodyState& sa, const Piece& b, const BodyState& sb) {
+  if (a.radius > 0.0 && b.radius > 0.0) return a.radius + b.radius - distance(sa.position, sb.position);
+  if (a.radius > 0.0) return boxDiscOverlap(b, sb, a, sa);
+  if (b.radius > 0.0) return boxDiscOverlap(a, sa, b, sb);
+  return boxesOverlap(a, sa, b, sb);
+}
+
+// How far a piece reaches past the inner face of the container's walls, the container turned by
+// `angle`: its extent along the container's axes beyond the half side.
+double wallOverlap(const Scenario::Container& box, double angle, const Piece& p, const BodyState& s) {
+  const double c = std::cos(angle), n = std::sin(angle);
+  const double wx = s.position.x - box.center.x, wy = s.position.y - box.center.y;
+  const double x = c * wx + n * wy, y = -n * wx + c * wy;  // the piece's centre in the container's frame
+  return std::max(std::abs(x) + halfExtent(p, s.angle, c, n), std::abs(y) + halfExtent(p, s.angle, -n, c)) - box.halfSize;
+}
+
 }  // namespace
 
-double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state) {
+double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state, double time) {
   double deepest = 0.0;
-  if (scenario.kind == ScenarioKind::Cradle) {  // a few balls: every pair of moving ones
-    for (std::size_t i = 0; i < scenario.discs.size(); ++i) {
-      for (std::size_t j = i + 1; j < scenario.discs.size(); ++j) {
-        const Scenario::Disc &a = scenario.discs[i], &b = scenario.discs[j];
-        if (a.isStatic || b.isStatic) continue;
-        deepest = std::max(deepest, a.radius + b.radius - distance(state[i].position, state[j].position));
-      }
-    }
-    return deepest;
-  }
-  // Static boxes against every moving one; moving boxes against their neighbours in a grid of
-  // cells as wide as the largest moving box's diagonal.
-  std::vector<std::size_t> moving;
+  if (!scenario.collides()) return deepest;
+  // Static pieces against every moving one; moving pieces against their neighbours in a grid of
+  // cells as wide as the widest moving piece; each against the container.
+  std::vector<Piece> statics, moving;
   double cell = 0.0;
-  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
-    if (scenario.boxes[i].isStatic) continue;
-    moving.push_back(i);
-    cell = std::max(cell, 2.0 * std::hypot(scenario.boxes[i].halfWidth, scenario.boxes[i].halfHeight));
+  for (const Piece& p : piecesOf(scenario)) {
+    (p.isStatic ? statics : moving).push_back(p);
+    if (!p.isStatic) cell = std::max(cell, p.radius > 0.0 ? 2.0 * p.radius : 2.0 * std::hypot(p.halfWidth, p.halfHeight));
   }
-  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
-    if (!scenario.boxes[i].isStatic) continue;
-    for (const std::size_t j : moving) deepest = std::max(deepest, overlap(scenario.boxes[i], state[i], scenario.boxes[j], state[j]));
+  for (const Piece& a : statics) {
+    for (const Piece& b : moving) deepest = std::max(deepest, overlap(a, state[a.body], b, state[b.body]));
   }
-  std::map<std::pair<long, long>, std::vector<std::size_t>> grid;
+  if (scenario.container) {
+    const double angle = scenario.container->angularVelocity * time;
+    for (const Piece& p : moving) deepest = std::max(deepest, wallOverlap(*scenario.container, angle, p, state[p.body]));
+  }
+  std::map<std::pair<long, long>, std::vector<std::size_t>> grid;  // cell → indices into `moving`
   const auto cellOf = [cell](double x) { return static_cast<long>(std::floor(x / cell)); };
-  for (const std::size_t i : moving) grid[{cellOf(state[i].position.x), cellOf(state[i].position.y)}].push_back(i);
-  for (const std::size_t i : moving) {
-    const long cx = cellOf(state[i].position.x), cy = cellOf(state[i].position.y);
+  for (std::size_t i = 0; i < moving.size(); ++i) {
+    const Vector3& x = state[moving[i].body].position;
+    grid[{cellOf(x.x), cellOf(x.y)}].push_back(i);
+  }
+  for (std::size_t i = 0; i < moving.size(); ++i) {
+    const BodyState& si = state[moving[i].body];
+    const long cx = cellOf(si.position.x), cy = cellOf(si.position.y);
     for (long x = cx - 1; x <= cx + 1; ++x) {
       for (long y = cy - 1; y <= cy + 1; ++y) {
         const auto found = grid.find({x, y});
         if (found == grid.end()) continue;
         for (const std::size_t j : found->second) {
-          if (j > i) deepest = std::max(deepest, overlap(scenario.boxes[i], state[i], scenario.boxes[j], state[j]));
+          if (j > i) deepest = std::max(deepest, overlap(moving[i], si, moving[j], state[moving[j].body]));
         }
       }
     }
@@ -358,10 +424,11 @@ bool pyramidsStand(const Scenario& scenario, std::span<const BodyState> state) {
 }
 
 std::vector<BodyState> initialState(const Scenario& scenario) {
-  std::vector<BodyState> state(scenario.bodyCount());
-  for (std::size_t i = 0; i < scenario.particles.size(); ++i) state[i].position = scenario.particles[i].position;
-  for (std::size_t i = 0; i < scenario.discs.size(); ++i) state[i].position = scenario.discs[i].position;
-  for (std::size_t i = 0; i < scenario.boxes.size(); ++i) state[i].position = scenario.boxes[i].position;
+  std::vector<BodyState> state;
+  state.reserve(scenario.bodyCount());
+  for (const Scenario::Particle& p : scenario.particles) state.push_back({.position = p.position});
+  for (const Scenario::Box& b : scenario.boxes) state.push_back({.position = b.position});
+  for (const Scenario::Disc& d : scenario.discs) state.push_back({.position = d.position});
   return state;
 }
 

@@ -31,10 +31,17 @@
 //                      pin to a static anchor there (a rigid pendulum); the first ball pulled out
 //                      to 45° on the left. dt = 1/60 s with 4 substeps, 5 s. newtons_cradle is
 //                      cradle-5.
+//   tumbler-N    (2D)  Box2D v3's tumbler: a kinematic square container 20 m on a side (four
+//                      thin two-sided walls) centred at (0, 10), turning at 25°/s about its
+//                      centre, around N × N pieces 0.4 m apart in a square grid centred in it,
+//                      at rest: boxes 0.25 m on a side and discs of radius 0.125 m, alternating
+//                      like a chessboard (density 1, friction 0.6). dt = 1/60 s with 4
+//                      substeps, 5 s. tumbler is tumbler-45 (1013 boxes and 1012 discs).
 //
-// Gravity is (0, −9.81[, 0]) m/s². A scenario carries either particles and rods (chain,
-// cloth), discs and pins (joint_grid; the cradle, whose moving discs collide), or boxes that
-// collide (the pyramids).
+// Gravity is (0, −9.81[, 0]) m/s². A scenario carries particles and rods (chain, cloth), discs
+// and pins (joint_grid; the cradle, whose moving discs collide), boxes that collide (the
+// pyramids), or boxes and discs that collide in a container (the tumbler). Its bodies, in the
+// order every engine reports them, are the particles, then the boxes, then the discs.
 //
 //   Scenario s = scenarioByName("chain-1000").value();
 //   std::vector<BodyState> state = ...;           // read from an engine, in s's body order
@@ -53,7 +60,7 @@ struct Vector3 {
   double x = 0.0, y = 0.0, z = 0.0;
 };
 
-enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star, Pyramid, Cradle };
+enum class ScenarioKind { Chain, Cloth, JointGrid, Tree, Star, Pyramid, Cradle, Tumbler };
 
 struct Scenario {
   // A point mass (chain, cloth). A nailed particle is held at its starting position: a
@@ -78,21 +85,39 @@ struct Scenario {
     double inertia = 0.0;  // kg·m² about the center
     bool isStatic = false;
   };
-  // A revolute pin between discs a and b at a point offset localA from a's center and localB
-  // from b's (both frames start unrotated, so the two offsets meet at one world point).
+  // A revolute pin between bodies a and b (indices in the body order; no scenario with pins has
+  // boxes, so these are the discs') at a point offset localA from a's center and localB from
+  // b's (both frames start unrotated, so the two offsets meet at one world point).
   struct Pin {
     int a = 0;
     int b = 0;
     Vector3 localA, localB;
   };
 
-  // A box that collides with the others (the pyramids), at its center of mass, angle 0.
+  // A box that collides with the others (the pyramids, the tumbler), at its center of mass,
+  // angle 0.
   struct Box {
     Vector3 position;
     double halfWidth = 0.0, halfHeight = 0.0;  // m
     double mass = 0.0;                         // kg
     double inertia = 0.0;                      // kg·m² about the center
     bool isStatic = false;
+  };
+
+  // A kinematic square container (the tumbler): its walls are the four sides of the square of
+  // half side `halfSize` about `center`, which turns about the center at `angularVelocity`
+  // from angle 0 at t = 0. It is no body of the body order.
+  struct Container {
+    Vector3 center;
+    double halfSize = 0.0;         // m, to each wall
+    double angularVelocity = 0.0;  // rad/s, counter-clockwise
+  };
+
+  // What a body weighs, in the body order.
+  struct Inertia {
+    double mass = 0.0;     // kg
+    double inertia = 0.0;  // kg·m² about the center (0 for a particle)
+    bool fixed = false;    // static, or nailed
   };
 
   ScenarioKind kind = ScenarioKind::Chain;
@@ -117,12 +142,19 @@ struct Scenario {
   double restitution = 0.0;  // of any two colliding bodies
   int pyramidRows = 0;       // rows of each pyramid
 
-  // Bodies an engine reports a state for: the particles, the discs or the boxes.
-  [[nodiscard]] std::size_t bodyCount() const {
-    return !discs.empty() ? discs.size() : !boxes.empty() ? boxes.size() : particles.size();
+  std::optional<Container> container;
+
+  // Bodies an engine reports a state for: the particles, the boxes and the discs.
+  [[nodiscard]] std::size_t bodyCount() const { return particles.size() + boxes.size() + discs.size(); }
+  // Body `i`'s mass and inertia, in the body order.
+  [[nodiscard]] Inertia inertiaOf(std::size_t i) const;
+  // Whether its bodies collide: the boxes of the pyramids, the cradle's moving discs, the
+  // tumbler's pieces.
+  [[nodiscard]] bool collides() const {
+    return kind == ScenarioKind::Pyramid || kind == ScenarioKind::Cradle || kind == ScenarioKind::Tumbler;
   }
-  // Whether its bodies collide: the boxes of the pyramids, the cradle's moving discs.
-  [[nodiscard]] bool collides() const { return kind == ScenarioKind::Pyramid || kind == ScenarioKind::Cradle; }
+  // Whether something drives it (the tumbler's container), so that its energy is not conserved.
+  [[nodiscard]] bool driven() const { return container.has_value(); }
   [[nodiscard]] long steps() const;
 };
 
@@ -144,8 +176,13 @@ Scenario starScenario(int arms);
 Scenario pyramidScenario(int rows, int count);
 // Newton's cradle of `balls` balls (cradle-N; newtons_cradle is cradle-5).
 Scenario cradleScenario(int balls);
-// "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N", "pyramid-R" or "cradle-N" with a
-// positive size, "large_pyramid", "many_pyramids" or "newtons_cradle"; nullopt for anything else.
+// The tumbler with `side` × `side` pieces, 1 ≤ side ≤ kMostTumblerSide (tumbler-N; tumbler is
+// tumbler-45).
+inline constexpr int kMostTumblerSide = 49;  // the most that fit the container
+Scenario tumblerScenario(int side);
+// "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N", "pyramid-R", "cradle-N" or
+// "tumbler-N" with a positive size, "large_pyramid", "many_pyramids", "newtons_cradle" or
+// "tumbler"; nullopt for anything else.
 std::optional<Scenario> scenarioByName(std::string_view name);
 
 // The constraint error of a state [bodyCount()], in units of L: for rods, the largest
@@ -153,12 +190,15 @@ std::optional<Scenario> scenarioByName(std::string_view name);
 // distance between the two pinned points (m, L being 1 m).
 double constraintError(const Scenario& scenario, std::span<const BodyState> state);
 // Kinetic plus gravitational potential energy of a state [bodyCount()], J, with the
-// scenario's masses and inertias; static bodies and nailed particles count no kinetic energy.
+// scenario's masses and inertias; static bodies and nailed particles count nothing (they stay put).
 double energy(const Scenario& scenario, std::span<const BodyState> state);
-// The deepest overlap of two colliding bodies in a state [bodyCount()], m (0 when none overlap,
-// and for scenarios whose bodies do not collide): for two boxes the least separating-axis
-// overlap, for two of the cradle's balls r_a + r_b − ‖x_a − x_b‖.
-double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state);
+// The deepest overlap of two colliding bodies in a state [bodyCount()] at time t, m (0 when none
+// overlap, and for scenarios whose bodies do not collide): for two boxes the least
+// separating-axis overlap, for two discs r_a + r_b − ‖x_a − x_b‖, for a box and a disc how far
+// the disc reaches past the box's nearest point; for a piece and the container, how far the
+// piece reaches past a wall's inner face (the container's angle at t is ω t), so that a piece
+// that got out counts at least its own size.
+double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state, double time);
 // Whether every pyramid still stands in a state: its top box has sunk by at most 1 % of the
 // pyramid's height, and no box has moved sideways by more than 0.1 m.
 bool pyramidsStand(const Scenario& scenario, std::span<const BodyState> state);

@@ -23,6 +23,9 @@
 //   cradle       as joint_grid, each moving disc with one b2CircleShape of its radius (density
 //                0, so that the mass SetMassData gave stays), the scenario's friction and
 //                restitution (Box2D mixes restitutions by their maximum, frictions by √(μ₁μ₂)).
+//   tumbler      its boxes as the pyramids', its discs as the cradle's; the container a kinematic
+//                body at the container's centre with its angular velocity, its walls four
+//                two-sided b2EdgeShapes (SetTwoSided) with the scenario's friction.
 //   cloth        not built: Box2D is 2D.
 //
 // Gravity is the scenario's. Sleeping is turned off, so that every step solves every body, as
@@ -56,13 +59,10 @@ class Box2dWorld final : public PeerWorld {
         substepTime_(static_cast<float>(scenario.dt / substeps)),
         substeps_(substeps) {
     world_.SetAllowSleeping(false);
-    if (scenario.kind == ScenarioKind::Chain) {
-      buildChain(scenario);
-    } else if (scenario.kind == ScenarioKind::Pyramid) {
-      buildPyramid(scenario);
-    } else {
-      buildJointGrid(scenario);
-    }
+    if (!scenario.particles.empty()) buildChain(scenario);
+    buildBoxes(scenario);
+    buildDiscs(scenario);
+    if (scenario.container) buildContainer(scenario);
   }
 
   void step() override {
@@ -118,7 +118,7 @@ class Box2dWorld final : public PeerWorld {
     }
   }
 
-  void buildJointGrid(const Scenario& scenario) {
+  void buildDiscs(const Scenario& scenario) {
     for (const Scenario::Disc& disc : scenario.discs) {
       const b2BodyType type = disc.isStatic ? b2_staticBody : b2_dynamicBody;
       bodies_.push_back(addBody(disc.position, type, disc.mass, static_cast<float>(disc.inertia)));
@@ -144,7 +144,7 @@ class Box2dWorld final : public PeerWorld {
     }
   }
 
-  void buildPyramid(const Scenario& scenario) {
+  void buildBoxes(const Scenario& scenario) {
     for (const Scenario::Box& box : scenario.boxes) {
       b2BodyDef definition;
       definition.type = box.isStatic ? b2_staticBody : b2_dynamicBody;
@@ -165,6 +165,26 @@ class Box2dWorld final : public PeerWorld {
         body->SetMassData(&massData);
       }
       bodies_.push_back(body);
+    }
+  }
+
+  // A kinematic body turning at the container's rate, its walls four two-sided edges.
+  void buildContainer(const Scenario& scenario) {
+    const Scenario::Container& container = *scenario.container;
+    b2BodyDef definition;
+    definition.type = b2_kinematicBody;
+    definition.position = toBox2d(container.center);
+    definition.angularVelocity = static_cast<float>(container.angularVelocity);
+    b2Body* body = world_.CreateBody(&definition);
+    const auto h = static_cast<float>(container.halfSize);
+    const b2Vec2 corners[4] = {{-h, -h}, {h, -h}, {h, h}, {-h, h}};
+    for (int i = 0; i < 4; ++i) {
+      b2EdgeShape wall;
+      wall.SetTwoSided(corners[i], corners[(i + 1) % 4]);
+      b2FixtureDef fixture;
+      fixture.shape = &wall;
+      fixture.friction = static_cast<float>(scenario.friction);
+      body->CreateFixture(&fixture);
     }
   }
 

@@ -19,6 +19,9 @@
 //                Chipmunk multiplies the two shapes' frictions of a pair.
 //   cradle       as joint_grid, each moving disc with one cpCircleShapeNew of its radius, friction
 //                √μ and elasticity √e (Chipmunk multiplies a pair's).
+//   tumbler      its boxes as the pyramids', its discs as the cradle's; the container a kinematic
+//                body (cpBodyNewKinematic) at the container's centre with its angular velocity,
+//                its walls four cpSegmentShapes of radius 0 with friction √μ.
 //   cloth        not built: Chipmunk is 2D.
 //
 // Gravity is the scenario's; sleeping stays off (Chipmunk's default). Chipmunk moves the positions
@@ -65,13 +68,10 @@ class ChipmunkWorld final : public PeerWorld {
   explicit ChipmunkWorld(const Scenario& scenario) : space_(cpSpaceNew()), timeStep_(scenario.dt) {
     cpSpaceSetIterations(space_.get(), kIterations);
     cpSpaceSetGravity(space_.get(), toChipmunk(scenario.gravity));
-    if (scenario.kind == ScenarioKind::Chain) {
-      buildChain(scenario);
-    } else if (scenario.kind == ScenarioKind::Pyramid) {
-      buildPyramid(scenario);
-    } else {
-      buildJointGrid(scenario);
-    }
+    if (!scenario.particles.empty()) buildChain(scenario);
+    buildBoxes(scenario);
+    buildDiscs(scenario);
+    if (scenario.container) buildContainer(scenario);
   }
 
   void step() override { cpSpaceStep(space_.get(), timeStep_); }
@@ -125,7 +125,7 @@ class ChipmunkWorld final : public PeerWorld {
     }
   }
 
-  void buildJointGrid(const Scenario& scenario) {
+  void buildDiscs(const Scenario& scenario) {
     for (const Scenario::Disc& disc : scenario.discs) {
       addBody(disc.position, disc.isStatic, disc.mass, disc.inertia);
       if (scenario.collides() && !disc.isStatic) {
@@ -143,7 +143,7 @@ class ChipmunkWorld final : public PeerWorld {
     }
   }
 
-  void buildPyramid(const Scenario& scenario) {
+  void buildBoxes(const Scenario& scenario) {
     // Chipmunk multiplies two shapes' frictions: each gets √μ, so every pair has μ.
     const double friction = std::sqrt(scenario.friction);
     for (const Scenario::Box& box : scenario.boxes) {
@@ -155,8 +155,25 @@ class ChipmunkWorld final : public PeerWorld {
     }
   }
 
+  // A kinematic body turning at the container's rate, its walls four segments of radius 0.
+  void buildContainer(const Scenario& scenario) {
+    const Scenario::Container& container = *scenario.container;
+    container_.reset(cpBodyNewKinematic());
+    cpBodySetPosition(container_.get(), toChipmunk(container.center));
+    cpBodySetAngularVelocity(container_.get(), container.angularVelocity);
+    cpSpaceAddBody(space_.get(), container_.get());
+    const double h = container.halfSize;
+    const cpVect corners[4] = {cpv(-h, -h), cpv(h, -h), cpv(h, h), cpv(-h, h)};
+    for (int i = 0; i < 4; ++i) {
+      shapes_.emplace_back(cpSegmentShapeNew(container_.get(), corners[i], corners[(i + 1) % 4], 0.0));
+      cpShapeSetFriction(shapes_.back().get(), std::sqrt(scenario.friction));
+      cpSpaceAddShape(space_.get(), shapes_.back().get());
+    }
+  }
+
   // Declared first so they go last: freeing the space wakes the bodies still in it.
   std::vector<std::unique_ptr<cpBody, BodyFree>> bodies_;  // in the scenario's body order
+  std::unique_ptr<cpBody, BodyFree> container_;            // the tumbler's, if any
   std::vector<std::unique_ptr<cpShape, ShapeFree>> shapes_;
   std::vector<std::unique_ptr<cpConstraint, ConstraintFree>> constraints_;
   std::unique_ptr<cpSpace, SpaceFree> space_;

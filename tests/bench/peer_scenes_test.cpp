@@ -40,14 +40,9 @@ void expectSameScene(const EngineMode& mode, const Scenario& scenario) {
   std::vector<double> masses(scenario.bodyCount());
   world->masses(masses);
   for (std::size_t i = 0; i < masses.size(); ++i) {
-    const bool fixed = !scenario.discs.empty()   ? scenario.discs[i].isStatic
-                       : !scenario.boxes.empty() ? scenario.boxes[i].isStatic
-                                                 : scenario.particles[i].nailed;
-    const double mass = !scenario.discs.empty()   ? scenario.discs[i].mass
-                        : !scenario.boxes.empty() ? scenario.boxes[i].mass
-                                                  : scenario.particles[i].mass;
-    if (fixed && masses[i] == 0.0) continue;  // held by infinite mass
-    EXPECT_NEAR(masses[i], mass, 1e-6 * mass) << "body " << i;
+    const Scenario::Inertia body = scenario.inertiaOf(i);
+    if (body.fixed && masses[i] == 0.0) continue;  // held by infinite mass
+    EXPECT_NEAR(masses[i], body.mass, 1e-6 * body.mass) << "body " << i;
   }
 
   // One step moves it under gravity, and nothing comes apart. An engine that moves the positions
@@ -68,7 +63,7 @@ TEST(PeerScenes, TinkertoyBuildsEveryScenario) {
   for (const EngineMode& mode : engineModes()) {
     if (!mode.isTinkertoy) continue;
     for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2),
-                              cradleScenario(3)}) {
+                              cradleScenario(3), tumblerScenario(6)}) {
       expectSameScene(mode, s);
     }
   }
@@ -80,7 +75,7 @@ TEST(PeerScenes, EveryPeerBuildsTheSameScene) {
   for (const EngineMode& mode : engineModes()) {
     if (mode.isTinkertoy) continue;
     for (const Scenario& s : {chainScenario(10), clothScenario(8), jointGridScenario(10), pyramidScenario(5, 2),
-                              cradleScenario(3)}) {
+                              cradleScenario(3), tumblerScenario(6)}) {
       if (!mode.supports(s)) continue;
       expectSameScene(mode, s);
       ++checked;
@@ -93,7 +88,9 @@ TEST(PeerScenes, NamesParse) {
   EXPECT_EQ(scenarioByName("chain-1000")->particles.size(), 1000u);
   EXPECT_EQ(scenarioByName("cloth-4")->rods.size(), 24u);
   EXPECT_EQ(scenarioByName("joint_grid-10")->pins.size(), 180u);
-  for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3"}) {
+  EXPECT_EQ(scenarioByName("tumbler-3")->bodyCount(), 9u);
+  for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3", "tumbler-0",
+                          "tumbler-50"}) {
     EXPECT_FALSE(scenarioByName(bad)) << bad;
   }
 }
@@ -113,11 +110,66 @@ TEST(PeerScenes, TheCradleIsLaidOutAndItsOverlapMeasured) {
   for (std::size_t i = 6; i + 1 < 10; ++i) {
     EXPECT_NEAR(state[i + 1].position.x - state[i].position.x, 2 * s.discs[i].radius, 1e-15) << "touching";
   }
-  EXPECT_NEAR(deepestPenetration(s, state), 0.0, 1e-15);
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.0, 1e-15);
   state[8].position.x -= 0.01;  // into ball 7
-  EXPECT_NEAR(deepestPenetration(s, state), 0.01, 1e-12);
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.01, 1e-12);
   EXPECT_FALSE(scenarioByName("cradle-0"));
   EXPECT_EQ(scenarioByName("cradle-3")->discs.size(), 6u);
+}
+
+// The tumbler: Box2D v3's 45 × 45 pieces, boxes and discs like a chessboard, inside the turning
+// container; the penetration measure of a box and a disc, two discs, and a piece and the walls,
+// against hand counts.
+TEST(PeerScenes, TheTumblerIsLaidOutAndItsOverlapMeasured) {
+  const Scenario tumbler = scenarioByName("tumbler").value();
+  EXPECT_EQ(tumbler.boxes.size(), 1013u);
+  EXPECT_EQ(tumbler.discs.size(), 1012u);
+  ASSERT_TRUE(tumbler.container);
+  EXPECT_NEAR(tumbler.container->angularVelocity, 25.0 * std::numbers::pi / 180.0, 1e-15);
+  EXPECT_TRUE(tumbler.driven());
+  EXPECT_EQ(deepestPenetration(tumbler, initialState(tumbler), 0.0), 0.0) << "apart, and inside the walls";
+  EXPECT_NEAR(tumbler.inertiaOf(0).mass, 0.0625, 1e-15);                           // a box 0.25 m on a side
+  EXPECT_NEAR(tumbler.inertiaOf(1013).mass, std::numbers::pi / 64.0, 1e-15);       // a disc of radius 1/8
+
+  const Scenario s = tumblerScenario(2);  // boxes 0 and 1, discs 2 and 3
+  ASSERT_EQ(s.bodyCount(), 4u);
+  const Vector3 center = s.container->center;
+  const auto apart = [&] {  // well inside and far from each other
+    std::vector<BodyState> state = initialState(s);
+    state[0].position = {center.x - 5.0, center.y, 0.0};
+    state[1].position = {center.x + 5.0, center.y, 0.0};
+    state[2].position = {center.x, center.y - 5.0, 0.0};
+    state[3].position = {center.x, center.y + 5.0, 0.0};
+    return state;
+  };
+  std::vector<BodyState> state = apart();
+  EXPECT_EQ(deepestPenetration(s, state, 0.0), 0.0);
+  state[2].position = {state[0].position.x + 0.25 - 0.03, state[0].position.y, 0.0};  // 3 cm into the box's side
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.03, 1e-12);
+  state[2].position.x = state[0].position.x + 0.1;  // its centre inside: r + 0.025 m to the face
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.15, 1e-12);
+  state[0].angle = std::numbers::pi / 4;  // the box on its corner, the disc 2 cm into the corner
+  state[2].position.x = state[0].position.x + 0.125 * std::sqrt(2.0) + 0.125 - 0.02;
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.02, 1e-12);
+  state = apart();
+  state[2].position = {state[3].position.x + 0.2, state[3].position.y, 0.0};  // two discs 0.2 m apart
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.05, 1e-12);
+
+  // At 45°, the container's corner points along (1, 1): a disc 9.9 m out that way is 2.5 cm past
+  // a wall, while at 0° it is well inside; an unturned box there reaches 0.125 √2 along the
+  // wall's normal.
+  const double turned = (std::numbers::pi / 4) / s.container->angularVelocity;  // s
+  const double out = 9.9 / std::sqrt(2.0);
+  state = apart();
+  state[3].position = {center.x + out, center.y + out, 0.0};
+  EXPECT_NEAR(deepestPenetration(s, state, turned), 0.025, 1e-12);
+  EXPECT_EQ(deepestPenetration(s, state, 0.0), 0.0);
+  state = apart();
+  state[1].position = {center.x + out, center.y + out, 0.0};
+  EXPECT_NEAR(deepestPenetration(s, state, turned), 9.9 + 0.125 * std::sqrt(2.0) - 10.0, 1e-12);
+  state = apart();
+  state[3].position = {center.x, center.y + 12.0, 0.0};  // got out
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 2.125, 1e-12);
 }
 
 TEST(PeerScenes, PyramidsAreLaidOutAsBox2dV3Does) {
@@ -128,7 +180,7 @@ TEST(PeerScenes, PyramidsAreLaidOutAsBox2dV3Does) {
   // Resting, every box touches the next without overlapping, and each pyramid stands.
   const Scenario s = pyramidScenario(4, 2);
   std::vector<BodyState> state = initialState(s);
-  EXPECT_EQ(deepestPenetration(s, state), 0.0);
+  EXPECT_EQ(deepestPenetration(s, state, 0.0), 0.0);
   EXPECT_TRUE(pyramidsStand(s, state));
 }
 
@@ -139,13 +191,13 @@ TEST(PeerScenes, PenetrationAndStandingMeasureWhatTheySay) {
   Scenario s = pyramidScenario(2, 1);  // the ground, two boxes at the bottom, one on top
   std::vector<BodyState> state = initialState(s);
   state[2].position.x = state[1].position.x + 0.9;  // the bottom pair 0.1 m into each other
-  EXPECT_NEAR(deepestPenetration(s, state), 0.1, 1e-12);
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.1, 1e-12);
   state = initialState(s);
   state[3].angle = std::numbers::pi / 4;  // the top box on its corner, its center where it was
   // Its lowest corner is √2/2 − 0.5 ≈ 0.207 m into the boxes below along y, but along its own axis
   // u = (1, 1)/√2 less: its half extent 0.5, the lower left box's (0.5 + 0.5)/√2, their centers
   // (0.5, 1) apart, 1.5/√2 along u: 0.5 + 1/√2 − 1.5/√2 = 0.5 (1 − 1/√2) ≈ 0.146 m.
-  EXPECT_NEAR(deepestPenetration(s, state), 0.5 * (1.0 - std::sqrt(0.5)), 1e-12);
+  EXPECT_NEAR(deepestPenetration(s, state, 0.0), 0.5 * (1.0 - std::sqrt(0.5)), 1e-12);
   EXPECT_TRUE(pyramidsStand(s, initialState(s)));
   state = initialState(s);
   state[1].position.x -= 0.11;  // slid 0.11 m
