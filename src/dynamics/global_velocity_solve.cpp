@@ -160,16 +160,45 @@ void GlobalVelocitySolve::solveImpulses(const ConstraintSystem& system, const Ve
   // The contacts' rows held where they sit on a bound (solveBounded's first pass lets the others go).
   std::fill(contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), contactHeld_.end(), 1);
   const int changes = std::max(iterations, kMostContactSetChanges);
-  solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
+  bool settled = solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
   if (rows.restitute(contacts, lambda_)) {
-    solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
+    settled = solveBounded(rows, contactImpulses_, W, contactHeld_, lambda_, v, springs, changes, tally, iterations);
   }
+  // A set that did not settle within the cap (many new contacts at once: a pile's first touch)
+  // leaves rows that pull the wrong way held; sequential passes bring every row near its target,
+  // so that no point runs through what it hit.
+  if (!settled) sequentialPasses(rows, W, lambda_, v, kFinishingPasses);
   rows.scatter(lambda_, jointImpulses, contacts);
   std::copy(contactHeld_.begin(), contactHeld_.begin() + static_cast<std::ptrdiff_t>(m), held_[0].begin());
 }
 
 template <class RowSet>
-void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
+void GlobalVelocitySolve::sequentialPasses(const RowSet& rows, const BlockDiagonalMatrix& W, Eigen::VectorXd& lambda,
+                                           Eigen::VectorXd& v, int passes) {
+  const Eigen::Index m = rows.rows();
+  const auto free = [&](Eigen::Index r) { return rows.kind(r) != RowKind::Spring; };
+  // Each row's K = J_r W J_rᵀ, from W J_rᵀ written into a zero vector and taken out again.
+  rowMass_.setZero(m);
+  trial_.setZero(v.size());
+  for (Eigen::Index r = 0; r < m; ++r) {
+    if (!free(r)) continue;
+    rows.apply(W, r, 1.0, trial_);
+    rowMass_[r] = rows.velocity(r, trial_);
+    rows.apply(W, r, -1.0, trial_);
+  }
+  for (int pass = 0; pass < passes; ++pass) {
+    for (Eigen::Index r = 0; r < m; ++r) {
+      if (!free(r) || !(rowMass_[r] > 0.0)) continue;
+      const auto [lower, upper] = rows.bounds(r, lambda);
+      const double next = std::clamp(lambda[r] - (rows.velocity(r, v) + rows.bias(r)) / rowMass_[r], lower, upper);
+      rows.apply(W, r, next - lambda[r], v);
+      lambda[r] = next;
+    }
+  }
+}
+
+template <class RowSet>
+bool GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W,
                                        std::vector<char>& held, Eigen::VectorXd& lambda, Eigen::VectorXd& v,
                                        SequentialImpulses& springs, int iterations, SolveTally& tally,
                                        int minimumIterations) {
@@ -201,6 +230,7 @@ void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const Blo
     char& h = held[static_cast<std::size_t>(r)];
     h = lower == upper || (h && (lambda[r] == lower || lambda[r] == upper));
   }
+  bool settled = false;
   for (int iteration = 0; iteration < iterations; ++iteration) {
     if (withSprings) springs.solveSprings(v);
     for (const auto& [motor, limit] : motorLimits_) {
@@ -298,7 +328,8 @@ void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const Blo
         changed = true;
       }
     }
-    if (!changed && (!withSprings || (RowSet::kCoupledBounds && iteration + 1 >= minimumIterations))) break;
+    settled = !changed;
+    if (settled && (!withSprings || (RowSet::kCoupledBounds && iteration + 1 >= minimumIterations))) break;
   }
   if constexpr (RowSet::kCoupledBounds) {
     // Stopped by the cap before the set settled: every impulse inside its bounds all the same.
@@ -308,6 +339,7 @@ void GlobalVelocitySolve::solveBounded(const RowSet& rows, Rows& with, const Blo
       if (lambda[r] < lower || lambda[r] > upper) clampInto(r, std::clamp(lambda[r], lower, upper));
     }
   }
+  return settled;
 }
 
 ProjectionResult GlobalVelocitySolve::project(ConstraintSystem& system, const BlockDiagonalMatrix& W, double time,

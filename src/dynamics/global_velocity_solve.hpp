@@ -12,8 +12,9 @@
 // bounds leave it inside. Each step goes only as far as the first free row meets a bound (a
 // feasible active-set step, which stops a damped solve's long step along a near-null
 // direction), and a held row is let go by its own target error only after a whole step, until
-// the set and the bounds settle. The joints' rows keep their indices. The projection takes a
-// contact row into its active set only once it penetrates.
+// the set and the bounds settle; a set that does not settle within the cap of changes is
+// finished by sequential passes (projected Gauss–Seidel). The joints' rows keep their indices.
+// The projection takes a contact row into its active set only once it penetrates.
 //
 // Both work on the system's own J, with rows held out of a solve (ConstraintMatrix's held
 // rows) instead of a copy: the spring rows always (sequential passes solve them), and the rows
@@ -105,6 +106,8 @@ class GlobalVelocitySolve {
   // The least cap on the active-set changes of a velocity pass with contacts, whatever the
   // iterations: a pile's first touch frees, then holds, many rows in turn.
   static constexpr int kMostContactSetChanges = 50;
+  // The sequential passes that finish a contacts' solve whose active set did not settle.
+  static constexpr int kFinishingPasses = 20;
 
  private:
   // What the solves of one layout of rows keep: the solver that analyzed it, and scratch.
@@ -122,10 +125,16 @@ class GlobalVelocitySolve {
   // The active-set solve of the impulses `lambda` of `rows` (the system's, or with contacts), at
   // most `iterations` times; with spring rows the system's goes on to the cap (their sequential
   // passes need the repeats), the contacts' to `minimumIterations` and then until the set settles.
+  // Returns whether the set settled within the cap.
   template <class RowSet>
-  void solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, std::vector<char>& held,
+  bool solveBounded(const RowSet& rows, Rows& with, const BlockDiagonalMatrix& W, std::vector<char>& held,
                     Eigen::VectorXd& lambda, Eigen::VectorXd& v, SequentialImpulses& springs, int iterations,
                     SolveTally& tally, int minimumIterations = 0);
+  // Projected Gauss–Seidel on the rows but the spring rows, `passes` times: each row's impulse
+  // moved by −(J_r v + b_r)/K_r into its bounds, K_r = J_r W J_rᵀ, and v with it.
+  template <class RowSet>
+  void sequentialPasses(const RowSet& rows, const BlockDiagonalMatrix& W, Eigen::VectorXd& lambda, Eigen::VectorXd& v,
+                        int passes);
   // Newton's projection of q onto the rows' C = 0 (equality) and C ≥ 0 (inequality);
   // evaluate(q) evaluates them at q.
   template <class RowSet, class Evaluate>
@@ -144,6 +153,7 @@ class GlobalVelocitySolve {
   std::vector<char> contactHeld_;         // the contact pass's, for its rows of the moment
   std::vector<std::pair<Eigen::Index, Eigen::Index>> motorLimits_;  // (motor, limit of its joint), rows
   Eigen::VectorXd JtDelta_, displacement_, trial_, lambda_;  // [n] scratch; the contact pass's λ
+  Eigen::VectorXd rowMass_;  // the contact pass's K_r = J_r W J_rᵀ (sequentialPasses)
   ContactImpulseRows impulseRows_;
   ContactProjectionRows projectionRows_;
 };
