@@ -62,22 +62,37 @@ void ContactSolver::refresh(const Model& model) {
   }
 }
 
-inline Eigen::Vector2d ContactSolver::relativeVelocity(const Packed& m, const Slot& p, const Eigen::VectorXd& v) {
-  const double wA = m.turnsA ? v[m.offsetA + 2] : 0.0, wB = m.turnsB ? v[m.offsetB + 2] : 0.0;
-  return Eigen::Vector2d(v[m.offsetB] - wB * p.rB.y() - v[m.offsetA] + wA * p.rA.y(),
-                         v[m.offsetB + 1] + wB * p.rB.x() - v[m.offsetA + 1] - wA * p.rA.x());
+inline ContactSolver::PairVelocity ContactSolver::read(const Packed& m, const Eigen::VectorXd& v) {
+  return {.a = v.segment<2>(m.offsetA),
+          .b = v.segment<2>(m.offsetB),
+          .wA = m.turnsA ? v[m.offsetA + 2] : 0.0,
+          .wB = m.turnsB ? v[m.offsetB + 2] : 0.0};
 }
 
-// A body nothing moves (static, kinematic) is not written at all: the manifolds of one colour
-// may share it, and run on different threads.
-inline void ContactSolver::apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v) {
+inline void ContactSolver::write(const Packed& m, const PairVelocity& u, Eigen::VectorXd& v) {
   if (m.inverseMassA > 0.0) {
-    v.segment<2>(m.offsetA) -= m.inverseMassA * impulse;
-    if (m.turnsA) v[m.offsetA + 2] -= m.inverseInertiaA * cross(p.rA, impulse);
+    v.segment<2>(m.offsetA) = u.a;
+    if (m.turnsA) v[m.offsetA + 2] = u.wA;
   }
   if (m.inverseMassB > 0.0) {
-    v.segment<2>(m.offsetB) += m.inverseMassB * impulse;
-    if (m.turnsB) v[m.offsetB + 2] += m.inverseInertiaB * cross(p.rB, impulse);
+    v.segment<2>(m.offsetB) = u.b;
+    if (m.turnsB) v[m.offsetB + 2] = u.wB;
+  }
+}
+
+inline Eigen::Vector2d ContactSolver::relativeVelocity(const Slot& p, const PairVelocity& u) {
+  return Eigen::Vector2d(u.b.x() - u.wB * p.rB.y() - u.a.x() + u.wA * p.rA.y(),
+                         u.b.y() + u.wB * p.rB.x() - u.a.y() - u.wA * p.rA.x());
+}
+
+inline void ContactSolver::apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u) {
+  if (m.inverseMassA > 0.0) {
+    u.a -= m.inverseMassA * impulse;
+    if (m.turnsA) u.wA -= m.inverseInertiaA * cross(p.rA, impulse);
+  }
+  if (m.inverseMassB > 0.0) {
+    u.b += m.inverseMassB * impulse;
+    if (m.turnsB) u.wB += m.inverseInertiaB * cross(p.rB, impulse);
   }
 }
 
@@ -220,10 +235,12 @@ void ContactSolver::pack(Eigen::VectorXd& v) {
 void ContactSolver::warmStart(Eigen::VectorXd& v) {
   for (const Packed& m : packed_) {
     const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
+    PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       const Slot& p = m.slots[static_cast<std::size_t>(k)];
-      apply(m, p, p.normalImpulse * m.normal + p.tangentImpulse * t, v);
+      apply(m, p, p.normalImpulse * m.normal + p.tangentImpulse * t, u);
     }
+    write(m, u, v);
   }
 }
 
@@ -231,10 +248,11 @@ void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   alternate();
   deepest_ = 0.0;
   for (Packed& m : packed_) {
+    const PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
       aim(p, p.separation, m.anchored, h);
-      p.approach = m.normal.dot(relativeVelocity(m, p, v));
+      p.approach = m.normal.dot(relativeVelocity(p, u));
       deepest_ = std::max(deepest_, -p.separation);
     }
   }
@@ -254,19 +272,19 @@ void ContactSolver::writeBack() const {
 }
 
 inline void ContactSolver::pushToward(const Packed& m, const Slot& p, double target, double& impulse,
-                                      Eigen::VectorXd& v) {
-  const double vn = m.normal.dot(relativeVelocity(m, p, v));
+                                      PairVelocity& u) {
+  const double vn = m.normal.dot(relativeVelocity(p, u));
   const double old = impulse;
   impulse = std::max(old - p.normalMass * (vn - target), 0.0);
-  apply(m, p, (impulse - old) * m.normal, v);
+  apply(m, p, (impulse - old) * m.normal, u);
 }
 
-inline void ContactSolver::pushSoftly(const Packed& m, Slot& p, Eigen::VectorXd& v) {
-  const double vn = m.normal.dot(relativeVelocity(m, p, v));
+inline void ContactSolver::pushSoftly(const Packed& m, Slot& p, PairVelocity& u) {
+  const double vn = m.normal.dot(relativeVelocity(p, u));
   const double old = p.normalImpulse;
   p.normalImpulse = impulse::updated(old, p.normalMass, vn - p.gapTarget - p.push, p.massScale, p.impulseScale, 0.0,
                                      std::numeric_limits<double>::infinity());
-  apply(m, p, (p.normalImpulse - old) * m.normal, v);
+  apply(m, p, (p.normalImpulse - old) * m.normal, u);
 }
 
 void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
@@ -303,34 +321,37 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
 
 void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const {
   const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
+  PairVelocity u = read(m, v);
   for (int k = 0; k < m.count; ++k) {
     Slot& p = m.slots[static_cast<std::size_t>(backward ? m.count - 1 - k : k)];
     switch (rows) {
       case Rows::Push:  // the push alone, on the pseudo velocity
-        if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, v);
+        if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, u);
         break;
       case Rows::Normals:
-        pushToward(m, p, p.gapTarget, p.normalImpulse, v);
+        pushToward(m, p, p.gapTarget, p.normalImpulse, u);
         break;
       case Rows::PushingNormals:
-        pushSoftly(m, p, v);  // toward the gap's target or the push (one is 0)
+        pushSoftly(m, p, u);  // toward the gap's target or the push (one is 0)
         break;
       case Rows::Friction: {
-        const double vt = t.dot(relativeVelocity(m, p, v));
+        const double vt = t.dot(relativeVelocity(p, u));
         const double old = p.tangentImpulse, bound = m.friction * p.normalImpulse;
         p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
-        apply(m, p, (p.tangentImpulse - old) * t, v);
+        apply(m, p, (p.tangentImpulse - old) * t, u);
         break;
       }
     }
   }
+  write(m, u, v);
 }
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
   for (Packed& m : packed_) {
+    const PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
-      p.separation += h * m.normal.dot(relativeVelocity(m, p, v));
+      p.separation += h * m.normal.dot(relativeVelocity(p, u));
       p.gapTarget = -std::max(p.separation, 0.0) / h;
     }
   }
@@ -340,7 +361,7 @@ double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1)
   double total = 0.0;
   const auto add = [&](const Packed& m, const Slot& p) {
     const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
-    total += 0.5 * impulse.dot(relativeVelocity(m, p, v0) + relativeVelocity(m, p, v1));
+    total += 0.5 * impulse.dot(relativeVelocity(p, read(m, v0)) + relativeVelocity(p, read(m, v1)));
   };
   if (!material_.solvedAsRows) {
     for (const Packed& m : packed_) {
@@ -395,11 +416,13 @@ void ContactSolver::serialize(StateArchive& archive) {
 void ContactSolver::restitute(Eigen::VectorXd& v) {
   packedAhead_ = true;
   for (Packed& m : packed_) {
+    PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
       if (m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0) continue;
-      pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, v);
+      pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, u);
     }
+    write(m, u, v);
   }
 }
 

@@ -259,15 +259,26 @@ class ContactSolver {
   void sweep(Eigen::VectorXd& v, Rows rows, bool backward);
   // The rows of one manifold's points (last to first when `backward`).
   void solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const;
+  // A manifold's two bodies' velocities, read from v once for all its rows and written back
+  // after them (the passes' rows then work in registers, not through v); ω is 0 for a body that
+  // does not turn.
+  struct PairVelocity {
+    Eigen::Vector2d a, b;
+    double wA = 0.0, wB = 0.0;
+  };
+  [[nodiscard]] static PairVelocity read(const Packed& m, const Eigen::VectorXd& v);
+  // Only the bodies something moves are written: the manifolds of one colour may share a static
+  // or kinematic one, and run on different threads.
+  static void write(const Packed& m, const PairVelocity& u, Eigen::VectorXd& v);
   // v_rel at a point.
-  [[nodiscard]] static Eigen::Vector2d relativeVelocity(const Packed& m, const Slot& p, const Eigen::VectorXd& v);
+  [[nodiscard]] static Eigen::Vector2d relativeVelocity(const Slot& p, const PairVelocity& u);
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
-  static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, Eigen::VectorXd& v);
+  static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u);
   // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
-  static void pushToward(const Packed& m, const Slot& p, double target, double& impulse, Eigen::VectorXd& v);
+  static void pushToward(const Packed& m, const Slot& p, double target, double& impulse, PairVelocity& u);
   // The solve passes' update of the normal row, toward its gap's target and its push, soft
   // where the soft step made it so.
-  static void pushSoftly(const Packed& m, Slot& p, Eigen::VectorXd& v);
+  static void pushSoftly(const Packed& m, Slot& p, PairVelocity& u);
 
   ContactMaterial material_;
   std::vector<BodyMass> bodies_;
