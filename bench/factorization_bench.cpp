@@ -52,7 +52,7 @@ void factorize(benchmark::State& state, const std::string& name, FactorizationKi
 
 void registerFactorizations() {
   const std::vector<std::string> scenarios{"chain-1000", "chain-10000", "tree-12", "star-1000",
-                                           "cloth-32",   "cloth-64",    "joint_grid-100"};
+                                           "cloth-32",   "cloth-64",    "joint_grid-32", "joint_grid-100"};
   for (const FactorizationKind kind : {FactorizationKind::Simplicial, FactorizationKind::Supernodal, FactorizationKind::Tree}) {
     for (const std::string& name : scenarios) {
       const std::string label = "factorize/" + std::string(factorizationName(kind)) + "/" + name;

@@ -107,10 +107,16 @@ void DirectSolver::serializeSolver(StateArchive& archive) {
 
 namespace {
 
-// Supernodes pay for their dense kernels once the factor is wide: measured on this project's
-// scenarios (bench/RESULTS.md, factorize/*), the simplicial factorization wins up to a cloth of
-// 64 × 64 (5e6 flops) and the supernodal one from the joint grid of 100 × 100 (1.6e8 flops) up.
+// Supernodes pay for their dense kernels once the factor is large or its columns are long:
+// measured on this project's scenarios (bench/RESULTS.md, factorize/*), the simplicial
+// factorization wins up to a cloth of 64 × 64 (5e6 flops) and the supernodal one from the joint
+// grid of 100 × 100 (1.6e8 flops) up. The width, flops over nnz(L) (about the mean length of a
+// column below the diagonal, weighted by its cost), is what CHOLMOD switches on (at 40): the
+// exact mode's contact matrix of a 20-row pyramid (8e6 flops, width 78: each manifold's rows
+// share one pattern) factors 1.9× faster supernodal, while the joint grid of 32 × 32 (5e6 flops,
+// width 43.5) still factors 5 % faster and solves 28 % faster simplicial.
 constexpr double kSupernodalFlops = 3e7;
+constexpr double kSupernodalWidth = 50.0;
 // The tree factorization works node by node on blocks of a few entries, about ten times slower
 // per flop than the sparse factorizations' column loops (factorize/tree/chain-* against
 // factorize/simplicial/chain-*); it is chosen where that still wins: a body shared by many
@@ -121,10 +127,13 @@ FactorizationKind automaticKind(const ConstraintMatrix& A) {
   ConstraintMatrixAssembly assembly;
   assembly.analyze(A.jacobian());
   auto lower = assembly.pattern();
-  const double sparse = fillReducingOrdering(lower).flops;
+  const FillReducingOrdering ordering = fillReducingOrdering(lower);
+  const double sparse = ordering.flops;
   const std::optional<FactorizationCost> tree = TreeFactorization::estimate(A);
   if (tree && kTreeOverhead * tree->factorize < sparse) return FactorizationKind::Tree;
-  return sparse > kSupernodalFlops ? FactorizationKind::Supernodal : FactorizationKind::Simplicial;
+  const double width = sparse / std::max(ordering.factorEntries, 1.0);
+  return sparse > kSupernodalFlops || width >= kSupernodalWidth ? FactorizationKind::Supernodal
+                                                                 : FactorizationKind::Simplicial;
 }
 
 }  // namespace

@@ -255,6 +255,22 @@ TEST(Factorization, AutomaticChoosesByTheModel) {
     }
   }
   EXPECT_EQ(automatic(lattice), FactorizationKind::Supernodal);
+  // Twenty particles, each joined to every other (190 rods): a small factor (about 2e6 flops,
+  // far under the flops switch) whose columns are long (flops / nnz(L) near 100), as a pile's
+  // contact rows make them: supernodal.
+  Model web(2);
+  std::vector<BodyId> knots;
+  for (int i = 0; i < 20; ++i) {
+    const double angle = 2 * 3.141592653589793 * i / 20;
+    knots.push_back(web.addParticle(1.0, Eigen::Vector2d(std::cos(angle), std::sin(angle))));
+  }
+  for (std::size_t i = 0; i < knots.size(); ++i) {
+    for (std::size_t j = i + 1; j < knots.size(); ++j) {
+      const double length = (web.coordinates(knots[i]) - web.coordinates(knots[j])).norm();
+      web.addConstraint(std::make_unique<DistanceConstraint>(knots[i], knots[j], length));
+    }
+  }
+  EXPECT_EQ(automatic(web), FactorizationKind::Supernodal);
   for (const FactorizationKind k : {FactorizationKind::Automatic, FactorizationKind::Simplicial,
                                     FactorizationKind::Supernodal, FactorizationKind::Tree}) {
     EXPECT_EQ(parseFactorization(factorizationName(k)), k);
