@@ -357,25 +357,32 @@ void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
   }
 }
 
-double ContactSolver::work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1) const {
-  double total = 0.0;
+void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, WorkLedger& ledger) const {
+  double impulses = 0.0, driven = 0.0;
   const auto add = [&](const Packed& m, const Slot& p) {
     const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
-    total += 0.5 * impulse.dot(relativeVelocity(p, read(m, v0)) + relativeVelocity(p, read(m, v1)));
+    const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
+    impulses += 0.5 * impulse.dot(relativeVelocity(p, u0) + relativeVelocity(p, u1));
+    // A body nothing moves (m⁻¹ = 0) keeps its velocity whatever the impulse: its share is what
+    // its driver put in (none for a static body, at rest).
+    if (m.inverseMassA == 0.0) driven += 0.5 * impulse.dot(pointVelocity(u0.a, u0.wA, p.rA) + pointVelocity(u1.a, u1.wA, p.rA));
+    if (m.inverseMassB == 0.0) driven -= 0.5 * impulse.dot(pointVelocity(u0.b, u0.wB, p.rB) + pointVelocity(u1.b, u1.wB, p.rB));
   };
   if (!material_.solvedAsRows) {
     for (const Packed& m : packed_) {
       for (int k = 0; k < m.count; ++k) add(m, m.slots[static_cast<std::size_t>(k)]);
     }
-    return total;
+  } else {
+    // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
+    for (const Point& p : points_) {
+      const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
+      const Packed m{.offsetA = a.offset, .offsetB = b.offset, .inverseMassA = a.inverseMass, .inverseMassB = b.inverseMass,
+                     .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
+      add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse});
+    }
   }
-  // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
-  for (const Point& p : points_) {
-    const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
-    const Packed m{.offsetA = a.offset, .offsetB = b.offset, .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
-    add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse});
-  }
-  return total;
+  ledger[WorkSource::Impulses] += impulses;
+  ledger[WorkSource::Driven] += driven;
 }
 
 void ContactSolver::serialize(StateArchive& archive) {

@@ -164,7 +164,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   interleavedPasses(v, ImpulsePass::Velocity, ContactPass::Relax);
   if (contacts) {
     contacts_.restitute(v);
-    work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
+    contacts_.bookWork(startVelocity_, v, work_);
   }
   if (!constrained) return;
   constraintWork_.add(system_, impulses_.impulses(), startVelocity_, v, work_);
@@ -258,7 +258,7 @@ ProjectionResult VelocityFormulation::substep(double& time, Eigen::VectorXd& q, 
     system_.jacobian().multiplyTransposed(lambda_, force_);
   }
   // The contacts' impulses do work as the rows' do (a bounce, friction, a push out of a penetration).
-  if (contacts) work_[WorkSource::Impulses] += contacts_.work(startVelocity_, v);
+  if (contacts) contacts_.bookWork(startVelocity_, v, work_);
 
   // 4. Symplectic Euler, with Baumgarte's pseudo velocity in the positions only.
   q += h * v;

@@ -82,6 +82,7 @@
 #include "tinkertoy/dynamics/contact_finder.hpp"
 #include "tinkertoy/dynamics/contact_report.hpp"
 #include "tinkertoy/dynamics/softness.hpp"
+#include "tinkertoy/dynamics/work_ledger.hpp"
 
 namespace tinkertoy {
 
@@ -164,10 +165,13 @@ class ContactSolver {
   void carry(Eigen::VectorXd& v, double h);
   // The bounce of the points that closed fast, after the passes.
   void restitute(Eigen::VectorXd& v);
-  // The work the accumulated impulses did in taking the velocities from v0 to v1, J: each point's
-  // impulse times its relative velocity's mean, (λ_n n + λ_t t) · (v_rel(v0) + v_rel(v1)) / 2,
-  // exact for the kinetic energy they changed (as the joints' rows are booked).
-  [[nodiscard]] double work(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1) const;
+  // Books the work the accumulated impulses did in taking the velocities from v0 to v1, J: each
+  // point's impulse P = λ_n n + λ_t t times its relative velocity's mean, P · (v_rel(v0) +
+  // v_rel(v1)) / 2, under `impulses` (as the joints' rows are booked); and, against a kinematic
+  // body, what its motion put in under `driven`: P · v̄_a at the point when a is kinematic,
+  // −P · v̄_b when b is. Their sum is what the impulses did to the moving bodies, exact for the
+  // kinetic energy they changed.
+  void bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, WorkLedger& ledger) const;
 
   struct PointImpulse {
     double normal = 0.0, tangent = 0.0;  // N·s
@@ -272,6 +276,10 @@ class ContactSolver {
   static void write(const Packed& m, const PairVelocity& u, Eigen::VectorXd& v);
   // v_rel at a point.
   [[nodiscard]] static Eigen::Vector2d relativeVelocity(const Slot& p, const PairVelocity& u);
+  // The velocity of a point at arm r on a body moving at (v, ω).
+  [[nodiscard]] static Eigen::Vector2d pointVelocity(const Eigen::Vector2d& v, double w, const Eigen::Vector2d& r) {
+    return {v.x() - w * r.y(), v.y() + w * r.x()};
+  }
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
   static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u);
   // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.

@@ -11,7 +11,8 @@
 //   mouse      the user's hand (the Studio's mouse spring and mouse joint): outside the model
 //   motors     motor rows of joints (velocity level), Σ λ_r J_r v̄
 //   springs    soft joint rows (a joint's spring settings), Σ λ_r J_r v̄
-//   driven     constraints that depend on time or on kinematic bodies: −λᵀ ∂C/∂t
+//   driven     constraints that depend on time or on kinematic bodies: −λᵀ ∂C/∂t; contacts
+//              against a kinematic body: its share P · v̄ of their impulses' work
 //   impulses   the velocity level's impulses on rigid rows (equalities and inequalities): they
 //              should do no work, but a step's impulse removes the velocity it cancels, and its
 //              bias towards C = 0 adds some
