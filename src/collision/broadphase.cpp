@@ -12,6 +12,7 @@ void Broadphase::update(std::span<const Aabb> boxes) {
   // step rarely has to grow it; what it grows to is kept.
   if (pairs_.capacity() < 4 * boxes.size()) pairs_.reserve(4 * boxes.size());
   if (fatPairs_.capacity() < 8 * boxes.size()) fatPairs_.reserve(8 * boxes.size());
+  if (merged_.capacity() < fatPairs_.capacity()) merged_.reserve(fatPairs_.capacity());
   if (found_.capacity() < boxes.size()) found_.reserve(boxes.size());
   bool changed = static_cast<int>(proxies_.size()) > count;  // shapes gone (their pairs go too), or a leaf moved
   while (static_cast<int>(proxies_.size()) > count) {
@@ -43,6 +44,7 @@ void Broadphase::update(std::span<const Aabb> boxes) {
       return p.second >= count || moved_[static_cast<std::size_t>(p.first)] || moved_[static_cast<std::size_t>(p.second)];
     };
     fatPairs_.erase(std::remove_if(fatPairs_.begin(), fatPairs_.end(), stale), fatPairs_.end());
+    const auto kept = static_cast<std::ptrdiff_t>(fatPairs_.size());  // still sorted
     for (int i = 0; i < count; ++i) {
       if (!moved_[static_cast<std::size_t>(i)]) continue;
       found_.clear();
@@ -53,7 +55,13 @@ void Broadphase::update(std::span<const Aabb> boxes) {
       });
       for (const int j : found_) fatPairs_.emplace_back(std::min(i, j), std::max(i, j));
     }
-    std::sort(fatPairs_.begin(), fatPairs_.end());
+    // The new pairs sorted among themselves, then merged with the kept ones (a sort of all of
+    // them redid the kept ones' order: a turning container's walls keep thousands).
+    // Merged into a buffer kept between updates (std::inplace_merge would allocate its own).
+    std::sort(fatPairs_.begin() + kept, fatPairs_.end());
+    merged_.resize(fatPairs_.size());
+    std::merge(fatPairs_.begin(), fatPairs_.begin() + kept, fatPairs_.begin() + kept, fatPairs_.end(), merged_.begin());
+    fatPairs_.swap(merged_);
   }
   // Of those, the pairs whose boxes themselves overlap, in the fat pairs' order: sorted.
   pairs_.clear();

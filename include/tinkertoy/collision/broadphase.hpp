@@ -44,6 +44,7 @@ class Broadphase {
   std::vector<int> proxies_;  // by shape index
   std::vector<std::pair<int, int>> pairs_;
   std::vector<std::pair<int, int>> fatPairs_;  // (i, j), i < j, whose fat boxes overlap, sorted
+  std::vector<std::pair<int, int>> merged_;    // scratch: the kept pairs merged with the new ones
   std::vector<char> moved_;                    // by shape index: its leaf changed in this update
   std::vector<int> found_;                     // one query's partners, scratch
   int reinserted_ = 0;
