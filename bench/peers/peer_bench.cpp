@@ -8,7 +8,9 @@
 // and measured with the scenario's own constraintError() and energy():
 //
 //   CPU ms/step    median over the repeats of the CPU time per step (runs: how many; a mode
-//                  whose one run takes more than 20 s of CPU runs once)
+//                  whose one run takes more than 20 s of CPU runs once; a run is stopped once
+//                  its steps took --budget seconds of CPU (120), and its figures are those of
+//                  the steps it took, marked "to t = …": the exact mode on the largest piles)
 //   max ‖C‖/L      largest constraint error over the run (joint_grid: pin separation, m)
 //   energy drift   max over the run of |E(t) − E(0)|, J
 //   (with contacts, a second table instead of ‖C‖/L and drift:)
@@ -28,10 +30,11 @@
 // a thread per core when it loads, and their spinning counts in the first modes' CPU time.
 //
 // Usage: tinkertoy-peers [--scenarios chain-100,cloth-32,...] [--engines TEXT,...]
-//                        [--duration S] [--repeat N]
+//                        [--duration S] [--repeat N] [--budget S]
 //   --engines   only the modes whose "engine/mode" contains one of the texts ("bullet",
 //               "tinkertoy/exact"), or is a text that ends in $ without it ("tinkertoy/exact$":
 //               not "tinkertoy/exact, 2 threads"); a comma followed by a space is part of a text
+//   --budget    the CPU seconds one run's steps may take before it is stopped (default 120)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -54,6 +57,7 @@ struct Options {
   std::vector<std::string> engines;  // empty: all
   double duration = 0.0;             // 0: each scenario's own
   int repeat = 3;
+  double budget = 120.0;             // CPU seconds a run's steps may take
 };
 
 struct RunResult {
@@ -67,6 +71,7 @@ struct RunResult {
   double energyGained = 0.0;        // J: the most E(t) − E(0) rose over the run
   bool stands = true;               // at the end (pyramidsStand)
   double reached = 0.0;  // simulated seconds
+  bool stopped = false;  // cut at the CPU budget (--budget)
   bool blewUp = false;
   std::string failure;
 };
@@ -77,7 +82,8 @@ double seconds(clockid_t clock) {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps) {
+// A run whose steps took `budget` CPU seconds is stopped there, and reported as far as it got.
+RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps, double budget) {
   RunResult result;
   std::unique_ptr<PeerWorld> world;
   try {
@@ -115,6 +121,11 @@ RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps) 
         result.deepestPenetration = std::max(result.deepestPenetration, deepestPenetration(scenario, state, time));
         result.energyGained = std::max(result.energyGained, energy(scenario, state) - initialEnergy);
       }
+      if (cpu > budget && done + 1 < steps) {
+        result.stopped = true;
+        ++done;
+        break;
+      }
     }
     if (scenario.kind == ScenarioKind::Pyramid) result.stands = pyramidsStand(scenario, state);
   } catch (const std::exception& e) {
@@ -132,10 +143,10 @@ RunResult runOnce(const Scenario& scenario, const EngineMode& mode, long steps) 
 // mode so slow that one run took more than kRepeatBudget seconds of CPU: its one run is reported.
 constexpr double kRepeatBudget = 20.0;
 
-RunResult run(const Scenario& scenario, const EngineMode& mode, long steps, int repeat) {
+RunResult run(const Scenario& scenario, const EngineMode& mode, long steps, int repeat, double budget) {
   std::vector<RunResult> runs;
   for (int i = 0; i < repeat; ++i) {
-    runs.push_back(runOnce(scenario, mode, steps));
+    runs.push_back(runOnce(scenario, mode, steps, budget));
     const double seconds = 1e-3 * runs.back().cpuMsPerStep * static_cast<double>(steps);
     if (runs.back().blewUp || seconds > kRepeatBudget) break;
   }
@@ -167,6 +178,27 @@ std::string format(double x, const char* spec) {
   return buffer;
 }
 
+// A run's CPU ms/step, and how far it got if it was stopped at the CPU budget.
+std::string cpuCost(const RunResult& r) {
+  return format(r.cpuMsPerStep, "%.4g") + (r.stopped ? " to t = " + format(r.reached, "%.3g") + " s" : "");
+}
+
+// The positive, finite number `text` gives `flag`; else an error that names the flag and says what
+// it expected.
+double positiveNumber(const std::string& flag, const std::string& text, const std::string& expected) {
+  std::size_t used = 0;
+  double x = 0.0;
+  try {
+    x = std::stod(text, &used);
+  } catch (const std::exception&) {  // not a number at all, or out of double's range
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(x > 0.0) || !std::isfinite(x)) {
+    throw std::invalid_argument(flag + ": expected " + expected + ", got '" + text + "'");
+  }
+  return x;
+}
+
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
@@ -180,19 +212,15 @@ Options parse(int argc, char** argv) {
     } else if (flag == "--engines") {
       options.engines = splitList(value());
     } else if (flag == "--duration") {
-      const std::string text = value();
-      std::size_t used = 0;
-      options.duration = std::stod(text, &used);
-      if (used != text.size() || !(options.duration > 0.0) || !std::isfinite(options.duration)) {
-        throw std::invalid_argument("--duration: expected a positive number of seconds, got '" + text + "'");
-      }
+      options.duration = positiveNumber(flag, value(), "a positive number of seconds");
+    } else if (flag == "--budget") {
+      options.budget = positiveNumber(flag, value(), "a positive number of CPU seconds");
     } else if (flag == "--repeat") {
-      const std::string text = value();
-      std::size_t used = 0;
-      options.repeat = std::stoi(text, &used);
-      if (used != text.size() || options.repeat < 1 || options.repeat > 100) {
-        throw std::invalid_argument("--repeat: expected a whole number from 1 to 100, got '" + text + "'");
+      const double repeat = positiveNumber(flag, value(), "a whole number from 1 to 100");
+      if (repeat != std::floor(repeat) || repeat > 100) {
+        throw std::invalid_argument("--repeat: expected a whole number from 1 to 100, got " + format(repeat, "%g"));
       }
+      options.repeat = static_cast<int>(repeat);
     } else {
       throw std::invalid_argument("unknown flag '" + flag + "' (see the comment at the top of bench/peers/peer_bench.cpp)");
     }
@@ -243,7 +271,7 @@ int main(int argc, char** argv) {
     for (const EngineMode& mode : modes) {
       if (!selected(options, mode) || !mode.supports(scenario)) continue;
       std::fprintf(stderr, "%s: %s, %s ...\n", name.c_str(), mode.engine.c_str(), mode.mode.c_str());
-      table.push_back({name, &mode, run(scenario, mode, steps, options.repeat), {}, {}});
+      table.push_back({name, &mode, run(scenario, mode, steps, options.repeat, options.budget), {}, {}});
       if (!table.back().result.failure.empty()) std::fprintf(stderr, "  %s\n", table.back().result.failure.c_str());
     }
     // The fastest peer that completed with max ‖C‖/L under 5 %, and the fastest that completed at all.
@@ -279,8 +307,9 @@ int main(int argc, char** argv) {
     if (hasContacts(row)) continue;
     const RunResult& r = row.result;
     const std::string error = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.maxError, "%.2g");
+    const std::string cost = cpuCost(r);
     std::printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", row.scenario.c_str(), row.mode->engine.c_str(),
-                row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
+                row.mode->mode.c_str(), cost.c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
                 error.c_str(), format(r.energyDrift, "%.3g").c_str(), row.ratio.c_str(), row.ratioToAny.c_str());
   }
   // The contacts' table: penetration, whether the pyramids stand, the energy gained, and the
@@ -289,7 +318,7 @@ int main(int argc, char** argv) {
   std::printf("|---|---|---|---:|---:|---:|---:|---|---:|---|\n");
   // Whether the pyramids stand: "—" for a scene that is not a pyramid, blank for a run that blew up.
   const auto standing = [](const Row& row) {
-    if (row.result.blewUp) return "";
+    if (row.result.blewUp || row.result.stopped) return "";
     if (scenarioByName(row.scenario)->kind != ScenarioKind::Pyramid) return "—";
     return row.result.stands ? "yes" : "no";
   };
@@ -297,9 +326,10 @@ int main(int argc, char** argv) {
     if (!hasContacts(row)) continue;
     const RunResult& r = row.result;
     const std::string depth = r.blewUp ? "blew up at t = " + format(r.reached, "%.3g") + " s" : format(r.deepestPenetration, "%.2g");
+    const std::string cost = cpuCost(r);
     const std::string gained = scenarioByName(row.scenario)->driven() ? "—" : format(r.energyGained, "%.3g");
     std::printf("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", row.scenario.c_str(), row.mode->engine.c_str(),
-                row.mode->mode.c_str(), format(r.cpuMsPerStep, "%.4g").c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
+                row.mode->mode.c_str(), cost.c_str(), r.runs, format(r.wallMsPerStep, "%.4g").c_str(),
                 depth.c_str(), standing(row), gained.c_str(),
                 row.ratioToAny.c_str());
   }
