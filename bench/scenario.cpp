@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <stdexcept>
 #include <utility>
 
 namespace tinkertoy::bench {
@@ -217,6 +218,10 @@ Scenario cradleScenario(int balls) {
 }
 
 Scenario tumblerScenario(int side) {
+  if (side < 1 || side > kMostTumblerSide) {
+    throw std::invalid_argument("tumblerScenario: " + std::to_string(side) + " pieces a side; 1 to " +
+                                std::to_string(kMostTumblerSide) + " fit the container");
+  }
   constexpr double kHalf = 0.125;     // m: a box's half side, a disc's radius
   constexpr double kSpacing = 0.4;    // m between neighbouring pieces
   constexpr double kDensity = 1.0;    // kg/m²
@@ -416,9 +421,10 @@ bool pyramidsStand(const Scenario& scenario, std::span<const BodyState> state) {
   }
   for (std::size_t i = 0; i < scenario.boxes.size(); ++i) {
     const Scenario::Box& b = scenario.boxes[i];
+    const BodyState& now = state[scenario.particles.size() + i];  // the boxes follow the particles
     if (b.isStatic) continue;
-    if (!(std::abs(state[i].position.x - b.position.x) <= kMostSideways)) return false;
-    if (b.position.y == top && !(b.position.y - state[i].position.y <= kMostSunk * height)) return false;
+    if (!(std::abs(now.position.x - b.position.x) <= kMostSideways)) return false;
+    if (b.position.y == top && !(b.position.y - now.position.y <= kMostSunk * height)) return false;
   }
   return true;
 }

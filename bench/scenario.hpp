@@ -85,9 +85,10 @@ struct Scenario {
     double inertia = 0.0;  // kg·m² about the center
     bool isStatic = false;
   };
-  // A revolute pin between bodies a and b (indices in the body order; no scenario with pins has
-  // boxes, so these are the discs') at a point offset localA from a's center and localB from
-  // b's (both frames start unrotated, so the two offsets meet at one world point).
+  // A revolute pin between bodies a and b (indices in the body order; a scenario with pins has
+  // discs only, so these are the discs' indices too, as the drivers use them: a test holds every
+  // scenario to it) at a point offset localA from a's center and localB from b's (both frames
+  // start unrotated, so the two offsets meet at one world point).
   struct Pin {
     int a = 0;
     int b = 0;
@@ -176,9 +177,9 @@ Scenario starScenario(int arms);
 Scenario pyramidScenario(int rows, int count);
 // Newton's cradle of `balls` balls (cradle-N; newtons_cradle is cradle-5).
 Scenario cradleScenario(int balls);
-// The tumbler with `side` × `side` pieces, 1 ≤ side ≤ kMostTumblerSide (tumbler-N; tumbler is
-// tumbler-45).
-inline constexpr int kMostTumblerSide = 49;  // the most that fit the container
+// The tumbler with `side` × `side` pieces, 1 ≤ side ≤ kMostTumblerSide, else
+// std::invalid_argument (tumbler-N; tumbler is tumbler-45).
+inline constexpr int kMostTumblerSide = 50;  // the most that fit the container: 0.4 (N − 1)/2 + 0.125 < 10
 Scenario tumblerScenario(int side);
 // "chain-N", "cloth-G", "joint_grid-N", "tree-D", "star-N", "pyramid-R", "cradle-N" or
 // "tumbler-N" with a positive size, "large_pyramid", "many_pyramids", "newtons_cradle" or
@@ -196,8 +197,9 @@ double energy(const Scenario& scenario, std::span<const BodyState> state);
 // overlap, and for scenarios whose bodies do not collide): for two boxes the least
 // separating-axis overlap, for two discs r_a + r_b − ‖x_a − x_b‖, for a box and a disc how far
 // the disc reaches past the box's nearest point; for a piece and the container, how far the
-// piece reaches past a wall's inner face (the container's angle at t is ω t), so that a piece
-// that got out counts at least its own size.
+// piece reaches past a wall's inner face (the container's angle at t is ω t, as the scenario
+// drives it; an engine that integrates the angle in single precision drifts from it by far less
+// than the overlaps measured), so that a piece that got out counts at least its own size.
 double deepestPenetration(const Scenario& scenario, std::span<const BodyState> state, double time);
 // Whether every pyramid still stands in a state: its top box has sunk by at most 1 % of the
 // pyramid's height, and no box has moved sideways by more than 0.1 m.

@@ -84,13 +84,27 @@ TEST(PeerScenes, EveryPeerBuildsTheSameScene) {
   EXPECT_GT(checked, 0);
 }
 
+// The drivers index the discs by a pin's body indices: a scenario with pins has discs only.
+TEST(PeerScenes, PinsJoinDiscsOnly) {
+  for (const char* name : {"joint_grid-10", "newtons_cradle", "chain-10", "pyramid-5", "tumbler-3"}) {
+    const Scenario s = scenarioByName(name).value();
+    if (s.pins.empty()) continue;
+    EXPECT_TRUE(s.particles.empty() && s.boxes.empty()) << name;
+    for (const Scenario::Pin& pin : s.pins) {
+      EXPECT_LT(static_cast<std::size_t>(std::max(pin.a, pin.b)), s.discs.size()) << name;
+    }
+  }
+}
+
 TEST(PeerScenes, NamesParse) {
   EXPECT_EQ(scenarioByName("chain-1000")->particles.size(), 1000u);
   EXPECT_EQ(scenarioByName("cloth-4")->rods.size(), 24u);
   EXPECT_EQ(scenarioByName("joint_grid-10")->pins.size(), 180u);
   EXPECT_EQ(scenarioByName("tumbler-3")->bodyCount(), 9u);
+  EXPECT_EQ(scenarioByName("tumbler-50")->bodyCount(), 2500u);
+  EXPECT_THROW(tumblerScenario(51), std::invalid_argument);
   for (const char* bad : {"chain", "chain-", "chain-0", "chain--3", "chain-1x", "rope-10", "joint_grid-3", "tumbler-0",
-                          "tumbler-50"}) {
+                          "tumbler-51"}) {
     EXPECT_FALSE(scenarioByName(bad)) << bad;
   }
 }

@@ -2,9 +2,10 @@
 // with the joints as one system, then projected onto separation ≥ 0 (docs/theory.md, "The exact
 // mode"), against closed forms to round-off where the physics allows it: a box on an incline
 // slides with a = g (sin θ − μ cos θ) and carries |λ_t| = μ λ_n against its slip, or stays put
-// when tan θ < μ; a dropped box lands and rests without penetrating; a resumed run repeats the
-// one that went on. The bounce, momentum, stack and hinged-bar tests run in the exact mode too,
-// beside the iterative ones (contact_physics_test.cpp, contacts_in_a_run_test.cpp).
+// when tan θ < μ; a dropped box lands and rests without penetrating; twenty discs landing in turn
+// stay on a thin floor; a resumed run repeats the one that went on. The bounce, momentum, stack
+// and hinged-bar tests run in the exact mode too, beside the iterative ones
+// (contact_physics_test.cpp, contacts_in_a_run_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
