@@ -300,6 +300,20 @@ void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
 }
 
 void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
+  switch (rows) {  // the rows' kind fixed for the whole sweep, so its kernel has no branch on it
+    case Rows::Normals:
+      return sweep<Rows::Normals>(v, backward);
+    case Rows::PushingNormals:
+      return sweep<Rows::PushingNormals>(v, backward);
+    case Rows::Friction:
+      return sweep<Rows::Friction>(v, backward);
+    case Rows::Push:
+      return sweep<Rows::Push>(v, backward);
+  }
+}
+
+template <ContactSolver::Rows rows>
+void ContactSolver::sweep(Eigen::VectorXd& v, bool backward) {
   const std::size_t colours = colouring_.count();
   const std::size_t* order = colouring_.order().data();
   for (std::size_t i = 0; i < colours; ++i) {
@@ -309,7 +323,7 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
     // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
     // bodies: it goes both ways in turn too.
     const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
-      for (std::size_t j = begin; j < end; ++j) solvePacked(first[backward ? end - 1 - (j - begin) : j], v, rows, backward);
+      for (std::size_t j = begin; j < end; ++j) solvePacked<rows>(first[backward ? end - 1 - (j - begin) : j], v, backward);
     };
     if (parallel_ == nullptr || colouring_.isOverflow(colour)) {
       share(0, members.size(), 0);
@@ -319,28 +333,23 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
   }
 }
 
-void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const {
+template <ContactSolver::Rows rows>
+void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) const {
   const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
   PairVelocity u = read(m, v);
   for (int k = 0; k < m.count; ++k) {
     Slot& p = m.slots[static_cast<std::size_t>(backward ? m.count - 1 - k : k)];
-    switch (rows) {
-      case Rows::Push:  // the push alone, on the pseudo velocity
-        if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, u);
-        break;
-      case Rows::Normals:
-        pushToward(m, p, p.gapTarget, p.normalImpulse, u);
-        break;
-      case Rows::PushingNormals:
-        pushSoftly(m, p, u);  // toward the gap's target or the push (one is 0)
-        break;
-      case Rows::Friction: {
-        const double vt = t.dot(relativeVelocity(p, u));
-        const double old = p.tangentImpulse, bound = m.friction * p.normalImpulse;
-        p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
-        apply(m, p, (p.tangentImpulse - old) * t, u);
-        break;
-      }
+    if constexpr (rows == Rows::Push) {  // the push alone, on the pseudo velocity
+      if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, u);
+    } else if constexpr (rows == Rows::Normals) {
+      pushToward(m, p, p.gapTarget, p.normalImpulse, u);
+    } else if constexpr (rows == Rows::PushingNormals) {
+      pushSoftly(m, p, u);  // toward the gap's target or the push (one is 0)
+    } else {
+      const double vt = t.dot(relativeVelocity(p, u));
+      const double old = p.tangentImpulse, bound = m.friction * p.normalImpulse;
+      p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
+      apply(m, p, (p.tangentImpulse - old) * t, u);
     }
   }
   write(m, u, v);

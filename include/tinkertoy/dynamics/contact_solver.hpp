@@ -261,8 +261,11 @@ class ContactSolver {
   void writeBack() const;
   // One sweep over every manifold, colour by colour (last to first when `backward`).
   void sweep(Eigen::VectorXd& v, Rows rows, bool backward);
+  template <Rows rows>
+  void sweep(Eigen::VectorXd& v, bool backward);
   // The rows of one manifold's points (last to first when `backward`).
-  void solvePacked(Packed& m, Eigen::VectorXd& v, Rows rows, bool backward) const;
+  template <Rows rows>
+  void solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) const;
   // A manifold's two bodies' velocities, read from v once for all its rows and written back
   // after them (the passes' rows then work in registers, not through v); ω is 0 for a body that
   // does not turn.
