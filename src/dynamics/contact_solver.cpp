@@ -368,9 +368,9 @@ void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
 
 void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, WorkLedger& ledger) const {
   double impulses = 0.0, driven = 0.0;
-  const auto add = [&](const Packed& m, const Slot& p) {
+  // A point of manifold m, whose bodies moved at u0 and then u1.
+  const auto add = [&](const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1) {
     const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
-    const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
     impulses += 0.5 * impulse.dot(relativeVelocity(p, u0) + relativeVelocity(p, u1));
     // A body nothing moves (m⁻¹ = 0) keeps its velocity whatever the impulse: its share is what
     // its driver put in (none for a static body, at rest).
@@ -379,7 +379,8 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
   };
   if (!material_.solvedAsRows) {
     for (const Packed& m : packed_) {
-      for (int k = 0; k < m.count; ++k) add(m, m.slots[static_cast<std::size_t>(k)]);
+      const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
+      for (int k = 0; k < m.count; ++k) add(m, m.slots[static_cast<std::size_t>(k)], u0, u1);
     }
   } else {
     // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
@@ -387,7 +388,8 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
       const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
       const Packed m{.offsetA = a.offset, .offsetB = b.offset, .inverseMassA = a.inverseMass, .inverseMassB = b.inverseMass,
                      .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
-      add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse});
+      add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse}, read(m, v0),
+          read(m, v1));
     }
   }
   ledger[WorkSource::Impulses] += impulses;
