@@ -433,12 +433,16 @@ void ContactSolver::serialize(StateArchive& archive) {
 
 void ContactSolver::restitute(Eigen::VectorXd& v) {
   packedAhead_ = true;
+  const auto bounces = [&](const Packed& m, const Slot& p) {
+    return !(m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0);
+  };
   for (Packed& m : packed_) {
+    // Most manifolds have no point that bounces: their bodies are not read or written at all.
+    if (!bounces(m, m.slots[0]) && (m.count < 2 || !bounces(m, m.slots[1]))) continue;
     PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
-      if (m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0) continue;
-      pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, u);
+      if (bounces(m, p)) pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, u);
     }
     write(m, u, v);
   }
