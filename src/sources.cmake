@@ -99,6 +99,8 @@ set(TINKERTOY_SOURCES
   dynamics/immovable_constraints.cpp
   dynamics/contact_finder.cpp
   dynamics/contact_solver.cpp
+  dynamics/contact_points.cpp
+  dynamics/sleeping_islands.cpp
   dynamics/simulator.cpp
   dynamics/simulator_state.cpp
   dynamics/runaway_watch.cpp

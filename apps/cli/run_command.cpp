@@ -104,6 +104,7 @@ nlohmann::json summaryJson(const Report& r) {
     summary["contacts_max"] = r.stats.contactsMax;
     summary["penetration_max"] = r.stats.penetrationMax;
   }
+  if (s.velocity.sleep) summary["asleep_final"] = r.stats.asleepFinal;
   return summary;
 }
 
@@ -142,7 +143,9 @@ void printSummary(std::ostream& out, const Report& r) {
   out << "max residual " << st.residualMax << "\n";
   if (s.velocity.collisions) {
     out << "  contacts     up to " << counted(st.contactsMax, "point") << " at once, deepest penetration "
-        << st.penetrationMax << " m\n";
+        << st.penetrationMax << " m";
+    if (s.velocity.sleep) out << ", " << counted(st.asleepFinal, "body", "bodies") << " asleep at the end";
+    out << "\n";
   }
   const bool accelerationLevel = s.formulation == FormulationKind::Acceleration;
   if (accelerationLevel && s.integrator == IntegratorKind::DormandPrince5) {

@@ -115,6 +115,9 @@ bool SimulationFlags::gives(Setting setting) const {
     case Setting::Restitution: return restitution.has_value();
     case Setting::ContactHertz: return contactHertz.has_value();
     case Setting::ContactDampingRatio: return contactDampingRatio.has_value();
+    case Setting::Sleep: return sleep.has_value();
+    case Setting::SleepSpeed: return sleepSpeed.has_value();
+    case Setting::SleepTime: return sleepTime.has_value();
     case Setting::ProjectionTolerance:
     case Setting::ProjectionIterations:
     case Setting::WarmStart:
@@ -151,6 +154,9 @@ void applyFlags(const SimulationFlags& f, SimulationSettings& s) {
   if (f.restitution) s.velocity.restitution = *f.restitution;
   if (f.contactHertz) s.velocity.contactHertz = *f.contactHertz;
   if (f.contactDampingRatio) s.velocity.contactDampingRatio = *f.contactDampingRatio;
+  if (f.sleep) s.velocity.sleep = *f.sleep;
+  if (f.sleepSpeed) s.velocity.sleepSpeed = *f.sleepSpeed;
+  if (f.sleepTime) s.velocity.sleepTime = *f.sleepTime;
   if (f.formulation) s.formulation = *f.formulation;
   if (f.iterations) s.velocity.iterations = *f.iterations;
   if (f.substeps) s.velocity.substeps = *f.substeps;
@@ -241,6 +247,13 @@ void addSimulationFlags(CLI::App& app, SimulationFlags& f) {
       ->check(finiteNumber(Sign::Positive));
   addOptional(app, "--contact-damping-ratio", f.contactDampingRatio, "Soft step: the contacts' damping ratio (default 10)")
       ->check(finiteNumber(Sign::NonNegative));
+  app.add_flag_function(
+      "--sleep,!--no-sleep", [&f](std::int64_t count) { f.sleep = count > 0; },
+      "Contacts: islands of bodies at rest fall asleep and cost nothing until touched (default off)");
+  addOptional(app, "--sleep-speed", f.sleepSpeed, "Sleep: the fastest a body's points may move at rest, m/s (default 0.05)")
+      ->check(finiteNumber(Sign::NonNegative));
+  addOptional(app, "--sleep-time", f.sleepTime, "Sleep: how long an island rests before it sleeps, s (default 0.5)")
+      ->check(finiteNumber(Sign::Positive));
 }
 
 std::optional<SimulationFlags> parseFlagText(const std::string& option, const std::string& text, std::ostream& err) {

@@ -21,7 +21,7 @@ namespace tinkertoy::cli {
 // Command-line overrides of a scene's settings; an empty optional keeps the scene's.
 struct SimulationFlags {
   std::optional<double> duration, dt, rtol, atol, ks, kd, tolerance, regularization, jointHertz, jointDampingRatio,
-      friction, restitution, contactHertz, contactDampingRatio;
+      friction, restitution, contactHertz, contactDampingRatio, sleepSpeed, sleepTime;
   std::optional<int> maxIterations, iterations, substeps, reuseIterations, threads;
   std::optional<FactorizationKind> factorization;
   std::optional<FormulationKind> formulation;
@@ -31,6 +31,7 @@ struct SimulationFlags {
   std::optional<VelocityScheme> velocityScheme;
   std::optional<bool> project;   // --project / --no-project
   std::optional<bool> collisions;  // --collisions / --no-collisions
+  std::optional<bool> sleep;       // --sleep / --no-sleep
   // Model edits: the rigid rods named by --spring-for (an id, "constraints[i]" or "*" for every
   // rod) become springs of this stiffness and damping (model/spring_for_rod.hpp).
   std::vector<std::string> springFor;
@@ -44,7 +45,8 @@ struct SimulationFlags {
     return duration || dt || rtol || atol || ks || kd || tolerance || regularization || jointHertz || jointDampingRatio ||
            maxIterations || iterations || substeps || reuseIterations || threads || factorization || formulation ||
            integrator || solver || positionCorrection || velocityScheme || project || collisions || friction ||
-           restitution || contactHertz || contactDampingRatio || !springFor.empty();
+           restitution || contactHertz || contactDampingRatio || sleep || sleepSpeed || sleepTime ||
+           !springFor.empty();
   }
 };
 

@@ -245,6 +245,11 @@ void Studio::settingsPanel() {
         changed |= numberField("contact hertz", s.velocity.contactHertz);
         changed |= numberField("contact damping ratio", s.velocity.contactDampingRatio);
       }
+      changed |= ImGui::Checkbox("sleep", &s.velocity.sleep);
+      if (s.velocity.sleep) {
+        changed |= numberField("sleep speed (m/s)", s.velocity.sleepSpeed);
+        changed |= numberField("sleep time (s)", s.velocity.sleepTime);
+      }
     }
   }
   changed |= numberField("dt (s)", s.dt);

@@ -123,7 +123,12 @@ void bindSettings(py::module_& module) {
       .def_readwrite("friction", &VelocitySettings::friction)
       .def_readwrite("restitution", &VelocitySettings::restitution)
       .def_readwrite("contact_hertz", &VelocitySettings::contactHertz, "The soft step's contact stiffness, Hz.")
-      .def_readwrite("contact_damping_ratio", &VelocitySettings::contactDampingRatio);
+      .def_readwrite("contact_damping_ratio", &VelocitySettings::contactDampingRatio)
+      .def_readwrite("sleep", &VelocitySettings::sleep,
+                     "Islands of bodies at rest fall asleep until touched (with collisions; default False).")
+      .def_readwrite("sleep_speed", &VelocitySettings::sleepSpeed,
+                     "The fastest a body's points may move at rest, m/s.")
+      .def_readwrite("sleep_time", &VelocitySettings::sleepTime, "How long an island rests before it sleeps, s.");
   bindWhole(velocity, "iterations", &VelocitySettings::iterations, Setting::Iterations,
             "Sequential-impulse passes per substep.");
   bindWhole(velocity, "substeps", &VelocitySettings::substeps, Setting::Substeps);

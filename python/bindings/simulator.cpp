@@ -45,6 +45,7 @@ void bindDiagnostics(py::module_& module) {
                     "With contacts: the most contact points at a substep's start.")
       .def_readonly("penetration", &StepDiagnostics::penetration,
                     "With contacts: the deepest penetration at a substep's start, m.")
+      .def_readonly("asleep", &StepDiagnostics::asleep, "With sleep on: the bodies asleep at the step's end.")
       .def_readonly("projection_converged", &StepDiagnostics::projectionConverged)
       .def_readonly("adaptive_steps", &StepDiagnostics::adaptiveSteps)
       .def_readonly("rejected_steps", &StepDiagnostics::rejectedSteps)
@@ -139,6 +140,9 @@ void bindSimulator(py::module_& module) {
           "contacts", [](PythonSimulator& s) { return s.simulator().contacts(); },
           "With contacts: the contact points of the last substep, each a Contact (bodies a and b, point, "
           "normal from a to b, separation, normal_impulse and tangent_impulse in N·s).")
+      .def(
+          "is_asleep", [](PythonSimulator& s, BodyId body) { return s.simulator().asleep(body); }, py::arg("body"),
+          "With sleep on: whether the body is asleep after the last step.")
       .def(
           "reaction",
           [](PythonSimulator& s, ConstraintId id) {

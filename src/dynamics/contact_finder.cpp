@@ -64,9 +64,13 @@ void ContactFinder::build(const Model& model) {
   }
   std::sort(joined_.begin(), joined_.end());
   joined_.erase(std::unique(joined_.begin(), joined_.end()), joined_.end());
+  reaches_.assign(model.bodyCount(), 0.0);
+  for (const Proxy& c : colliders_) reaches_[c.body] = std::max(reaches_[c.body], c.reach);
   boxes_.resize(colliders_.size());
   margins_.resize(colliders_.size());
   placements_.resize(colliders_.size());
+  still_.assign(colliders_.size(), 0);
+  frozen_.assign(colliders_.size(), 0);
   contacts_.reserve(4 * colliders_.size());
 }
 
@@ -107,12 +111,17 @@ Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView
                      placement(colliders_[contact.shapeB], state), speculative);
 }
 
-std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop) {
+std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop,
+                                                std::span<const char> asleep) {
   farthest_ = 0.0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const Proxy& c = colliders_[i];
+    const bool sleeps = !asleep.empty() && asleep[c.body];
+    if (sleeps && frozen_[i]) continue;  // a sleeping body does not move: its box is as it was made
+    frozen_[i] = sleeps;
     const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
     const double move = h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+    still_[i] = sleeps || (c.driven && move == 0.0);
     farthest_ = std::max(farthest_, move);
     margins_[i] = 2.0 * slop + move;
     placements_[i] = placement(c, state);
@@ -122,6 +131,8 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
   contacts_.clear();
   for (const auto& [i, j] : broadphase_.pairs()) {
     const auto first = static_cast<std::size_t>(i), second = static_cast<std::size_t>(j);
+    // Two shapes at rest, one of them asleep: nothing can change between them.
+    if (!asleep.empty() && (frozen_[first] || frozen_[second]) && still_[first] && still_[second]) continue;
     if (excluded(first, second)) continue;
     // Colliders are in dense body order, so i < j is a before b.
     const Manifold m = collidePair(first, second, placements_[first], placements_[second], margins_[first] + margins_[second]);

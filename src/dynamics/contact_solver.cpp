@@ -396,41 +396,6 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
   ledger[WorkSource::Driven] += driven;
 }
 
-void ContactSolver::serialize(StateArchive& archive) {
-  writeBack();
-  archive.flag(startsBackward_);
-  std::int64_t count = static_cast<std::int64_t>(points_.size());
-  archive.integer(count);
-  if (archive.reading()) {
-    // Two points at most for each pair of bodies.
-    if (count < 0 || static_cast<std::uint64_t>(count) > static_cast<std::uint64_t>(bodies_.size()) * bodies_.size()) {
-      throw StateError("the state file holds more contact points than this model's bodies can have");
-    }
-    points_.assign(static_cast<std::size_t>(count), Point{});
-    packed_.clear();
-  }
-  for (Point& p : points_) {
-    archive.integer(p.a);
-    archive.integer(p.b);
-    archive.integer(p.id);
-    archive.number(p.normalImpulse);
-    archive.number(p.tangentImpulse);
-    // For the reports (Simulator::contacts) of a restored run; the next prepare measures afresh.
-    archive.number(p.normal.x());
-    archive.number(p.normal.y());
-    archive.number(p.position.x());
-    archive.number(p.position.y());
-    archive.number(p.separation);
-    if (archive.reading() && !(std::isfinite(p.normalImpulse) && std::isfinite(p.tangentImpulse) &&
-                               p.normal.allFinite() && p.position.allFinite() && std::isfinite(p.separation))) {
-      throw StateError("the state file holds a contact impulse or point that is not finite");
-    }
-    if (archive.reading() && (p.a >= bodies_.size() || p.b >= bodies_.size())) {
-      throw StateError("the state file holds a contact of a body this model does not have");
-    }
-  }
-}
-
 void ContactSolver::restitute(Eigen::VectorXd& v) {
   packedAhead_ = true;
   const auto bounces = [&](const Packed& m, const Slot& p) {
@@ -446,30 +411,6 @@ void ContactSolver::restitute(Eigen::VectorXd& v) {
     }
     write(m, u, v);
   }
-}
-
-std::vector<ContactReport> ContactSolver::reports(const Model& model) const {
-  writeBack();
-  std::vector<ContactReport> out;
-  out.reserve(points_.size());
-  for (const Point& p : points_) {
-    out.push_back({.a = model.bodyAt(p.a),
-                   .b = model.bodyAt(p.b),
-                   .point = p.position,
-                   .normal = p.normal,
-                   .separation = p.separation,
-                   .normalImpulse = p.normalImpulse,
-                   .tangentImpulse = p.tangentImpulse});
-  }
-  return out;
-}
-
-std::vector<ContactSolver::PointImpulse> ContactSolver::impulses() const {
-  writeBack();
-  std::vector<PointImpulse> out;
-  out.reserve(points_.size());
-  for (const Point& p : points_) out.push_back({p.normalImpulse, p.tangentImpulse});
-  return out;
 }
 
 }  // namespace tinkertoy

@@ -30,6 +30,7 @@ void RunStatistics::add(const StepDiagnostics& step) {
   residualMax = std::max(residualMax, step.solverResidual);
   contactsMax = std::max(contactsMax, step.contactPoints);
   penetrationMax = std::max(penetrationMax, step.penetration);
+  asleepFinal = step.asleep;
 }
 
 }  // namespace tinkertoy

@@ -70,7 +70,7 @@ struct SettingRecord {
   SettingSpelling spelling;
 };
 
-constexpr std::array<SettingRecord, 30> kSettings = {{
+constexpr std::array<SettingRecord, 33> kSettings = {{
     {Setting::Dt, {"dt", "dt"}},
     {Setting::Formulation, {"formulation", "formulation"}},
     {Setting::Integrator, {"integrator", "integrator"}},
@@ -101,6 +101,9 @@ constexpr std::array<SettingRecord, 30> kSettings = {{
     {Setting::Restitution, {"restitution", "velocity.restitution"}},
     {Setting::ContactHertz, {"contact_hertz", "velocity.contact_hertz"}},
     {Setting::ContactDampingRatio, {"contact_damping_ratio", "velocity.contact_damping_ratio"}},
+    {Setting::Sleep, {"sleep", "velocity.sleep"}},
+    {Setting::SleepSpeed, {"sleep_speed", "velocity.sleep_speed"}},
+    {Setting::SleepTime, {"sleep_time", "velocity.sleep_time"}},
 }};
 
 std::string numberText(double x) {
@@ -188,6 +191,11 @@ void validateCombinations(const SimulationSettings& s) {
     throw SettingsError({Setting::Collisions, Setting::PositionCorrection},
                         "the projection holds contacts with solver ldlt or cg (the exact mode); with solver "
                         "sequential use position correction soft, baumgarte or none");
+  }
+  if (s.velocity.sleep && !(velocity && s.velocity.collisions)) {
+    throw SettingsError({Setting::Sleep, Setting::Collisions},
+                        "bodies fall asleep and wake through their contacts; turn collisions on (at the velocity "
+                        "level) with sleep, or sleep off");
   }
   if (!velocity && s.solver.kind == SolverKind::SequentialImpulses) {
     throw SettingsError({Setting::Solver, Setting::Formulation},
@@ -278,6 +286,8 @@ void SimulationSettings::validate() const {
   requireAtMost(Setting::Restitution, velocity.restitution, 1.0, " (1 bounces back at the speed of approach)");
   requirePositive(Setting::ContactHertz, velocity.contactHertz);
   requireNonNegative(Setting::ContactDampingRatio, velocity.contactDampingRatio);
+  requireNonNegative(Setting::SleepSpeed, velocity.sleepSpeed);
+  requirePositive(Setting::SleepTime, velocity.sleepTime);
   validateCombinations(*this);
 }
 

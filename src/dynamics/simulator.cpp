@@ -99,6 +99,13 @@ void Simulator::step() {
   committedRevision_ = model_.revision();
 }
 
+bool Simulator::asleep(BodyId id) const {
+  const std::size_t index = model_.indexOf(id);
+  if (!built_ || structureVersion_ != model_.structureVersion()) return false;
+  const std::span<const char> flags = formulation_->asleep();
+  return index < flags.size() && flags[index] != 0;
+}
+
 Reaction Simulator::reaction(ConstraintId id) {
   syncStructure();
   const std::size_t k = model_.indexOf(id);
@@ -314,6 +321,7 @@ StepDiagnostics Simulator::measure(const StateView& state, bool afterStep) {
   const Formulation::ContactTally& contacts = formulation_->contactTally();
   d.contactPoints = contacts.points;
   d.penetration = contacts.penetration;
+  d.asleep = contacts.asleep;
   return d;
 }
 

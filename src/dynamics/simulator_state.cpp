@@ -103,6 +103,11 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
     archive.expect("restitution", exactly(s.velocity.restitution));
     archive.expect("contact hertz", exactly(s.velocity.contactHertz));
     archive.expect("the contact damping ratio", exactly(s.velocity.contactDampingRatio));
+    archive.expect("sleep", s.velocity.sleep ? "on" : "off");
+  }
+  if (s.velocity.sleep) {
+    archive.expect("the sleep speed", exactly(s.velocity.sleepSpeed));
+    archive.expect("the sleep time", exactly(s.velocity.sleepTime));
   }
 }
 
@@ -144,8 +149,10 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   tinkertoy::serialize(archive, diagnostics_);
   archive.integer(diagnostics_.contactPoints);
   archive.number(diagnostics_.penetration);
+  archive.integer(diagnostics_.asleep);
   if (archive.reading() && !(diagnostics_.contactPoints >= 0 && diagnostics_.penetration >= 0.0 &&
-                             std::isfinite(diagnostics_.penetration))) {
+                             std::isfinite(diagnostics_.penetration) && diagnostics_.asleep >= 0 &&
+                             static_cast<std::size_t>(diagnostics_.asleep) <= model_.bodyCount())) {
     throw StateError("the state file holds a contact count or penetration no simulator leaves");
   }
   if (archive.reading() && !(std::isfinite(diagnostics_.totalEnergy()) && std::isfinite(diagnostics_.constraintError) &&

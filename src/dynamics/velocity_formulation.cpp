@@ -61,6 +61,7 @@ void VelocityFormulation::rebuild() {
     contactFinder_.build(model_);
     contacts_.build(model_, contactMaterial(settings_));
   }
+  if (settings_.velocity.sleep) islands_.build(model_, contacts_, contactFinder_, settings_.velocity);
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
@@ -88,6 +89,7 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
   if (settings_.velocity.collisions) contacts_.serialize(archive);
+  if (settings_.velocity.sleep) islands_.serialize(archive);
   if (archive.reading()) evaluatedAtEnd_ = false;
 }
 
@@ -98,6 +100,7 @@ void VelocityFormulation::modelEdited() {
     contactFinder_.build(model_);
     contacts_.refresh(model_);
   }
+  if (settings_.velocity.sleep) islands_.edited(model_, contacts_, contactFinder_);  // every island wakes
 }
 
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
@@ -108,9 +111,13 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   const int substeps = settings_.velocity.substeps;
   if (settings_.velocity.positionCorrection == PositionCorrection::SoftStep) {
     for (int s = 0; s < substeps; ++s) softSubstep(time, q, v, h / substeps, s == 0 ? h : 0.0);
-    return;
+  } else {
+    for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
   }
-  for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
+  if (settings_.velocity.sleep) {  // the islands at rest fall asleep, with the kinetic energy they still had
+    work_[WorkSource::Sleep] += islands_.update(contactFinder_.found(), v, h, contacts_);
+    contactTally_.asleep = islands_.asleepCount();
+  }
 }
 
 // Box2D v3's soft step (docs/theory.md, "The soft step"), one substep of h: J, C, Ct and the effective
@@ -133,6 +140,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   applied_.evaluate(model_, {time, q, v}, Q_);
   W.multiply(Q_, WQ_);
   v += h * WQ_;
+  if (islands_.anyAsleep()) islands_.hold(v);
   const bool contacts = settings_.velocity.collisions;
   // The contacts: found at the step's first substep, within what the bodies can close in the
   // whole step; carried through its other substeps while no body moves by more than twice the
@@ -297,6 +305,7 @@ void VelocityFormulation::kick(double time, const Eigen::VectorXd& q, const Eige
   applied_.evaluate(model_, {time, q, forcesAt}, Q_);
   inverseMass_.matrix().multiply(Q_, WQ_);
   v += length * WQ_;
+  if (islands_.anyAsleep()) islands_.hold(v);
 }
 
 // The solve's targets are linear in v about the prediction q + h v*, so after it C(q + h v⁺)
@@ -419,9 +428,18 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
 
 void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
                                           double reach) {
-  contacts_.prepare(contactFinder_.find({time, q, v}, reach, contacts_.material().slop), {time, q, v}, v, h);
+  contacts_.prepare(findContacts(time, q, v, reach), {time, q, v}, v, h);
   contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
   contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
+}
+
+std::span<const BodyContact> VelocityFormulation::findContacts(double time, const Eigen::VectorXd& q,
+                                                              const Eigen::VectorXd& v, double reach) {
+  const double slop = contacts_.material().slop;
+  std::span<const BodyContact> found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
+  // Each round wakes at least one island, so this ends.
+  while (islands_.wakeTouched(found, contacts_)) found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
+  return found;
 }
 
 // One pass of the joints then one of the contacts, `iterations` times, so that each sees what the

@@ -61,6 +61,7 @@
 #include "dynamics/constraint_work.hpp"
 #include "dynamics/global_velocity_solve.hpp"
 #include "dynamics/row_carry.hpp"
+#include "dynamics/sleeping_islands.hpp"
 #include "tinkertoy/dynamics/applied_forces.hpp"
 #include "tinkertoy/dynamics/contact_solver.hpp"
 #include "tinkertoy/dynamics/formulation.hpp"
@@ -87,7 +88,10 @@ class VelocityFormulation final : public Formulation {
   [[nodiscard]] const ProjectionTally& projectionTally() const override { return projectionTally_; }
   [[nodiscard]] const WorkLedger& constraintWork() const override { return work_; }
   [[nodiscard]] const ContactTally& contactTally() const override { return contactTally_; }
-  [[nodiscard]] std::vector<ContactReport> contacts() const override { return contacts_.reports(model_); }
+  [[nodiscard]] std::vector<ContactReport> contacts() const override {
+    return contacts_.reports(model_, islands_.points());
+  }
+  [[nodiscard]] std::span<const char> asleep() const override { return islands_.asleep(); }
 
  private:
   // One substep of h of the soft step.
@@ -124,6 +128,10 @@ class VelocityFormulation final : public Formulation {
   // and warm-started into v.
   // The contacts at q for a substep of h, found within what bodies can close in `reach` seconds.
   void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double reach);
+  // The contacts at (time, q, v) within what bodies can close in `reach` seconds; with sleeping
+  // islands, those a moving body touches woken first (and the contacts found again with them).
+  std::span<const BodyContact> findContacts(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                            double reach);
   // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the
   // state the impulses were solved at).
   double passiveWork(const Eigen::VectorXd& v);
@@ -140,6 +148,7 @@ class VelocityFormulation final : public Formulation {
   std::optional<GlobalVelocitySolve> global_;
   ContactFinder contactFinder_;  // with settings_.velocity.collisions only
   ContactSolver contacts_;
+  SleepingIslands islands_;  // with settings_.velocity.sleep only
   ContactTally contactTally_;
   SolveTally tally_;
   ProjectionTally projectionTally_;

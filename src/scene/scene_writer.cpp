@@ -148,6 +148,11 @@ class Writer {
       out["contact_hertz"] = v.contactHertz;
       out["contact_damping_ratio"] = v.contactDampingRatio;
     }
+    if (v.sleep || v.sleepSpeed != defaults.sleepSpeed || v.sleepTime != defaults.sleepTime) {
+      if (v.sleep) out["sleep"] = true;
+      out["sleep_speed"] = v.sleepSpeed;
+      out["sleep_time"] = v.sleepTime;
+    }
     return out;
   }
 

@@ -56,7 +56,7 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   s.allowOnly({"dt", "duration", "formulation", "integrator", "rtol", "atol", "solver", "ks", "kd", "tolerance", "max_iterations",
                "regularization", "factorization", "reuse_iterations", "threads", "project", "iterations", "substeps", "velocity_scheme", "warm_start",
                "position_correction", "joint_hertz", "joint_damping_ratio", "collisions", "friction", "restitution",
-               "contact_hertz", "contact_damping_ratio"});
+               "contact_hertz", "contact_damping_ratio", "sleep", "sleep_speed", "sleep_time"});
   SimulationSettings& settings = scene_.settings;
   if (s.has("dt")) settings.dt = s.positive("dt");
   scene_.duration = s.nonNegative("duration", scene_.duration);
@@ -80,6 +80,9 @@ void SceneBuilder::readSettings(const JsonObject& s) {
   settings.velocity.restitution = s.nonNegative("restitution", settings.velocity.restitution);
   if (s.has("contact_hertz")) settings.velocity.contactHertz = s.positive("contact_hertz");
   settings.velocity.contactDampingRatio = s.nonNegative("contact_damping_ratio", settings.velocity.contactDampingRatio);
+  if (const auto sleep = s.optionalBoolean("sleep")) settings.velocity.sleep = *sleep;
+  settings.velocity.sleepSpeed = s.nonNegative("sleep_speed", settings.velocity.sleepSpeed);
+  if (s.has("sleep_time")) settings.velocity.sleepTime = s.positive("sleep_time");
   settings.ks = s.nonNegative("ks", settings.ks);
   settings.kd = s.nonNegative("kd", settings.kd);
   if (s.has("tolerance")) settings.solver.tolerance = s.positive("tolerance");

@@ -67,7 +67,8 @@ TEST_F(Cli, RunWritesASummaryWithExactlyTheDocumentedKeys) {
     sources.push_back(source);
     EXPECT_EQ(work.get<double>(), 0.0) << source;
   }
-  EXPECT_EQ(sources, (std::vector<std::string>{"damping", "drag", "driven", "impulses", "motors", "mouse", "springs", "total"}));
+  EXPECT_EQ(sources, (std::vector<std::string>{"damping", "drag", "driven", "impulses", "motors", "mouse", "sleep", "springs",
+                                               "total"}));
   EXPECT_EQ(s["energy_error_max"], s["energy_drift_max"]);
   // The bob stays on its unit circle.
   const auto position = s["final_state"]["bob"]["position"].get<std::vector<double>>();

@@ -76,6 +76,38 @@ TEST_F(Cli, TheContactsFlagsTurnThemOn) {
   EXPECT_NE(acceleration.err.find("contacts are solved at the velocity level"), std::string::npos) << acceleration.err;
 }
 
+// --sleep puts a pile at rest to sleep: the summary counts the sleepers, a state saved while they
+// sleep resumes to the same end, and the sleep flags' bounds are named by the flag.
+TEST_F(Cli, TheSleepFlagsPutAPileToSleep) {
+  const std::string pile = kScenes + "pyramid.json";
+  const Result asleep = tinkertoy({"run", pile, "--duration", "2", "--sleep", "--summary", file("asleep.json")});
+  ASSERT_EQ(asleep.code, kSuccess) << asleep.err;
+  EXPECT_NE(asleep.out.find("55 bodies asleep at the end"), std::string::npos) << asleep.out;
+  EXPECT_EQ(readJson(file("asleep.json"))["asleep_final"].get<int>(), 55);
+  const Result awake = tinkertoy({"run", pile, "--duration", "2", "--summary", file("awake.json")});
+  ASSERT_EQ(awake.code, kSuccess) << awake.err;
+  EXPECT_FALSE(readJson(file("awake.json")).contains("asleep_final")) << "sleep is off by default";
+  // Saved at 1 s (asleep), resumed to 2 s: the same final state as the run straight through.
+  const std::string dropped = kScenes + "sleeping_pile.json";
+  const Result through = tinkertoy({"run", dropped, "--duration", "3", "--summary", file("through.json")});
+  ASSERT_EQ(through.code, kSuccess) << through.err;
+  const Result saved = tinkertoy({"run", dropped, "--duration", "1", "--save-state", file("at1.state"), "--quiet"});
+  ASSERT_EQ(saved.code, kSuccess) << saved.err;
+  const Result resumed =
+      tinkertoy({"run", dropped, "--duration", "3", "--resume", file("at1.state"), "--summary", file("resumed.json")});
+  ASSERT_EQ(resumed.code, kSuccess) << resumed.err;
+  EXPECT_EQ(readJson(file("resumed.json"))["final_state"], readJson(file("through.json"))["final_state"]);
+  const Result slow = tinkertoy({"run", pile, "--sleep", "--sleep-time", "0"});
+  EXPECT_EQ(slow.code, kBadInput);
+  EXPECT_NE(slow.err.find("--sleep-time"), std::string::npos) << slow.err;
+  const Result fast = tinkertoy({"run", pile, "--sleep", "--sleep-speed", "-1"});
+  EXPECT_EQ(fast.code, kBadInput);
+  EXPECT_NE(fast.err.find("--sleep-speed"), std::string::npos) << fast.err;
+  const Result alone = tinkertoy({"run", kScenes + "pendulum.json", "--sleep"});
+  EXPECT_EQ(alone.code, kBadInput);
+  EXPECT_NE(alone.err.find("--sleep: bodies fall asleep and wake through their contacts"), std::string::npos) << alone.err;
+}
+
 // render --contacts draws each contact point with its normal: two more marks a point.
 TEST_F(Cli, RenderDrawsTheContactsWhenAsked) {
   const auto marks = [](const std::string& svg) {

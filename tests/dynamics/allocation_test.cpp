@@ -165,6 +165,26 @@ TEST(ExactContactAllocations, ARestingPileStepsWithoutAllocating) {
   EXPECT_GT(sim.diagnostics().contactPoints, 200);
 }
 
+// scenes/sleeping_pile.json through its whole story: the pyramid falls asleep (about step 48), a
+// box lands on it and wakes it (about step 115), and it sleeps again: setting its contact points
+// aside, waking them and sleeping again allocate nothing.
+TEST(SleepAllocations, FallingAsleepAndWakingDoNotAllocate) {
+  Scene scene = loadScene(std::filesystem::path(TINKERTOY_SOURCE_DIR) / "scenes" / "sleeping_pile.json");
+  Simulator sim(scene.model, scene.settings);
+  for (int i = 0; i < 5; ++i) sim.step();
+  const long before = allocations.load();
+  int fellAsleep = 0, woke = 0, asleep = sim.diagnostics().asleep;
+  for (int i = 0; i < 300; ++i) {
+    sim.step();
+    fellAsleep += sim.diagnostics().asleep > asleep ? 1 : 0;
+    woke += sim.diagnostics().asleep < asleep ? 1 : 0;
+    asleep = sim.diagnostics().asleep;
+  }
+  EXPECT_EQ(allocations.load() - before, 0);
+  EXPECT_GE(fellAsleep, 2);
+  EXPECT_GE(woke, 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Configurations, StepsWithoutAllocating, ::testing::ValuesIn(configurations()),
                          [](const ::testing::TestParamInfo<Configuration>& param) { return label(param.param); });
 

@@ -49,6 +49,10 @@ const BadSettings kBad[] = {
      Setting::ContactDampingRatio, "must be a finite number"},
     {"a baumgarte factor above one", [](SimulationSettings& s) { s.velocity.baumgarte = 1.5; }, Setting::Baumgarte,
      "must be at most 1"},
+    {"an infinite sleep speed", [](SimulationSettings& s) { s.velocity.sleepSpeed = INFINITY; }, Setting::SleepSpeed,
+     "must be a finite number"},
+    {"a NaN sleep time", [](SimulationSettings& s) { s.velocity.sleepTime = std::nan(""); }, Setting::SleepTime,
+     "must be a finite number"},
 };
 
 class SettingsBounds : public ::testing::TestWithParam<BadSettings> {};
@@ -100,6 +104,8 @@ TEST(SettingsBounds, EachSettingHasItsNameAtEachDoor) {
   EXPECT_EQ(settingFlag(Setting::Substeps), "--substeps");
   EXPECT_EQ(settingFlag(Setting::JointDampingRatio), "--joint-damping-ratio");
   EXPECT_EQ(settingFlag(Setting::ContactHertz), "--contact-hertz");
+  EXPECT_EQ(settingFlag(Setting::SleepTime), "--sleep-time");
+  EXPECT_EQ(settingSpelling(Setting::SleepSpeed).python, "velocity.sleep_speed");
   EXPECT_EQ(settingSpelling(Setting::ContactDampingRatio).python, "velocity.contact_damping_ratio");
   EXPECT_EQ(settingFlag(Setting::MaxIterations), "--max-iterations");
   EXPECT_EQ(settingFlag(Setting::Baumgarte), "");  // no flag: only C++ and Python set it

@@ -99,7 +99,7 @@ def test_diagnostics_report_the_step(pendulum):
     d = sim.diagnostics
     assert d.step == 1 and d.time == pytest.approx(1e-3)
     assert d.solves > 0 and d.solver_iterations > 0
-    assert set(d.work) == {"damping", "drag", "mouse", "motors", "springs", "driven", "impulses"}
+    assert set(d.work) == {"damping", "drag", "mouse", "motors", "springs", "driven", "impulses", "sleep"}
     assert d.total_energy == pytest.approx(d.kinetic_energy + d.potential_energy)
 
 
@@ -225,6 +225,36 @@ def test_the_exact_mode_holds_a_sliding_box_on_coulombs_law(scenes):
         assert abs(abs(tangent) - 0.3 * normal) <= 1e-12 * normal  # μ = √(0.09 · 1)
         assert sim.diagnostics.penetration < 1e-9
     assert np.linalg.norm(np.array(scene.model.coordinates(sticky)) - start) < 1e-9
+
+
+def test_a_pile_falls_asleep_and_a_falling_box_wakes_it(scenes):
+    """scenes/sleeping_pile.json: the pyramid sleeps before the dropped box reaches it, every box
+    of it still where it was; the box's landing wakes it; at the end everything sleeps again, and
+    the ledger's sleep line holds the little energy the sleepers had."""
+    scene = tinkertoy.load_scene(scenes / "sleeping_pile.json")
+    assert scene.settings.velocity.sleep
+    sim = tinkertoy.Simulator(scene)
+    m = scene.model
+    dropped = m.find_body("dropped")
+    for _ in range(90):  # 1.5 s: the pile asleep, the box still falling
+        sim.step()
+    assert sim.diagnostics.asleep == 55
+    assert not sim.is_asleep(dropped)
+    ground = m.find_body("ground")
+    assert not sim.is_asleep(ground), "a static body never sleeps"
+    held = np.array(m.q)
+    sleep_work = 0.0
+    woke = False
+    for _ in range(270):
+        sim.step()
+        woke = woke or sim.diagnostics.asleep == 0
+        sleep_work += sim.diagnostics.work["sleep"]
+    assert woke
+    assert sim.diagnostics.asleep == 56
+    assert sim.is_asleep(dropped)
+    assert -0.01 < sleep_work <= 0.0
+    assert np.abs(np.array(m.q) - held).max() > 1e-3, "the landing moved the pile"
+    assert len(sim.contacts()) > 100, "a sleeping pile still reports its contacts"
 
 
 def test_a_bodys_collider_sets_its_surface_and_filter():

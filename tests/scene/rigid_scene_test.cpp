@@ -388,6 +388,22 @@ TEST(RigidScene, ReadsAndWritesTheSoftStepsSettings) {
   EXPECT_EQ(writeScene(defaults).find("contact_hertz"), std::string::npos) << "defaults without collisions stay out";
 }
 
+TEST(RigidScene, ReadsAndWritesTheSleepSettings) {
+  const Scene read = parseScene(settings(R"({"formulation": "velocity", "solver": "sequential", "collisions": true,
+                                              "sleep": true, "sleep_speed": 0.02, "sleep_time": 1.5})"));
+  const Scene again = parseScene(writeScene(read));
+  for (const Scene* scene : {&read, &again}) {
+    EXPECT_TRUE(scene->settings.velocity.sleep);
+    EXPECT_EQ(scene->settings.velocity.sleepSpeed, 0.02);
+    EXPECT_EQ(scene->settings.velocity.sleepTime, 1.5);
+  }
+  const Scene defaults = parseScene("{}");
+  EXPECT_FALSE(defaults.settings.velocity.sleep);
+  EXPECT_EQ(defaults.settings.velocity.sleepSpeed, 0.05);
+  EXPECT_EQ(defaults.settings.velocity.sleepTime, 0.5);
+  EXPECT_EQ(writeScene(defaults).find("sleep"), std::string::npos) << "defaults stay out";
+}
+
 // Every shipped scene loads, every constraint and body in it passes the derivative audit at
 // the initial state, every scene starts legal, and every scene can take a step.
 TEST(RigidScene, EveryShippedSceneLoadsAuditsAndSteps) {

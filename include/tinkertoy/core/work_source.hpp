@@ -9,13 +9,13 @@
 
 namespace tinkertoy {
 
-enum class WorkSource { Damping, Drag, Mouse, Motors, Springs, Driven, Impulses };
-inline constexpr std::size_t kWorkSources = 7;
+enum class WorkSource { Damping, Drag, Mouse, Motors, Springs, Driven, Impulses, Sleep };
+inline constexpr std::size_t kWorkSources = 8;
 
-// "damping", "drag", "mouse", "motors", "springs", "driven", "impulses".
+// "damping", "drag", "mouse", "motors", "springs", "driven", "impulses", "sleep".
 constexpr std::string_view workSourceName(WorkSource source) {
-  constexpr std::array<std::string_view, kWorkSources> names = {"damping", "drag",   "mouse",   "motors",
-                                                                "springs", "driven", "impulses"};
+  constexpr std::array<std::string_view, kWorkSources> names = {"damping", "drag",     "mouse", "motors",
+                                                                "springs", "driven",   "impulses", "sleep"};
   return names[static_cast<std::size_t>(source)];
 }
 

@@ -17,7 +17,10 @@
 //
 // so that two bodies find each other while they are within the distance they can close in the
 // substep (a speculative contact: no tunnelling at ordinary speeds), and a fast body elsewhere
-// does not widen the search for the resting ones. The result is sorted by body pair (dense
+// does not widen the search for the resting ones. With sleeping bodies (dynamics/sleeping_islands.hpp,
+// the `asleep` flags of find), a pair of which one sleeps and the other sleeps too or stays still
+// (static, or kinematic without velocity) is not collided, and a sleeping shape's box, which
+// cannot change while it sleeps, is made once. The result is sorted by body pair (dense
 // indices), so it depends on the state alone, not on the order or history of earlier finds: a
 // resumed run finds what an uninterrupted one did.
 //
@@ -60,8 +63,8 @@ class ContactFinder {
   void build(const Model& model);
   // The manifolds with at least one point at `state` (q and v of the model laid out at build),
   // within the margins (above) for a substep of h and a slop (m), sorted by (a, b). Valid until
-  // the next find.
-  std::span<const BodyContact> find(const StateView& state, double h, double slop);
+  // the next find. `asleep`, by dense body index (or empty): the sleeping bodies (above).
+  std::span<const BodyContact> find(const StateView& state, double h, double slop, std::span<const char> asleep = {});
   // What the last find found.
   [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
   // The farthest any point of a collider moves within the last find's h at its velocities then, m.
@@ -74,6 +77,8 @@ class ContactFinder {
   // How many collision shapes there are: one for each rigid body and each 2D particle with a
   // radius, one for each link of a chain.
   [[nodiscard]] std::size_t colliderCount() const { return colliders_.size(); }
+  // The farthest point of a body's shapes from its center (0 for a body without one), m.
+  [[nodiscard]] double reachOf(std::size_t body) const { return body < reaches_.size() ? reaches_[body] : 0.0; }
 
  private:
   struct Proxy {
@@ -104,6 +109,9 @@ class ContactFinder {
   std::vector<Aabb> boxes_;
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
+  std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
+  std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
+  std::vector<double> reaches_;        // reachOf, by dense body
   std::vector<BodyContact> contacts_;
   double farthest_ = 0.0;  // farthestMove()
 };

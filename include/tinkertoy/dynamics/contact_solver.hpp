@@ -201,13 +201,21 @@ class ContactSolver {
     packed_.clear();
     packedAhead_ = false;
   }
-  // The points as the last prepare found them, with their impulses now, the bodies named by id.
-  [[nodiscard]] std::vector<ContactReport> reports(const Model& model) const;
+  // The points of a sleeping island (their bodies' flags in `asleep`, by dense index) moved to
+  // the end of `out`, with their impulses (dynamics/sleeping_islands.hpp).
+  void setAside(std::span<const char> asleep, std::vector<Point>& out);
+  // Points set aside, back for the next prepare's warm start (their island woke).
+  void welcome(std::span<const Point> woken);
+  // The points as the last prepare found them, with their impulses now, then the points
+  // `asleep` (a sleeping island's), the bodies named by id.
+  [[nodiscard]] std::vector<ContactReport> reports(const Model& model, std::span<const Point> asleep = {}) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
   [[nodiscard]] double deepestPenetration() const { return deepest_; }
   // The points' keys and impulses (all the next prepare's warm start needs) and what reports
   // show, in either direction.
   void serialize(StateArchive& archive);
+  // `points`' keys, impulses and reports, in either direction, checked against `bodies` bodies.
+  static void serializePoints(StateArchive& archive, std::vector<Point>& points, std::size_t bodies);
 
  private:
   // The points of one BodyContact (consecutive in points_), and the first columns of the bodies

@@ -75,6 +75,7 @@ class Formulation {
   struct ContactTally {
     int points = 0;            // the most contact points at a substep's start
     double penetration = 0.0;  // m, the deepest penetration at a substep's start (0: none)
+    int asleep = 0;            // bodies asleep at the step's end (settings velocity.sleep)
   };
   [[nodiscard]] virtual const ContactTally& contactTally() const {
     static const ContactTally none;
@@ -82,6 +83,8 @@ class Formulation {
   }
   // The contact points of the last substep with their impulses (none without contacts).
   [[nodiscard]] virtual std::vector<ContactReport> contacts() const { return {}; }
+  // By dense body index, 1 for a body asleep (settings velocity.sleep); empty while none sleeps.
+  [[nodiscard]] virtual std::span<const char> asleep() const { return {}; }
 };
 
 // The formulation `settings` asks for, on `model` (which it keeps a reference to).

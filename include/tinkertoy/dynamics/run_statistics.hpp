@@ -49,6 +49,7 @@ struct RunStatistics {
   double residualMax = 0.0;
   int contactsMax = 0;          // the most contact points in a step
   double penetrationMax = 0.0;  // m, the deepest penetration a step started from
+  int asleepFinal = 0;          // with sleep on: the bodies asleep after the last step
 
   [[nodiscard]] double iterationsPerSolve() const {
     return solves > 0 ? static_cast<double>(iterations) / static_cast<double>(solves) : 0.0;

@@ -68,6 +68,13 @@ struct VelocitySettings {
   // nothing moves), and its damping ratio (Box2D v3's defaults).
   double contactHertz = 30.0;
   double contactDampingRatio = 10.0;
+  // Sleeping (dynamics/sleeping_islands.hpp, with collisions): an island of bodies whose fastest
+  // points have moved no faster than sleepSpeed (m/s) for sleepTime (s) stops moving and costing
+  // anything until something touches it or the model is edited (Box2D's defaults). Off: every
+  // body stays awake.
+  bool sleep = false;
+  double sleepSpeed = 0.05;
+  double sleepTime = 0.5;
 };
 
 inline constexpr int kMostThreads = 64;
@@ -77,7 +84,8 @@ enum class Setting {
   Dt, Formulation, Integrator, RelativeTolerance, AbsoluteTolerance, Solver, SolverTolerance, MaxIterations,
   Regularization, Factorization, ReuseIterations, Threads, Ks, Kd, Project, ProjectionTolerance,
   ProjectionIterations, Iterations, Substeps, VelocityScheme, WarmStart, PositionCorrection, Baumgarte, JointHertz,
-  JointDampingRatio, Collisions, Friction, Restitution, ContactHertz, ContactDampingRatio,
+  JointDampingRatio, Collisions, Friction, Restitution, ContactHertz, ContactDampingRatio, Sleep, SleepSpeed,
+  SleepTime,
 };
 
 // A setting's name at each door: the key of a scene's "settings" object ("substeps"; empty for

@@ -78,6 +78,7 @@ struct StepDiagnostics {
   // there, m (what the solve then pushes out).
   int contactPoints = 0;
   double penetration = 0.0;
+  int asleep = 0;  // with sleep on: the bodies asleep at the step's end
   // The work done on the model during the step by each source its energy does not account for
   // (dynamics/work_ledger.hpp): the forces' by the trapezoid rule over the step's power plus what
   // the external energies lost, the constraints' as the formulation reports it. Zero at step 0 and after refreshDiagnostics().
@@ -122,6 +123,10 @@ class Simulator {
   [[nodiscard]] std::span<const double> lambda(ConstraintId id);
   // With contacts: the contact points of the last substep and their impulses (a copy).
   [[nodiscard]] std::vector<ContactReport> contacts() const { return formulation_->contacts(); }
+  // With sleep on: whether the body is asleep after the last step (dynamics/sleeping_islands.hpp);
+  // false for every body once bodies or constraints were added or removed since (the next step
+  // lays the model out again, awake). Throws std::invalid_argument for an id the model lacks.
+  [[nodiscard]] bool asleep(BodyId id) const;
   // Q̂ = Jᵀλ from that same solve, [n].
   [[nodiscard]] const Eigen::VectorXd& constraintForce() const { return formulation_->constraintForce(); }
 

@@ -16,6 +16,8 @@
 //   impulses   the velocity level's impulses on rigid rows (equalities and inequalities): they
 //              should do no work, but a step's impulse removes the velocity it cancels, and its
 //              bias towards C = 0 adds some
+//   sleep      the kinetic energy of the bodies that fell asleep (dynamics/sleeping_islands.hpp),
+//              set to 0 with their velocities
 //
 // Forces report their power at a state (Force::power) and the simulator sums it over each step
 // by the trapezoid rule; the velocity level sums its impulses' work exactly, row by row, from
