@@ -127,7 +127,7 @@ void Painter::body(const Sketch& s) {
     if (shape.type == Shape::Type::Circle) {
       const Eigen::Vector2d c = camera_.toPixels(shape.center);
       circle(cr_, c, shape.radius * camera_.scale);
-      fill(cr_, shapeFill(shape.motion));
+      fill(cr_, shapeFill(shape.motion, shape.asleep));
       circle(cr_, c, shape.radius * camera_.scale);
       stroke(cr_, colours::kInk, 2.0 * u);
       segment(cr_, c,
@@ -138,7 +138,7 @@ void Painter::body(const Sketch& s) {
       for (const Eigen::Vector2d& p : shape.outline) outline.push_back(camera_.toPixels(p));
       if (shape.area) {
         polyline(cr_, outline, true);
-        fill(cr_, shapeFill(shape.motion));
+        fill(cr_, shapeFill(shape.motion, shape.asleep));
       }
       polyline(cr_, outline, shape.closed);
       stroke(cr_, colours::kInk, (shape.area ? 2.0 : 3.0) * u);

@@ -287,7 +287,7 @@ void drawSketch(ImDrawList& draw, const Camera& camera, const Sketch& sketch, co
     return std::nullopt;
   };
   for (const SketchShape& s : sketch.shapes) {
-    const ImU32 fill = im(shapeFill(s.motion));
+    const ImU32 fill = im(shapeFill(s.motion, s.asleep));
     if (s.type == Shape::Type::Circle) {
       const ImVec2 c = px(camera, s.center);
       const auto r = static_cast<float>(s.radius * camera.scale);

@@ -133,7 +133,12 @@ class Sketcher {
     const Eigen::VectorXd q = model_.coordinates(id);
     const Eigen::Vector2d center(q[0], q[1]);
     const Eigen::Rotation2Dd rotation(q[2]);
-    SketchShape shape{.type = rigid.shape.type(), .center = center, .angle = q[2], .motion = rigid.motion, .body = id};
+    SketchShape shape{.type = rigid.shape.type(),
+                      .center = center,
+                      .angle = q[2],
+                      .motion = rigid.motion,
+                      .asleep = simulator_ && simulator_->asleep(id),
+                      .body = id};
     switch (shape.type) {
       case Shape::Type::Circle:
         shape.radius = rigid.shape.radius();

@@ -98,6 +98,7 @@ struct SketchShape {
   double radius = 0.0;                   // circle
   double angle = 0.0;                    // rad, for a circle's orientation mark
   RigidBody::Motion motion = RigidBody::Motion::Dynamic;
+  bool asleep = false;  // with a simulator whose sleep is on
   BodyId body;
 };
 

@@ -44,8 +44,9 @@ inline constexpr Colour kTrace{0, 150, 160, 220};   // teal: the path of a point
 inline constexpr Colour kGhost{230, 110, 0, 150};   // orange, see-through: a second run drawn over the first
 }  // namespace colours
 
-// A rigid body's fill: grey for static, green for kinematic, blue for dynamic bodies.
-constexpr Colour shapeFill(RigidBody::Motion motion) {
+// A rigid body's fill: grey for static, green for kinematic, blue for dynamic bodies, a paler
+// grey-blue for one asleep.
+constexpr Colour shapeFill(RigidBody::Motion motion, bool asleep = false) {
   switch (motion) {
     case RigidBody::Motion::Static:
       return {160, 160, 160, 200};
@@ -54,7 +55,7 @@ constexpr Colour shapeFill(RigidBody::Motion motion) {
     case RigidBody::Motion::Dynamic:
       break;
   }
-  return {130, 170, 220, 170};
+  return asleep ? Colour{175, 185, 205, 170} : Colour{130, 170, 220, 170};
 }
 
 // A rod coloured by its multiplier λ against the largest |λ| in the picture: ink when unloaded
