@@ -1,5 +1,6 @@
 // tinkertoy-bench: chain-N, cloth-G and joint_grid-N with each solver, the factorizations,
-// loading at scale, a shipped scene's bare step loop, and what a formula costs (bench/RESULTS.md).
+// loading at scale, a shipped scene's bare step loop, what a formula costs, and a pile awake and
+// asleep (bench/RESULTS.md).
 //
 // Each benchmark simulates the whole scenario once and reports, besides the wall time:
 //   ms_per_step      wall milliseconds per step, over the steps that ran
@@ -38,6 +39,7 @@
 #include "formula_bench.hpp"
 #include "load_bench.hpp"
 #include "scene_step_bench.hpp"
+#include "sleep_bench.hpp"
 #include "tinkertoy/dynamics/run_statistics.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 
@@ -224,6 +226,7 @@ int main(int argc, char** argv) {
   registerFactorizations();
   registerLoading();
   registerSceneSteps();
+  registerSleepSteps();
   registerFormulas();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
