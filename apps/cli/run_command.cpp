@@ -104,7 +104,7 @@ nlohmann::json summaryJson(const Report& r) {
     summary["contacts_max"] = r.stats.contactsMax;
     summary["penetration_max"] = r.stats.penetrationMax;
   }
-  if (s.velocity.sleep) summary["asleep_final"] = r.stats.asleepFinal;
+  if (s.velocity.collisions && s.velocity.sleep) summary["asleep_final"] = r.stats.asleepFinal;
   return summary;
 }
 

@@ -192,11 +192,6 @@ void validateCombinations(const SimulationSettings& s) {
                         "the projection holds contacts with solver ldlt or cg (the exact mode); with solver "
                         "sequential use position correction soft, baumgarte or none");
   }
-  if (s.velocity.sleep && !(velocity && s.velocity.collisions)) {
-    throw SettingsError({Setting::Sleep, Setting::Collisions},
-                        "bodies fall asleep and wake through their contacts; turn collisions on (at the velocity "
-                        "level) with sleep, or sleep off");
-  }
   if (!velocity && s.solver.kind == SolverKind::SequentialImpulses) {
     throw SettingsError({Setting::Solver, Setting::Formulation},
                         "the sequential solver works at the velocity level; use formulation velocity, or "

@@ -105,7 +105,7 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
     archive.expect("the contact damping ratio", exactly(s.velocity.contactDampingRatio));
     archive.expect("sleep", s.velocity.sleep ? "on" : "off");
   }
-  if (s.velocity.sleep) {
+  if (s.velocity.collisions && s.velocity.sleep) {
     archive.expect("the sleep speed", exactly(s.velocity.sleepSpeed));
     archive.expect("the sleep time", exactly(s.velocity.sleepTime));
   }

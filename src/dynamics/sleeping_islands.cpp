@@ -25,8 +25,9 @@ void SleepingIslands::build(const Model& model, const ContactSolver& solver, con
   // Room for every body asleep and two points in each of a pile's contacts (ContactSolver's
   // reserve), so that falling asleep and waking do not allocate.
   sleepers_.reserve(n);
+  woken_.reserve(n);
   points_.reserve(8 * n);
-  woken_.reserve(8 * n);
+  returning_.reserve(8 * n);
 }
 
 void SleepingIslands::edited(const Model& model, ContactSolver& solver, const ContactFinder& finder) {
@@ -111,9 +112,9 @@ double SleepingIslands::update(std::span<const BodyContact> contacts, Eigen::Vec
     if (a.moves && b.moves) {
       const int ra = root(static_cast<int>(c.a)), rb = root(static_cast<int>(c.b));
       parent_[static_cast<std::size_t>(std::max(ra, rb))] = std::min(ra, rb);  // the smallest index is the root
-    } else if (a.moves != b.moves) {  // a moving kinematic body keeps what it touches awake
+    } else if (a.moves != b.moves) {  // a kinematic body that moves at all keeps what it touches awake
       const Sleeper& driver = a.moves ? b : a;
-      if (speed(driver, v) > sleepSpeed_) timers_[a.moves ? c.a : c.b] = 0.0;
+      if (speed(driver, v) > 0.0) timers_[a.moves ? c.a : c.b] = 0.0;
     }
   }
   // A set may fall asleep when none of its bodies holds it awake; its root is its smallest body.
@@ -152,6 +153,15 @@ void SleepingIslands::wake(int island) {
     asleep_[i] = 0;
     timers_[i] = 0.0;
     --asleepCount_;
+    woken_.push_back(i);
+  }
+}
+
+void SleepingIslands::kickWoken(Eigen::VectorXd& v, const Eigen::VectorXd& acceleration, double h) const {
+  for (const std::size_t i : woken_) {
+    const Sleeper& s = bodies_[i];
+    const Eigen::Index size = s.turns ? 3 : 2;
+    v.segment(s.offset, size) += h * acceleration.segment(s.offset, size);
   }
 }
 
@@ -173,13 +183,13 @@ bool SleepingIslands::wakeTouched(std::span<const BodyContact> contacts, Contact
 }
 
 void SleepingIslands::returnPoints(ContactSolver& solver) {
-  woken_.clear();
+  returning_.clear();
   const auto stillAsleep = [&](const ContactSolver::Point& p) { return asleep_[p.a] || asleep_[p.b]; };
   for (const ContactSolver::Point& p : points_) {
-    if (!stillAsleep(p)) woken_.push_back(p);
+    if (!stillAsleep(p)) returning_.push_back(p);
   }
   std::erase_if(points_, [&](const ContactSolver::Point& p) { return !stillAsleep(p); });
-  solver.welcome(woken_);
+  solver.welcome(returning_);
 }
 
 void SleepingIslands::serialize(StateArchive& archive) {
@@ -207,21 +217,35 @@ void SleepingIslands::serialize(StateArchive& archive) {
     archive.integer(body);
     archive.integer(label);
     if (archive.reading()) {
-      const bool valid = body >= 0 && static_cast<std::uint64_t>(body) < n && label >= 0 &&
-                         static_cast<std::uint64_t>(label) <= static_cast<std::uint64_t>(body) &&
-                         bodies_[static_cast<std::size_t>(body)].moves && !asleep_[static_cast<std::size_t>(body)];
+      // In dense order, each body once, one that may sleep; its island labelled by a body at or before it.
+      const bool valid = body >= 0 && static_cast<std::uint64_t>(body) < n && label >= 0 && label <= body &&
+                         bodies_[static_cast<std::size_t>(body)].mayFall && !asleep_[static_cast<std::size_t>(body)];
       if (!valid) throw StateError("the state file holds a sleeping body that this model cannot put to sleep");
       island_[static_cast<std::size_t>(body)] = static_cast<int>(label);
       asleep_[static_cast<std::size_t>(body)] = 1;
     }
   }
   ContactSolver::serializePoints(archive, points_, n);
-  if (archive.reading()) listSleepers();
-  if (archive.reading()) {
-    for (const double t : timers_) {
-      if (!(std::isfinite(t) && t >= 0.0)) throw StateError("the state file holds a sleep timer that is not a time");
+  if (!archive.reading()) return;
+  listSleepers();
+  for (const double t : timers_) {
+    if (!(std::isfinite(t) && t >= 0.0)) throw StateError("the state file holds a sleep timer that is not a time");
+  }
+  // An island's label is its first body, asleep in it; its points touch a sleeper.
+  for (const std::size_t i : sleepers_) {
+    if (island_[static_cast<std::size_t>(island_[i])] != island_[i]) {
+      throw StateError("the state file holds a sleeping island whose label is not one of its bodies");
     }
   }
+  for (const ContactSolver::Point& p : points_) {
+    if (!asleep_[p.a] && !asleep_[p.b]) throw StateError("the state file holds a sleeping contact of two awake bodies");
+  }
+}
+
+bool SleepingIslands::touchesSleeper(std::span<const ContactSolver::Point> points) const {
+  if (!anyAsleep()) return false;
+  return std::any_of(points.begin(), points.end(),
+                     [&](const ContactSolver::Point& p) { return asleep_[p.a] || asleep_[p.b]; });
 }
 
 }  // namespace tinkertoy

@@ -13,15 +13,16 @@
 //
 // and starts again from 0 otherwise. An island is a set of moving bodies joined by the step's
 // contacts (a static or kinematic body joins none, so one floor carries many islands; a
-// kinematic body whose fastest point moves faster than the sleep speed restarts the timers of
-// the bodies it touches). An island falls asleep when every body in it may sleep and every timer
+// kinematic body that moves at all restarts the timers of the bodies it touches, since the
+// contact finder would wake them at once). An island falls asleep when every body in it may sleep and every timer
 // has reached sleep_time: its velocities are set to 0, the kinetic energy they held goes to the
 // work ledger's `sleep` entry, and its contact points are set aside with their impulses. From
 // then on its bodies stay where they are (their velocities are held at 0 after the forces) and
 // cost no contact search, preparation or solve, until
 //   - a moving body, or a moving kinematic one, touches one of them (the contact finder finds
-//     the pair): its island wakes within that find, before any contact is solved, and its points
-//     return as the next preparation's warm start;
+//     the pair): its island wakes within that find, before any contact is solved, its bodies
+//     get the substep's forces they were held from, and its points return as the next
+//     preparation's warm start;
 //   - the model is edited in any way (a body moved, a mass, a force or constraint added): every
 //     island wakes.
 // An island is labelled by its smallest body index, so the state file (serialize) restores
@@ -64,6 +65,12 @@ class SleepingIslands {
   // Wakes the island of every sleeping body in `contacts` (a moving body touched it), its
   // points returned to `solver`; whether any woke (then the contacts are to be found again).
   bool wakeTouched(std::span<const BodyContact> contacts, ContactSolver& solver);
+  // Forgets which bodies woke (before a find), and gives them the forces' kick they missed
+  // while hold() held them: v += h · acceleration on each body woken since.
+  void forgetWoken() { woken_.clear(); }
+  void kickWoken(Eigen::VectorXd& v, const Eigen::VectorXd& acceleration, double h) const;
+  // Whether any of `points` (the solver's, from a state file) touches a sleeping body.
+  [[nodiscard]] bool touchesSleeper(std::span<const ContactSolver::Point> points) const;
   // At the end of a step of dt with `contacts` (the step's last find) and velocities v: the
   // timers, and the islands that fall asleep (their v set to 0, their points taken from
   // `solver`). Returns the kinetic energy their bodies lost (≤ 0, J).
@@ -102,10 +109,11 @@ class SleepingIslands {
   std::vector<std::size_t> sleepers_;  // the bodies asleep, in dense order
   int asleepCount_ = 0;
   std::vector<ContactSolver::Point> points_;  // the sleeping islands' contact points
-  // Scratch: the union–find's parents, whether a set may fall asleep, and the woken points.
+  std::vector<std::size_t> woken_;  // the bodies woken since forgetWoken()
+  // Scratch: the union–find's parents, whether a set may fall asleep, and the points returning.
   std::vector<int> parent_;
   std::vector<char> blocked_;
-  std::vector<ContactSolver::Point> woken_;
+  std::vector<ContactSolver::Point> returning_;
 };
 
 }  // namespace tinkertoy

@@ -31,6 +31,7 @@ ContactMaterial contactMaterial(const SimulationSettings& settings) {
 
 VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSettings& settings)
     : model_(model), settings_(settings), sequential_(settings.solver.kind == SolverKind::SequentialImpulses),
+      sleeping_(settings.velocity.sleep && settings.velocity.collisions),
       parallel_(makeParallelLoop(settings.threads)) {
   system_.useThreads(parallel_.get());
   contacts_.useThreads(parallel_.get());
@@ -61,7 +62,7 @@ void VelocityFormulation::rebuild() {
     contactFinder_.build(model_);
     contacts_.build(model_, contactMaterial(settings_));
   }
-  if (settings_.velocity.sleep) islands_.build(model_, contacts_, contactFinder_, settings_.velocity);
+  if (sleeping_) islands_.build(model_, contacts_, contactFinder_, settings_.velocity);
   lambda_.setZero(system_.rows());
   force_.setZero(model_.q().size());
   pseudo_.setZero(model_.v().size());
@@ -76,6 +77,7 @@ void VelocityFormulation::rebuild() {
     start.q.setZero(model_.q().size());
     start.v.setZero(model_.v().size());
     start.impulses.setZero(system_.rows());
+    if (sleeping_) start.islands = islands_;
   }
 }
 
@@ -89,7 +91,13 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
   if (settings_.velocity.collisions) contacts_.serialize(archive);
-  if (settings_.velocity.sleep) islands_.serialize(archive);
+  if (sleeping_) islands_.serialize(archive);
+  if (archive.reading() && sleeping_) {
+    contactFinder_.thaw();  // the sleepers' boxes are made again where the state puts them
+    if (islands_.touchesSleeper(contacts_.points())) {
+      throw StateError("the state file holds a contact being solved that touches a sleeping body");
+    }
+  }
   if (archive.reading()) evaluatedAtEnd_ = false;
 }
 
@@ -100,7 +108,7 @@ void VelocityFormulation::modelEdited() {
     contactFinder_.build(model_);
     contacts_.refresh(model_);
   }
-  if (settings_.velocity.sleep) islands_.edited(model_, contacts_, contactFinder_);  // every island wakes
+  if (sleeping_) islands_.edited(model_, contacts_, contactFinder_);  // every island wakes
 }
 
 void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd& v, double h) {
@@ -114,7 +122,7 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
   } else {
     for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
   }
-  if (settings_.velocity.sleep) {  // the islands at rest fall asleep, with the kinetic energy they still had
+  if (sleeping_) {  // the islands at rest fall asleep, with the kinetic energy they still had
     work_[WorkSource::Sleep] += islands_.update(contactFinder_.found(), v, h, contacts_);
     contactTally_.asleep = islands_.asleepCount();
   }
@@ -193,6 +201,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
     saved.impulses = impulses_.impulses();
     saved.work = work_;
     if (settings_.velocity.collisions) contacts_.keepPoints(saved.contacts);
+    if (sleeping_) saved.islands = islands_;  // an island the substep wakes sleeps again if it is redone
   }
   const ProjectionResult result = substep(time, q, v, h);
   if (result.converged || result.stalled || !splittable) {
@@ -206,6 +215,7 @@ void VelocityFormulation::advance(double& time, Eigen::VectorXd& q, Eigen::Vecto
   impulses_.impulses() = saved.impulses;
   work_ = saved.work;
   if (settings_.velocity.collisions) contacts_.restorePoints(saved.contacts);
+  if (sleeping_) islands_ = saved.islands;
   evaluatedAtEnd_ = false;
   projectionTally_.iterations += result.iterations;
   ++projectionTally_.splits;
@@ -428,17 +438,24 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
 
 void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
                                           double reach) {
-  contacts_.prepare(findContacts(time, q, v, reach), {time, q, v}, v, h);
+  contacts_.prepare(findContacts(time, q, v, h, reach), {time, q, v}, v, h);
   contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
   contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
 }
 
 std::span<const BodyContact> VelocityFormulation::findContacts(double time, const Eigen::VectorXd& q,
-                                                              const Eigen::VectorXd& v, double reach) {
+                                                              Eigen::VectorXd& v, double h, double reach) {
   const double slop = contacts_.material().slop;
   std::span<const BodyContact> found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
+  if (!islands_.anyAsleep()) return found;
+  islands_.forgetWoken();
   // Each round wakes at least one island, so this ends.
-  while (islands_.wakeTouched(found, contacts_)) found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
+  bool woke = false;
+  while (islands_.wakeTouched(found, contacts_)) {
+    woke = true;
+    found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
+  }
+  if (woke) islands_.kickWoken(v, WQ_, h);  // the substep's forces (W Q in WQ_), which hold() kept from them
   return found;
 }
 

@@ -130,7 +130,8 @@ class VelocityFormulation final : public Formulation {
   void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double reach);
   // The contacts at (time, q, v) within what bodies can close in `reach` seconds; with sleeping
   // islands, those a moving body touches woken first (and the contacts found again with them).
-  std::span<const BodyContact> findContacts(double time, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+  // (A woken body gets the substep's forces, h W Q, that hold() kept from it.)
+  std::span<const BodyContact> findContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
                                             double reach);
   // The work the equality and inequality rows' impulses did in taking vStar_ to v (J at the
   // state the impulses were solved at).
@@ -139,6 +140,7 @@ class VelocityFormulation final : public Formulation {
   const Model& model_;
   SimulationSettings settings_;
   bool sequential_;
+  bool sleeping_;  // settings_.velocity.sleep, with collisions
   std::unique_ptr<ParallelLoop> parallel_;  // the step's threads beyond the caller's (none: 1)
   ConstraintSystem system_;
   InverseMass inverseMass_;
@@ -148,7 +150,7 @@ class VelocityFormulation final : public Formulation {
   std::optional<GlobalVelocitySolve> global_;
   ContactFinder contactFinder_;  // with settings_.velocity.collisions only
   ContactSolver contacts_;
-  SleepingIslands islands_;  // with settings_.velocity.sleep only
+  SleepingIslands islands_;  // with sleeping_ only
   ContactTally contactTally_;
   SolveTally tally_;
   ProjectionTally projectionTally_;
@@ -180,6 +182,7 @@ class VelocityFormulation final : public Formulation {
     Eigen::VectorXd q, v, impulses;
     WorkLedger work;
     std::vector<ContactSolver::Point> contacts;  // the points whose impulses warm the substep
+    SleepingIslands islands;                     // with sleeping_: who sleeps, and their points
   };
   static constexpr int kMostSplits = 5;
   std::array<SubstepStart, kMostSplits> starts_;

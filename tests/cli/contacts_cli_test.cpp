@@ -77,7 +77,8 @@ TEST_F(Cli, TheContactsFlagsTurnThemOn) {
 }
 
 // --sleep puts a pile at rest to sleep: the summary counts the sleepers, a state saved while they
-// sleep resumes to the same end, and the sleep flags' bounds are named by the flag.
+// sleep resumes to the same end, and the sleep flags' bounds are named by the flag (with or
+// without collisions, as every setting's).
 TEST_F(Cli, TheSleepFlagsPutAPileToSleep) {
   const std::string pile = kScenes + "pyramid.json";
   const Result asleep = tinkertoy({"run", pile, "--duration", "2", "--sleep", "--summary", file("asleep.json")});
@@ -103,9 +104,13 @@ TEST_F(Cli, TheSleepFlagsPutAPileToSleep) {
   const Result fast = tinkertoy({"run", pile, "--sleep", "--sleep-speed", "-1"});
   EXPECT_EQ(fast.code, kBadInput);
   EXPECT_NE(fast.err.find("--sleep-speed"), std::string::npos) << fast.err;
-  const Result alone = tinkertoy({"run", kScenes + "pendulum.json", "--sleep"});
-  EXPECT_EQ(alone.code, kBadInput);
-  EXPECT_NE(alone.err.find("--sleep: bodies fall asleep and wake through their contacts"), std::string::npos) << alone.err;
+  // Like the other contact settings, sleep means nothing without collisions: the sleeping scene
+  // runs without them (its boxes fall through one another), and a scene without contacts ignores it.
+  const Result loose = tinkertoy({"run", dropped, "--duration", "1", "--no-collisions", "--summary", file("none.json")});
+  ASSERT_EQ(loose.code, kSuccess) << loose.err;
+  EXPECT_FALSE(readJson(file("none.json")).contains("asleep_final"));
+  const Result alone = tinkertoy({"run", kScenes + "pendulum.json", "--duration", "0.1", "--sleep"});
+  EXPECT_EQ(alone.code, kSuccess) << alone.err;
 }
 
 // render --contacts draws each contact point with its normal: two more marks a point.

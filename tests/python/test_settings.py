@@ -83,9 +83,6 @@ def velocity_settings(**velocity):
         (velocity_settings(contact_hertz=0.0), "settings.velocity.contact_hertz", "must be positive, got 0"),
         (velocity_settings(contact_damping_ratio=-1.0), "settings.velocity.contact_damping_ratio",
          "must not be negative, got -1"),
-        (velocity_settings(sleep=True), "settings.velocity.sleep",
-         "bodies fall asleep and wake through their contacts; turn collisions on (at the velocity level) with sleep, "
-         "or sleep off"),
         (velocity_settings(sleep_speed=-1.0), "settings.velocity.sleep_speed", "must not be negative, got -1"),
         (velocity_settings(sleep_time=0.0), "settings.velocity.sleep_time", "must be positive, got 0"),
     ],

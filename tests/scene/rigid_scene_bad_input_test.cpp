@@ -293,8 +293,6 @@ const std::vector<BadRigidScene>& badRigidScenes() {
       {"contact hertz as a string", settings(R"({"contact_hertz": "30"})"), "settings.contact_hertz", "expected a number"},
       {"negative contact damping ratio", settings(R"({"contact_damping_ratio": -1})"), "settings.contact_damping_ratio",
        "must not be negative, got -1"},
-      {"sleep without collisions", settings(R"({"formulation": "velocity", "sleep": true})"), "settings.sleep",
-       "bodies fall asleep and wake through their contacts; turn collisions on"},
       {"sleep as a number", settings(R"({"sleep": 1})"), "settings.sleep", "expected true or false"},
       {"negative sleep speed", settings(R"({"sleep_speed": -0.1})"), "settings.sleep_speed", "must not be negative, got -0.1"},
       {"zero sleep time", settings(R"({"sleep_time": 0})"), "settings.sleep_time", "must be positive, got 0"},

@@ -36,6 +36,7 @@
 //   for (const BodyContact& c : finder.find(model.state(), h, 0.005)) use(c.a, c.b, c.manifold);
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -65,6 +66,9 @@ class ContactFinder {
   // within the margins (above) for a substep of h and a slop (m), sorted by (a, b). Valid until
   // the next find. `asleep`, by dense body index (or empty): the sleeping bodies (above).
   std::span<const BodyContact> find(const StateView& state, double h, double slop, std::span<const char> asleep = {});
+  // Forgets the sleeping shapes' boxes made before (the state was put back: a sleeper may now
+  // sleep elsewhere), so that the next find makes them again.
+  void thaw() { std::fill(frozen_.begin(), frozen_.end(), 0); }
   // What the last find found.
   [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
   // The farthest any point of a collider moves within the last find's h at its velocities then, m.
