@@ -279,11 +279,16 @@ test('a pendulum built by clicking is drawn where it was clicked, swings, follow
   await page.keyboard.press('Space');  // pause
   // The page keeps Ctrl+S from the browser (which would save the page), and the Studio gets it.
   await page.evaluate(() => window.addEventListener('keydown', e => { if (e.key === 's') window.savePrevented = e.defaultPrevented; }));
-  const [download] = await Promise.all([page.waitForEvent('download'), (async () => {
-    await page.keyboard.press('Control+s');
+  // Enter answers the Save As dialog once it has appeared, which on a loaded machine can take
+  // longer than any fixed wait: it is pressed again until the download starts.
+  let download = null;
+  const downloading = page.waitForEvent('download', { timeout: 60000 }).then(d => (download = d));
+  await page.keyboard.press('Control+s');
+  for (let k = 0; k < 100 && !download; ++k) {
     await page.waitForTimeout(300);
-    await page.keyboard.press('Enter');
-  })()]);
+    if (!download) await page.keyboard.press('Enter');
+  }
+  await downloading;
   assert.equal(download.suggestedFilename(), 'untitled.json');
   assert.equal(await page.evaluate(() => window.savePrevented), true);
   const savedFile = path.join(scratch, 'saved.json');
