@@ -1,5 +1,7 @@
 #include "tinkertoy/dynamics/contact_finder.hpp"
 
+#include "common/parallel_loop.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <variant>
@@ -12,7 +14,26 @@ namespace {
 constexpr int kPartShift = 18;
 static_assert(((Shape::kMaxChainPoints - 1) << kPartShift) <= 0xFFFFFFFFU, "a link index fits above the features");
 
+// The fewest shapes worth a thread's share of placing them (a sine and cosine and a box each),
+// and the fewest pairs worth a thread's share of the narrowphase (a polygon clipping each).
+constexpr std::size_t kMinimumPlacingShare = 256;
+constexpr std::size_t kMinimumPairShare = 64;
+
 }  // namespace
+
+void ContactFinder::useThreads(ParallelLoop* loop) {
+  parallel_ = loop;
+  threadFarthest_.assign(loop ? static_cast<std::size_t>(loop->threads()) : 1, 0.0);
+}
+
+template <class Body>
+void ContactFinder::shared(std::size_t n, std::size_t minimumShare, Body&& body) const {
+  if (parallel_ == nullptr) {
+    body(std::size_t{0}, n, 0);
+  } else {
+    parallel_->run(n, body, minimumShare);
+  }
+}
 
 void ContactFinder::build(const Model& model) {
   colliders_.clear();
@@ -72,6 +93,7 @@ void ContactFinder::build(const Model& model) {
   still_.assign(colliders_.size(), 0);
   frozen_.assign(colliders_.size(), 0);
   contacts_.reserve(4 * colliders_.size());
+  pairManifolds_.reserve(8 * colliders_.size());
 }
 
 bool ContactFinder::excluded(std::size_t i, std::size_t j) const {
@@ -113,31 +135,46 @@ Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView
 
 std::span<const BodyContact> ContactFinder::find(const StateView& state, double h, double slop,
                                                 std::span<const char> asleep) {
-  farthest_ = 0.0;
-  for (std::size_t i = 0; i < colliders_.size(); ++i) {
-    const Proxy& c = colliders_[i];
-    const bool sleeps = !asleep.empty() && asleep[c.body];
-    if (sleeps && frozen_[i]) continue;  // a sleeping body does not move: its box is as it was made
-    frozen_[i] = sleeps;
-    const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
-    const double move = h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
-    still_[i] = sleeps || (c.driven && move == 0.0);
-    farthest_ = std::max(farthest_, move);
-    margins_[i] = 2.0 * slop + move;
-    placements_[i] = placement(c, state);
-    boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
-  }
+  std::fill(threadFarthest_.begin(), threadFarthest_.end(), 0.0);
+  shared(colliders_.size(), kMinimumPlacingShare, [&](std::size_t begin, std::size_t end, int thread) {
+    double& farthest = threadFarthest_[static_cast<std::size_t>(thread)];
+    for (std::size_t i = begin; i < end; ++i) {
+      const Proxy& c = colliders_[i];
+      const bool sleeps = !asleep.empty() && asleep[c.body];
+      if (sleeps && frozen_[i]) continue;  // a sleeping body does not move: its box is as it was made
+      frozen_[i] = sleeps;
+      const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
+      const double move = h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+      still_[i] = sleeps || (c.driven && move == 0.0);
+      farthest = std::max(farthest, move);
+      margins_[i] = 2.0 * slop + move;
+      placements_[i] = placement(c, state);
+      boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
+    }
+  });
+  farthest_ = *std::max_element(threadFarthest_.begin(), threadFarthest_.end());
   broadphase_.update(boxes_);
+  // Each pair's manifold on the threads, then the touching ones in the pairs' order.
+  const std::vector<std::pair<int, int>>& pairs = broadphase_.pairs();
+  pairManifolds_.resize(pairs.size());
+  shared(pairs.size(), kMinimumPairShare, [&](std::size_t begin, std::size_t end, int /*thread*/) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const auto first = static_cast<std::size_t>(pairs[k].first), second = static_cast<std::size_t>(pairs[k].second);
+      Manifold& m = pairManifolds_[k];
+      m.count = 0;
+      // Two shapes at rest, one of them asleep: nothing can change between them.
+      if (!asleep.empty() && (frozen_[first] || frozen_[second]) && still_[first] && still_[second]) continue;
+      if (excluded(first, second)) continue;
+      m = collidePair(first, second, placements_[first], placements_[second], margins_[first] + margins_[second]);
+    }
+  });
   contacts_.clear();
-  for (const auto& [i, j] : broadphase_.pairs()) {
-    const auto first = static_cast<std::size_t>(i), second = static_cast<std::size_t>(j);
-    // Two shapes at rest, one of them asleep: nothing can change between them.
-    if (!asleep.empty() && (frozen_[first] || frozen_[second]) && still_[first] && still_[second]) continue;
-    if (excluded(first, second)) continue;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    if (pairManifolds_[k].count == 0) continue;
     // Colliders are in dense body order, so i < j is a before b.
-    const Manifold m = collidePair(first, second, placements_[first], placements_[second], margins_[first] + margins_[second]);
-    if (m.count == 0) continue;
-    contacts_.push_back({.a = colliders_[first].body, .b = colliders_[second].body, .manifold = m, .shapeA = first, .shapeB = second});
+    const auto first = static_cast<std::size_t>(pairs[k].first), second = static_cast<std::size_t>(pairs[k].second);
+    contacts_.push_back({.a = colliders_[first].body, .b = colliders_[second].body, .manifold = pairManifolds_[k],
+                         .shapeA = first, .shapeB = second});
   }
   return contacts_;
 }

@@ -21,6 +21,49 @@ auto pairOf(const ContactSolver::Point& p) { return std::pair{p.a, p.b}; }
 
 }  // namespace
 
+template <class Body>
+void ContactSolver::shared(std::size_t n, Body&& body, std::size_t minimumShare) const {
+  if (parallel_ == nullptr) {
+    body(std::size_t{0}, n, 0);
+  } else {
+    parallel_->run(n, body, minimumShare);
+  }
+}
+
+template <class PerManifold>
+void ContactSolver::inColours(bool backward, PerManifold&& perManifold) {
+  if (parallel_ == nullptr) {  // colour after colour, each in order: the packed order itself
+    if (backward) {
+      for (auto m = packed_.rbegin(); m != packed_.rend(); ++m) perManifold(*m);
+    } else {
+      for (Packed& m : packed_) perManifold(m);
+    }
+    return;
+  }
+  const std::size_t colours = colouring_.count();
+  const std::size_t* order = colouring_.order().data();
+  for (std::size_t i = 0; i < colours; ++i) {
+    const std::size_t colour = backward ? colours - 1 - i : i;
+    const std::span<const std::size_t> members = colouring_.members(colour);
+    Packed* first = packed_.data() + (members.data() - order);
+    // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
+    // bodies: it goes both ways in turn too.
+    const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
+      for (std::size_t j = begin; j < end; ++j) perManifold(first[backward ? end - 1 - (j - begin) : j]);
+    };
+    if (colouring_.isOverflow(colour)) {
+      share(0, members.size(), 0);
+    } else {
+      shared(members.size(), share);
+    }
+  }
+}
+
+void ContactSolver::useThreads(ParallelLoop* loop) {
+  parallel_ = loop;
+  threadDeepest_.assign(loop ? static_cast<std::size_t>(loop->threads()) : 1, 0.0);
+}
+
 void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   material_ = material;
   refresh(model);
@@ -34,6 +77,7 @@ void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   previous_.reserve(8 * bodies_.size());
   touches_.reserve(4 * bodies_.size());
   packed_.reserve(4 * bodies_.size());
+  blockWork_.reserve(4 * bodies_.size() / kWorkBlock + 1);
   colouring_.reserve(4 * bodies_.size(), static_cast<std::size_t>(model.v().size()));
 }
 
@@ -124,63 +168,39 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   // the finder's order, and its feature id among the pair's few points (unique within a pair).
   const auto byPair = [](const Point& x, const Point& y) { return pairOf(x) < pairOf(y); };
   if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) std::sort(previous_.begin(), previous_.end(), byPair);
-  auto cursor = previous_.begin();
   // The soft step's contact springs: between two moving bodies, and against one nothing moves.
   const double hertz = std::min(material.contactHertz, 0.25 / h);
   softness_ = soften(hertz, material.contactDampingRatio, h);
   anchoredSoftness_ = soften(2.0 * hertz, material.contactDampingRatio, h);
-  points_.clear();
-  touches_.clear();
-  deepest_ = 0.0;
-  for (const BodyContact& contact : contacts) {
-    const BodyMass &a = bodies_[contact.a], &b = bodies_[contact.b];
-    Touch touch{.first = points_.size(), .count = static_cast<std::size_t>(contact.manifold.count)};
-    for (const BodyMass* body : {&a, &b}) {
-      if (body->inverseMass > 0.0) touch.movers[touch.moverCount++] = body->offset;
+  // Where each contact's points go, and the bodies its colouring sees.
+  touches_.resize(contacts.size());
+  std::size_t pointTotal = 0;
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    Touch& touch = touches_[k];
+    touch = {.first = pointTotal, .count = static_cast<std::size_t>(contacts[k].manifold.count)};
+    for (const std::size_t body : {contacts[k].a, contacts[k].b}) {
+      if (bodies_[body].inverseMass > 0.0) touch.movers[touch.moverCount++] = bodies_[body].offset;
     }
-    touches_.push_back(touch);
-    const Eigen::Vector2d centerA = state.q.segment<2>(a.offset), centerB = state.q.segment<2>(b.offset);
-    const Eigen::Vector2d n = contact.manifold.normal, t(n.y(), -n.x());
-    for (int k = 0; k < contact.manifold.count; ++k) {
-      const ContactPoint& c = contact.manifold.points[k];
-      Point p{.a = contact.a,
-              .b = contact.b,
-              .id = c.id,
-              .normal = n,
-              .rA = c.point - centerA,
-              .rB = c.point - centerB,
-              .position = c.point,
-              .separation = c.separation};
-      const auto effective = [&](const Eigen::Vector2d& d) {
-        const double ra = cross(p.rA, d), rb = cross(p.rB, d);
-        const double sum = a.inverseMass + b.inverseMass + a.inverseInertia * ra * ra + b.inverseInertia * rb * rb;
-        return sum > 0.0 ? 1.0 / sum : 0.0;
-      };
-      p.normalMass = effective(n);
-      p.tangentMass = effective(t);
-      deepest_ = std::max(deepest_, -c.separation);
-      aim(p, c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
-      const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
-        const double w = body.turns ? v[body.offset + 2] : 0.0;
-        return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
-      };
-      p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start (pack)
-      p.friction = mixedFriction(a.friction, b.friction);
-      p.restitution = mixedRestitution(a.restitution, b.restitution);
-      p.threshold = material.restitutionThreshold;
-      if (cursor != previous_.begin() && pairOf(*std::prev(cursor)) >= pairOf(p)) {
-        cursor = std::lower_bound(previous_.begin(), previous_.end(), p, byPair);  // the finder went back
-      }
-      while (cursor != previous_.end() && pairOf(*cursor) < pairOf(p)) ++cursor;
-      for (auto same = cursor; material.warmStart && same != previous_.end() && pairOf(*same) == pairOf(p); ++same) {
-        if (same->id != p.id) continue;
-        p.normalImpulse = same->normalImpulse;
-        p.tangentImpulse = same->tangentImpulse;
-        break;
-      }
-      points_.push_back(p);
-    }
+    pointTotal += touch.count;
   }
+  points_.resize(pointTotal);
+  std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
+  shared(contacts.size(), [&](std::size_t begin, std::size_t end, int thread) {
+    if (begin == end) return;
+    auto cursor = std::lower_bound(previous_.begin(), previous_.end(), std::pair{contacts[begin].a, contacts[begin].b},
+                                   [](const Point& x, const auto& key) { return pairOf(x) < key; });
+    for (std::size_t k = begin; k < end; ++k) {
+      const BodyContact& contact = contacts[k];
+      const auto pair = std::pair{contact.a, contact.b};
+      if (cursor != previous_.begin() && pairOf(*std::prev(cursor)) >= pair) {  // the finder went back
+        cursor = std::lower_bound(previous_.begin(), previous_.end(), pair,
+                                  [](const Point& x, const auto& key) { return pairOf(x) < key; });
+      }
+      while (cursor != previous_.end() && pairOf(*cursor) < pair) ++cursor;
+      preparePoints(contact, state, v, h, cursor, &points_[touches_[k].first], threadDeepest_[static_cast<std::size_t>(thread)]);
+    }
+  });
+  deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
   // Colours where two threads can share one (below, one colour in the finder's order: a
   // symmetric Gauss–Seidel along the pile, which holds a small stack better than colours do).
   const bool coloured = touches_.size() >= 2 * kMinimumShare;
@@ -190,50 +210,95 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   if (!material.solvedAsRows) pack(v);
 }
 
+void ContactSolver::preparePoints(const BodyContact& contact, const StateView& state, const Eigen::VectorXd& v, double h,
+                                  std::vector<Point>::const_iterator same, Point* out, double& deepest) const {
+  const BodyMass &a = bodies_[contact.a], &b = bodies_[contact.b];
+  const Eigen::Vector2d centerA = state.q.segment<2>(a.offset), centerB = state.q.segment<2>(b.offset);
+  const Eigen::Vector2d n = contact.manifold.normal, t(n.y(), -n.x());
+  const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
+    const double w = body.turns ? v[body.offset + 2] : 0.0;
+    return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
+  };
+  for (int k = 0; k < contact.manifold.count; ++k) {
+    const ContactPoint& c = contact.manifold.points[k];
+    Point& p = out[k];
+    p = {.a = contact.a,
+         .b = contact.b,
+         .id = c.id,
+         .normal = n,
+         .rA = c.point - centerA,
+         .rB = c.point - centerB,
+         .position = c.point,
+         .separation = c.separation};
+    const auto effective = [&](const Eigen::Vector2d& d) {
+      const double ra = cross(p.rA, d), rb = cross(p.rB, d);
+      const double sum = a.inverseMass + b.inverseMass + a.inverseInertia * ra * ra + b.inverseInertia * rb * rb;
+      return sum > 0.0 ? 1.0 / sum : 0.0;
+    };
+    p.normalMass = effective(n);
+    p.tangentMass = effective(t);
+    deepest = std::max(deepest, -c.separation);
+    aim(p, c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
+    p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start (pack)
+    p.friction = mixedFriction(a.friction, b.friction);
+    p.restitution = mixedRestitution(a.restitution, b.restitution);
+    p.threshold = material_.restitutionThreshold;
+    for (auto match = same; material_.warmStart && match != previous_.end() && pairOf(*match) == pairOf(p); ++match) {
+      if (match->id != p.id) continue;
+      p.normalImpulse = match->normalImpulse;
+      p.tangentImpulse = match->tangentImpulse;
+      break;
+    }
+  }
+}
+
 // The warm start, once every point's approach is measured, so that whether a point bounces does
 // not depend on the order of the points.
 void ContactSolver::pack(Eigen::VectorXd& v) {
-  packed_.clear();
-  for (const std::size_t k : colouring_.order()) {
-    const Touch& touch = touches_[k];
-    const Point& first = points_[touch.first];
-    const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
-    Packed m{.offsetA = a.offset,
-             .offsetB = b.offset,
-             .inverseMassA = a.inverseMass,
-             .inverseInertiaA = a.inverseInertia,
-             .inverseMassB = b.inverseMass,
-             .inverseInertiaB = b.inverseInertia,
-             .turnsA = a.turns,
-             .turnsB = b.turns,
-             .anchored = a.inverseMass == 0.0 || b.inverseMass == 0.0,
-             .count = static_cast<int>(touch.count),
-             .normal = first.normal,
-             .friction = first.friction,
-             .restitution = first.restitution};
-    for (std::size_t i = 0; i < touch.count; ++i) {
-      const Point& p = points_[touch.first + i];
-      m.slots[i] = {.rA = p.rA,
-                    .rB = p.rB,
-                    .normalMass = p.normalMass,
-                    .tangentMass = p.tangentMass,
-                    .push = p.push,
-                    .gapTarget = p.gapTarget,
-                    .massScale = p.massScale,
-                    .impulseScale = p.impulseScale,
-                    .approach = p.approach,
-                    .separation = p.separation,
-                    .normalImpulse = p.normalImpulse,
-                    .tangentImpulse = p.tangentImpulse,
-                    .source = touch.first + i};
+  packed_.resize(touches_.size());
+  const std::span<const std::size_t> order = colouring_.order();
+  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Touch& touch = touches_[order[i]];
+      const Point& first = points_[touch.first];
+      const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
+      Packed& m = packed_[i];
+      m = {.offsetA = a.offset,
+           .offsetB = b.offset,
+           .inverseMassA = a.inverseMass,
+           .inverseInertiaA = a.inverseInertia,
+           .inverseMassB = b.inverseMass,
+           .inverseInertiaB = b.inverseInertia,
+           .turnsA = a.turns,
+           .turnsB = b.turns,
+           .anchored = a.inverseMass == 0.0 || b.inverseMass == 0.0,
+           .count = static_cast<int>(touch.count),
+           .normal = first.normal,
+           .friction = first.friction,
+           .restitution = first.restitution};
+      for (std::size_t k = 0; k < touch.count; ++k) {
+        const Point& p = points_[touch.first + k];
+        m.slots[k] = {.rA = p.rA,
+                      .rB = p.rB,
+                      .normalMass = p.normalMass,
+                      .tangentMass = p.tangentMass,
+                      .push = p.push,
+                      .gapTarget = p.gapTarget,
+                      .massScale = p.massScale,
+                      .impulseScale = p.impulseScale,
+                      .approach = p.approach,
+                      .separation = p.separation,
+                      .normalImpulse = p.normalImpulse,
+                      .tangentImpulse = p.tangentImpulse,
+                      .source = touch.first + k};
+      }
     }
-    packed_.push_back(m);
-  }
+  });
   warmStart(v);
 }
 
 void ContactSolver::warmStart(Eigen::VectorXd& v) {
-  for (const Packed& m : packed_) {
+  inColours(false, [&](const Packed& m) {
     const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
     PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
@@ -241,33 +306,41 @@ void ContactSolver::warmStart(Eigen::VectorXd& v) {
       apply(m, p, p.normalImpulse * m.normal + p.tangentImpulse * t, u);
     }
     write(m, u, v);
-  }
+  });
 }
 
 void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   alternate();
-  deepest_ = 0.0;
-  for (Packed& m : packed_) {
-    const PairVelocity u = read(m, v);
-    for (int k = 0; k < m.count; ++k) {
-      Slot& p = m.slots[static_cast<std::size_t>(k)];
-      aim(p, p.separation, m.anchored, h);
-      p.approach = m.normal.dot(relativeVelocity(p, u));
-      deepest_ = std::max(deepest_, -p.separation);
+  std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
+  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int thread) {
+    double& deepest = threadDeepest_[static_cast<std::size_t>(thread)];
+    for (std::size_t i = begin; i < end; ++i) {
+      Packed& m = packed_[i];
+      const PairVelocity u = read(m, v);
+      for (int k = 0; k < m.count; ++k) {
+        Slot& p = m.slots[static_cast<std::size_t>(k)];
+        aim(p, p.separation, m.anchored, h);
+        p.approach = m.normal.dot(relativeVelocity(p, u));
+        deepest = std::max(deepest, -p.separation);
+      }
     }
-  }
+  });
+  deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
   warmStart(v);
 }
 
 void ContactSolver::writeBack() const {
   if (!packedAhead_) return;
-  for (const Packed& m : packed_) {
-    for (int i = 0; i < m.count; ++i) {
-      const Slot& p = m.slots[static_cast<std::size_t>(i)];
-      points_[p.source].normalImpulse = p.normalImpulse;
-      points_[p.source].tangentImpulse = p.tangentImpulse;
+  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const Packed& m = packed_[i];
+      for (int k = 0; k < m.count; ++k) {
+        const Slot& p = m.slots[static_cast<std::size_t>(k)];
+        points_[p.source].normalImpulse = p.normalImpulse;
+        points_[p.source].tangentImpulse = p.tangentImpulse;
+      }
     }
-  }
+  });
   packedAhead_ = false;
 }
 
@@ -314,23 +387,7 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
 
 template <ContactSolver::Rows rows>
 void ContactSolver::sweep(Eigen::VectorXd& v, bool backward) {
-  const std::size_t colours = colouring_.count();
-  const std::size_t* order = colouring_.order().data();
-  for (std::size_t i = 0; i < colours; ++i) {
-    const std::size_t colour = backward ? colours - 1 - i : i;
-    const std::span<const std::size_t> members = colouring_.members(colour);
-    Packed* first = packed_.data() + (members.data() - order);
-    // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
-    // bodies: it goes both ways in turn too.
-    const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
-      for (std::size_t j = begin; j < end; ++j) solvePacked<rows>(first[backward ? end - 1 - (j - begin) : j], v, backward);
-    };
-    if (parallel_ == nullptr || colouring_.isOverflow(colour)) {
-      share(0, members.size(), 0);
-    } else {
-      parallel_->run(members.size(), share, kMinimumShare);
-    }
-  }
+  inColours(backward, [&](Packed& m) { solvePacked<rows>(m, v, backward); });
 }
 
 template <ContactSolver::Rows rows>
@@ -356,31 +413,51 @@ void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) co
 }
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
-  for (Packed& m : packed_) {
-    const PairVelocity u = read(m, v);
-    for (int k = 0; k < m.count; ++k) {
-      Slot& p = m.slots[static_cast<std::size_t>(k)];
-      p.separation += h * m.normal.dot(relativeVelocity(p, u));
-      p.gapTarget = -std::max(p.separation, 0.0) / h;
+  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+    for (std::size_t i = begin; i < end; ++i) {
+      Packed& m = packed_[i];
+      const PairVelocity u = read(m, v);
+      for (int k = 0; k < m.count; ++k) {
+        Slot& p = m.slots[static_cast<std::size_t>(k)];
+        p.separation += h * m.normal.dot(relativeVelocity(p, u));
+        p.gapTarget = -std::max(p.separation, 0.0) / h;
+      }
     }
-  }
+  });
+}
+
+inline void ContactSolver::addWork(const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1,
+                                   double& impulses, double& driven) {
+  const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
+  impulses += 0.5 * impulse.dot(relativeVelocity(p, u0) + relativeVelocity(p, u1));
+  // A body nothing moves (m⁻¹ = 0) keeps its velocity whatever the impulse: its share is what its
+  // driver put in (none for a static body, at rest).
+  if (m.inverseMassA == 0.0) driven += 0.5 * impulse.dot(pointVelocity(u0.a, u0.wA, p.rA) + pointVelocity(u1.a, u1.wA, p.rA));
+  if (m.inverseMassB == 0.0) driven -= 0.5 * impulse.dot(pointVelocity(u0.b, u0.wB, p.rB) + pointVelocity(u1.b, u1.wB, p.rB));
 }
 
 void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, WorkLedger& ledger) const {
   double impulses = 0.0, driven = 0.0;
-  // A point of manifold m, whose bodies moved at u0 and then u1.
-  const auto add = [&](const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1) {
-    const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
-    impulses += 0.5 * impulse.dot(relativeVelocity(p, u0) + relativeVelocity(p, u1));
-    // A body nothing moves (m⁻¹ = 0) keeps its velocity whatever the impulse: its share is what
-    // its driver put in (none for a static body, at rest).
-    if (m.inverseMassA == 0.0) driven += 0.5 * impulse.dot(pointVelocity(u0.a, u0.wA, p.rA) + pointVelocity(u1.a, u1.wA, p.rA));
-    if (m.inverseMassB == 0.0) driven -= 0.5 * impulse.dot(pointVelocity(u0.b, u0.wB, p.rB) + pointVelocity(u1.b, u1.wB, p.rB));
-  };
   if (!material_.solvedAsRows) {
-    for (const Packed& m : packed_) {
-      const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
-      for (int k = 0; k < m.count; ++k) add(m, m.slots[static_cast<std::size_t>(k)], u0, u1);
+    // Each block's sums on the threads, then theirs in order: the same bits on any threads.
+    blockWork_.resize((packed_.size() + kWorkBlock - 1) / kWorkBlock);
+    shared(
+        blockWork_.size(),
+        [&](std::size_t begin, std::size_t end, int /*thread*/) {
+          for (std::size_t block = begin; block < end; ++block) {
+            double blockImpulses = 0.0, blockDriven = 0.0;
+            for (std::size_t i = block * kWorkBlock; i < std::min((block + 1) * kWorkBlock, packed_.size()); ++i) {
+              const Packed& m = packed_[i];
+              const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
+              for (int k = 0; k < m.count; ++k) addWork(m, m.slots[static_cast<std::size_t>(k)], u0, u1, blockImpulses, blockDriven);
+            }
+            blockWork_[block] = {blockImpulses, blockDriven};
+          }
+        },
+        kMinimumShare / kWorkBlock);
+    for (const auto& [blockImpulses, blockDriven] : blockWork_) {
+      impulses += blockImpulses;
+      driven += blockDriven;
     }
   } else {
     // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
@@ -388,8 +465,8 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
       const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
       const Packed m{.offsetA = a.offset, .offsetB = b.offset, .inverseMassA = a.inverseMass, .inverseMassB = b.inverseMass,
                      .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
-      add(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse}, read(m, v0),
-          read(m, v1));
+      addWork(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse}, read(m, v0),
+              read(m, v1), impulses, driven);
     }
   }
   ledger[WorkSource::Impulses] += impulses;
@@ -401,16 +478,16 @@ void ContactSolver::restitute(Eigen::VectorXd& v) {
   const auto bounces = [&](const Packed& m, const Slot& p) {
     return !(m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0);
   };
-  for (Packed& m : packed_) {
+  inColours(false, [&](Packed& m) {
     // Most manifolds have no point that bounces: their bodies are not read or written at all.
-    if (!bounces(m, m.slots[0]) && (m.count < 2 || !bounces(m, m.slots[1]))) continue;
+    if (!bounces(m, m.slots[0]) && (m.count < 2 || !bounces(m, m.slots[1]))) return;
     PairVelocity u = read(m, v);
     for (int k = 0; k < m.count; ++k) {
       Slot& p = m.slots[static_cast<std::size_t>(k)];
       if (bounces(m, p)) pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, u);
     }
     write(m, u, v);
-  }
+  });
 }
 
 }  // namespace tinkertoy

@@ -35,6 +35,7 @@ VelocityFormulation::VelocityFormulation(const Model& model, const SimulationSet
       parallel_(makeParallelLoop(settings.threads)) {
   system_.useThreads(parallel_.get());
   contacts_.useThreads(parallel_.get());
+  contactFinder_.useThreads(parallel_.get());
   impulses_.useThreads(parallel_.get());
   if (!sequential_) global_.emplace(settings.solver);
 }

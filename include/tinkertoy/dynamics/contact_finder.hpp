@@ -49,6 +49,8 @@
 
 namespace tinkertoy {
 
+class ParallelLoop;
+
 // The manifold of two bodies, a before b in the model's dense order; its normal points from a to b.
 struct BodyContact {
   std::size_t a = 0, b = 0;  // dense body indices
@@ -62,6 +64,9 @@ class ContactFinder {
   // model changes (a shape, a filter or a constraint's collideConnected is an edit, not a change
   // of structure).
   void build(const Model& model);
+  // Lets `loop`'s threads share each find's placing of the shapes and its narrowphase (null: the
+  // caller's thread only), to the same contacts in the same order as on one thread.
+  void useThreads(ParallelLoop* loop);
   // The manifolds with at least one point at `state` (q and v of the model laid out at build),
   // within the margins (above) for a substep of h and a slop (m), sorted by (a, b). Valid until
   // the next find. `asleep`, by dense body index (or empty): the sleeping bodies (above).
@@ -106,6 +111,10 @@ class ContactFinder {
   [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const Placement& xi, const Placement& xj,
                                      double speculative) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
+  // body(begin, end, thread) over [0, n), shared among the threads by n alone, for loops whose
+  // iterations cost at least `minimumShare`'s worth a thread.
+  template <class Body>
+  void shared(std::size_t n, std::size_t minimumShare, Body&& body) const;
 
   Broadphase broadphase_{0.1};
   std::vector<Proxy> colliders_;
@@ -116,8 +125,11 @@ class ContactFinder {
   std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
   std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
   std::vector<double> reaches_;        // reachOf, by dense body
+  std::vector<Manifold> pairManifolds_;  // the narrowphase's, by broadphase pair (count 0: none)
   std::vector<BodyContact> contacts_;
   double farthest_ = 0.0;  // farthestMove()
+  ParallelLoop* parallel_ = nullptr;
+  std::vector<double> threadFarthest_{0.0};  // [threads] each share's farthest move
 };
 
 }  // namespace tinkertoy

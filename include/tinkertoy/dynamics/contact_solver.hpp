@@ -50,9 +50,11 @@
 // (ConstraintColouring, as Box2D v3 colours its contacts; static and kinematic bodies take no
 // colour, and are never written): the manifolds of one colour move disjoint bodies, so with a
 // ParallelLoop of two or more threads each colour is shared among them, to the same bits as on
-// one. (Colours converge more slowly along a stack, where a pass moves an impulse two boxes
-// instead of the whole height: the ten boxes in two colours drift 13 mm. Which order a pile gets
-// depends on its size only, never on the threads.) Restitution comes after the passes
+// one (as are the loops over the manifolds that write only their own: prepare, pack, carry,
+// moved; and bookWork's sum, taken in blocks of a fixed size). (Colours converge more slowly
+// along a stack, where a pass moves an impulse two boxes instead of the whole height: the ten
+// boxes in two colours drift 13 mm. Which order a pile gets depends on its size only, never on
+// the threads.) Restitution comes after the passes
 // (restitute): a point that closed faster than the threshold before the solve, v_n⁰ < −v_min,
 // and that pushes, is driven toward v_n = −e v_n⁰.
 //
@@ -142,8 +144,10 @@ class ContactSolver {
 
   // For a new layout of `model`: forgets the points, and reads the bodies (refresh).
   void build(const Model& model, const ContactMaterial& material);
-  // Lets the passes share each colour among `loop`'s threads (null: the caller's only).
-  void useThreads(ParallelLoop* loop) { parallel_ = loop; }
+  // Lets `loop`'s threads share the work (null: the caller's thread only): each colour of the
+  // passes, the warm start and the bounce, and each manifold of prepare, carry, moved and
+  // bookWork, to the same bits as on one thread.
+  void useThreads(ParallelLoop* loop);
   // Each body's inverse mass and inverse inertia (0 for a driven body), surface, and where its
   // (x, y, θ) sit in v. Call after an edit of the model (a mass, a friction); keeps the points.
   void refresh(const Model& model);
@@ -246,12 +250,27 @@ class ContactSolver {
     double friction = 0.0, restitution = 0.0;
     std::array<Slot, 2> slots;
   };
-  // The fewest manifolds worth a thread's share of a colour (about what the kernel's pins take).
+  // The fewest manifolds worth a thread's share of a colour or of a loop over the manifolds
+  // (about what the kernel's pins take).
   static constexpr std::size_t kMinimumShare = 128;
+
+  // body(begin, end, thread) over [0, n), shared among the threads (each thread's share fixed by
+  // n alone, so whatever it computes per iteration is the same on one thread or several).
+  template <class Body>
+  void shared(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumShare) const;
+  // perManifold(m) on every packed manifold, colour by colour (last to first when `backward`),
+  // each colour shared among the threads: the manifolds of one colour move disjoint bodies.
+  template <class PerManifold>
+  void inColours(bool backward, PerManifold&& perManifold);
 
   // Which rows a sweep updates: the normal rows (toward their gap targets, or with the push
   // too), the friction rows, or the position passes' pushes.
   enum class Rows { Normals, PushingNormals, Friction, Push };
+  // The points of one contact at `state` into out[0, count), the warm start's impulses from the
+  // previous prepare's points of the same pair, which start at `same`; the deepest penetration
+  // into `deepest`.
+  void preparePoints(const BodyContact& contact, const StateView& state, const Eigen::VectorXd& v, double h,
+                     std::vector<Point>::const_iterator same, Point* out, double& deepest) const;
   // The manifolds packed in the colouring's order, warm-started.
   void pack(Eigen::VectorXd& v);
   // A point's (or slot's) target for its gap s, and for a penetration its push and spring
@@ -291,6 +310,9 @@ class ContactSolver {
   [[nodiscard]] static Eigen::Vector2d pointVelocity(const Eigen::Vector2d& v, double w, const Eigen::Vector2d& r) {
     return {v.x() - w * r.y(), v.y() + w * r.x()};
   }
+  // bookWork's two terms for one point of m added: what its impulse did, and what a driver put in.
+  static void addWork(const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1, double& impulses,
+                      double& driven);
   // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
   static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u);
   // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
@@ -309,6 +331,11 @@ class ContactSolver {
   Softness softness_, anchoredSoftness_;  // the soft step's contact springs, as of prepare's h
   mutable bool packedAhead_ = false;  // the passes moved packed_'s impulses since writeBack()
   ParallelLoop* parallel_ = nullptr;
+  mutable std::vector<double> threadDeepest_{0.0};  // [threads] each share's deepest penetration
+  // bookWork's sums over each block of kWorkBlock packed manifolds (impulses, driven), added in
+  // order after the shared loop.
+  static constexpr std::size_t kWorkBlock = 64;
+  mutable std::vector<std::array<double, 2>> blockWork_;
   bool backward_ = true;         // the last pass's direction
   bool startsBackward_ = true;   // the direction of the last prepare's first pass
   double deepest_ = 0.0;
