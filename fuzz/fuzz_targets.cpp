@@ -61,9 +61,22 @@ constexpr const char* kFourBar = R"({"gravity": [0, -9.81], "settings": {"dt": 0
     {"type": "revolute", "a": "coupler", "b": "rocker", "anchor": [2.2826, 1.4731]},
     {"type": "revolute", "a": "rocker", "b": null, "anchor": [2, 0], "lower": -0.3, "upper": 0.3}]})";
 
+// Three boxes stacked on the ground in the soft step, with sleep: a state of contact points,
+// carried on from step to step while the stack rests, and of sleeping islands.
+constexpr const char* kStack = R"({"gravity": [0, -9.81], "settings": {"dt": 0.016666666666666666,
+    "formulation": "velocity", "solver": "sequential", "position_correction": "soft", "substeps": 4,
+    "iterations": 1, "collisions": true, "sleep": true, "sleep_time": 1.0},
+  "bodies": [
+    {"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true, "shape": {"type": "box", "size": [10, 1]}},
+    {"id": "b0", "type": "rigid", "mass": 1, "position": [0, 0.5], "shape": {"type": "box", "size": [1, 1]}},
+    {"id": "b1", "type": "rigid", "mass": 1, "position": [0.1, 1.5], "shape": {"type": "box", "size": [1, 1]}},
+    {"id": "b2", "type": "rigid", "mass": 1, "position": [-0.1, 2.5], "shape": {"type": "box", "size": [1, 1]}}]})";
+
 // Model `which` of kFuzzStateModels: the crank under rk4 and cg, dopri5 and ldlt, and RATTLE; the
-// four-bar with a global solve and projection, and with sequential impulses and the soft step.
+// four-bar with a global solve and projection, and with sequential impulses and the soft step;
+// the stack of boxes.
 Scene stateModel(int which) {
+  if (which == 5) return parseScene(kStack, "<fuzz>");
   Scene scene = parseScene(which < 3 ? kCrank : kFourBar, "<fuzz>");
   SimulationSettings& s = scene.settings;
   if (which == 1) {

@@ -40,7 +40,7 @@ int fuzzStateRestore(const std::uint8_t* data, std::size_t size);
 int fuzzFormula(const std::uint8_t* data, std::size_t size);
 int fuzzNarrowphase(const std::uint8_t* data, std::size_t size);
 
-inline constexpr int kFuzzStateModels = 5;
+inline constexpr int kFuzzStateModels = 6;
 // A seed for fuzzStateRestore: model `which` stepped `steps` times, its state as the target
 // takes it (the model's byte, then the items).
 std::string stateSeed(int which, int steps);

@@ -94,9 +94,11 @@ set(TINKERTOY_SOURCES
   dynamics/velocity_targets.cpp
   dynamics/contact_rows.cpp
   dynamics/global_velocity_solve.cpp
+  dynamics/velocity_contacts.cpp
   dynamics/velocity_formulation.cpp
   dynamics/row_carry.cpp
   dynamics/immovable_constraints.cpp
+  dynamics/contact_bodies.cpp
   dynamics/contact_finder.cpp
   dynamics/contact_solver.cpp
   dynamics/contact_points.cpp

@@ -11,9 +11,58 @@ void ContactSolver::serialize(StateArchive& archive) {
   writeBack();
   archive.flag(startsBackward_);
   serializePoints(archive, points_, bodies_.size());
+  archive.flag(carriable_);
+  if (archive.reading() && carriable_ && material_.solvedAsRows) {
+    throw StateError("the state file holds contact points carried on, which the exact mode never carries");
+  }
+  if (!carriable_) {
+    if (archive.reading()) forgetLayout();
+    return;
+  }
+  // What carry needs beyond the points: their manifolds (how many points each) and arms; the
+  // rest prepare made of them again, with the same arithmetic.
+  std::int64_t manifolds = static_cast<std::int64_t>(touches_.size());
+  archive.integer(manifolds);
+  if (archive.reading() && (manifolds < 0 || static_cast<std::uint64_t>(manifolds) > points_.size())) {
+    throw StateError("the state file holds more contact manifolds than contact points");
+  }
+  if (archive.reading()) touches_.resize(static_cast<std::size_t>(manifolds));
+  std::size_t first = 0;
+  for (Touch& touch : touches_) {
+    std::int64_t count = static_cast<std::int64_t>(touch.count);
+    archive.integer(count);
+    if (archive.reading()) {
+      if (count < 1 || count > 2 || first + static_cast<std::size_t>(count) > points_.size()) {
+        throw StateError("the state file holds a contact manifold of no points, of more than two, or past the last point");
+      }
+      const Point& p = points_[first];
+      touch = touchOf(p.a, p.b, first, static_cast<std::size_t>(count));
+      for (std::size_t k = 1; k < touch.count; ++k) {
+        const Point& q = points_[first + k];
+        if (q.a != p.a || q.b != p.b || q.normal != p.normal) {
+          throw StateError("the state file holds a contact manifold whose points differ in bodies or normal");
+        }
+      }
+    }
+    first += touch.count;
+  }
+  if (archive.reading() && first != points_.size()) {
+    throw StateError("the state file holds contact points outside its manifolds");
+  }
+  for (Point& p : points_) {
+    archive.number(p.rA.x());
+    archive.number(p.rA.y());
+    archive.number(p.rB.x());
+    archive.number(p.rB.y());
+    if (archive.reading() && !(p.rA.allFinite() && p.rB.allFinite())) {
+      throw StateError("the state file holds a contact arm that is not finite");
+    }
+  }
   if (archive.reading()) {
-    packed_.clear();
-    touches_.clear();
+    for (Point& p : points_) weigh(p);
+    colour(velocityCount_);
+    pack();
+    packedAhead_ = false;
   }
 }
 
@@ -56,15 +105,13 @@ void ContactSolver::setAside(std::span<const char> asleep, std::vector<Point>& o
     if (sleeps(p)) out.push_back(p);
   }
   std::erase_if(points_, sleeps);
-  packed_.clear();  // the next prepare lays out the points again
-  touches_.clear();
+  forgetLayout();  // the next substep prepares
 }
 
 void ContactSolver::welcome(std::span<const Point> woken) {
   writeBack();
   points_.insert(points_.end(), woken.begin(), woken.end());  // prepare sorts them by pair for its match
-  packed_.clear();
-  touches_.clear();
+  forgetLayout();
 }
 
 std::vector<ContactReport> ContactSolver::reports(const Model& model, std::span<const Point> asleep) const {

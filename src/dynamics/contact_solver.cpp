@@ -8,7 +8,6 @@
 #include <iterator>
 #include <limits>
 #include <utility>
-#include <variant>
 
 namespace tinkertoy {
 
@@ -54,7 +53,7 @@ void ContactSolver::inColours(bool backward, PerManifold&& perManifold) {
     if (colouring_.isOverflow(colour)) {
       share(0, members.size(), 0);
     } else {
-      shared(members.size(), share);
+      shared(members.size(), share, kMinimumShare);
     }
   }
 }
@@ -62,48 +61,6 @@ void ContactSolver::inColours(bool backward, PerManifold&& perManifold) {
 void ContactSolver::useThreads(ParallelLoop* loop) {
   parallel_ = loop;
   threadDeepest_.assign(loop ? static_cast<std::size_t>(loop->threads()) : 1, 0.0);
-}
-
-void ContactSolver::build(const Model& model, const ContactMaterial& material) {
-  material_ = material;
-  refresh(model);
-  points_.clear();
-  previous_.clear();
-  packed_.clear();
-  packedAhead_ = false;
-  startsBackward_ = true;  // the first prepare's passes start forward
-  // Room for two points in each of a pile's contacts (a few per body), kept from step to step.
-  points_.reserve(8 * bodies_.size());
-  previous_.reserve(8 * bodies_.size());
-  touches_.reserve(4 * bodies_.size());
-  packed_.reserve(4 * bodies_.size());
-  blockWork_.reserve(4 * bodies_.size() / kWorkBlock + 1);
-  colouring_.reserve(4 * bodies_.size(), static_cast<std::size_t>(model.v().size()));
-}
-
-void ContactSolver::refresh(const Model& model) {
-  bodies_.assign(model.bodyCount(), BodyMass{});
-  for (std::size_t i = 0; i < model.bodyCount(); ++i) {
-    const BodyId id = model.bodyAt(i);
-    const Body& body = model.body(id);
-    BodyMass& b = bodies_[i];
-    b.offset = static_cast<Eigen::Index>(model.offsetOf(id));
-    const auto surface = [&](const Collider& c) {
-      b.friction = c.friction.value_or(material_.friction);
-      b.restitution = c.restitution.value_or(material_.restitution);
-    };
-    const BodySettings settings = body.settings();
-    if (const auto* rigid = std::get_if<RigidBodySettings>(&settings)) {
-      surface(rigid->collider);
-      b.turns = true;
-      if (body.isDriven()) continue;  // a driven one answers nothing
-      b.inverseMass = 1.0 / rigid->mass;
-      b.inverseInertia = 1.0 / rigid->inertia.value_or(rigid->shape.inertia(rigid->mass));
-    } else if (const auto* particle = std::get_if<ParticleSettings>(&settings); particle && particle->radius > 0.0) {
-      surface(particle->collider);
-      b.inverseMass = 1.0 / particle->mass;
-    }
-  }
 }
 
 inline ContactSolver::PairVelocity ContactSolver::read(const Packed& m, const Eigen::VectorXd& v) {
@@ -168,20 +125,13 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
   // the finder's order, and its feature id among the pair's few points (unique within a pair).
   const auto byPair = [](const Point& x, const Point& y) { return pairOf(x) < pairOf(y); };
   if (!std::is_sorted(previous_.begin(), previous_.end(), byPair)) std::sort(previous_.begin(), previous_.end(), byPair);
-  // The soft step's contact springs: between two moving bodies, and against one nothing moves.
-  const double hertz = std::min(material.contactHertz, 0.25 / h);
-  softness_ = soften(hertz, material.contactDampingRatio, h);
-  anchoredSoftness_ = soften(2.0 * hertz, material.contactDampingRatio, h);
+  springsFor(h);
   // Where each contact's points go, and the bodies its colouring sees.
   touches_.resize(contacts.size());
   std::size_t pointTotal = 0;
   for (std::size_t k = 0; k < contacts.size(); ++k) {
-    Touch& touch = touches_[k];
-    touch = {.first = pointTotal, .count = static_cast<std::size_t>(contacts[k].manifold.count)};
-    for (const std::size_t body : {contacts[k].a, contacts[k].b}) {
-      if (bodies_[body].inverseMass > 0.0) touch.movers[touch.moverCount++] = bodies_[body].offset;
-    }
-    pointTotal += touch.count;
+    touches_[k] = touchOf(contacts[k].a, contacts[k].b, pointTotal, static_cast<std::size_t>(contacts[k].manifold.count));
+    pointTotal += touches_[k].count;
   }
   points_.resize(pointTotal);
   std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
@@ -201,20 +151,49 @@ void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateVi
     }
   });
   deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
+  colour(velocityCount_);
+  if (!material.solvedAsRows) {
+    pack();
+    warmStart(v);
+    carriable_ = true;
+  }
+}
+
+void ContactSolver::springsFor(double h) {
+  // The soft step's contact springs: between two moving bodies, and against one nothing moves.
+  const double hertz = std::min(material_.contactHertz, 0.25 / h);
+  softness_ = tinkertoy::soften(hertz, material_.contactDampingRatio, h);
+  anchoredSoftness_ = tinkertoy::soften(2.0 * hertz, material_.contactDampingRatio, h);
+}
+
+ContactSolver::Touch ContactSolver::touchOf(std::size_t a, std::size_t b, std::size_t first, std::size_t count) const {
+  Touch touch{.first = first, .count = count};
+  for (const std::size_t body : {a, b}) {
+    if (bodies_[body].inverseMass > 0.0) touch.movers[touch.moverCount++] = bodies_[body].offset;
+  }
+  return touch;
+}
+
+void ContactSolver::colour(std::size_t velocities) {
   // Colours where two threads can share one (below, one colour in the finder's order: a
   // symmetric Gauss–Seidel along the pile, which holds a small stack better than colours do).
   const bool coloured = touches_.size() >= 2 * kMinimumShare;
-  colouring_.build(touches_.size(), static_cast<std::size_t>(v.size()), [&](std::size_t k) {
+  colouring_.build(touches_.size(), velocities, [&](std::size_t k) {
     return std::span<const Eigen::Index>(touches_[k].movers.data(), coloured ? touches_[k].moverCount : 0);
   });
-  if (!material.solvedAsRows) pack(v);
+}
+
+void ContactSolver::forgetLayout() {
+  packed_.clear();
+  touches_.clear();
+  carriable_ = false;
 }
 
 void ContactSolver::preparePoints(const BodyContact& contact, const StateView& state, const Eigen::VectorXd& v, double h,
                                   std::vector<Point>::const_iterator same, Point* out, double& deepest) const {
   const BodyMass &a = bodies_[contact.a], &b = bodies_[contact.b];
   const Eigen::Vector2d centerA = state.q.segment<2>(a.offset), centerB = state.q.segment<2>(b.offset);
-  const Eigen::Vector2d n = contact.manifold.normal, t(n.y(), -n.x());
+  const Eigen::Vector2d n = contact.manifold.normal;
   const auto velocityAt = [&](const BodyMass& body, const Eigen::Vector2d& r) {
     const double w = body.turns ? v[body.offset + 2] : 0.0;
     return Eigen::Vector2d(v[body.offset] - w * r.y(), v[body.offset + 1] + w * r.x());
@@ -230,19 +209,10 @@ void ContactSolver::preparePoints(const BodyContact& contact, const StateView& s
          .rB = c.point - centerB,
          .position = c.point,
          .separation = c.separation};
-    const auto effective = [&](const Eigen::Vector2d& d) {
-      const double ra = cross(p.rA, d), rb = cross(p.rB, d);
-      const double sum = a.inverseMass + b.inverseMass + a.inverseInertia * ra * ra + b.inverseInertia * rb * rb;
-      return sum > 0.0 ? 1.0 / sum : 0.0;
-    };
-    p.normalMass = effective(n);
-    p.tangentMass = effective(t);
+    weigh(p);
     deepest = std::max(deepest, -c.separation);
     aim(p, c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
-    p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start (pack)
-    p.friction = mixedFriction(a.friction, b.friction);
-    p.restitution = mixedRestitution(a.restitution, b.restitution);
-    p.threshold = material_.restitutionThreshold;
+    p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start
     for (auto match = same; material_.warmStart && match != previous_.end() && pairOf(*match) == pairOf(p); ++match) {
       if (match->id != p.id) continue;
       p.normalImpulse = match->normalImpulse;
@@ -252,9 +222,9 @@ void ContactSolver::preparePoints(const BodyContact& contact, const StateView& s
   }
 }
 
-// The warm start, once every point's approach is measured, so that whether a point bounces does
-// not depend on the order of the points.
-void ContactSolver::pack(Eigen::VectorXd& v) {
+// (prepare warm-starts after, once every point's approach is measured, so that whether a point
+// bounces does not depend on the order of the points.)
+void ContactSolver::pack() {
   packed_.resize(touches_.size());
   const std::span<const std::size_t> order = colouring_.order();
   shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
@@ -294,7 +264,6 @@ void ContactSolver::pack(Eigen::VectorXd& v) {
       }
     }
   });
-  warmStart(v);
 }
 
 void ContactSolver::warmStart(Eigen::VectorXd& v) {
@@ -311,6 +280,7 @@ void ContactSolver::warmStart(Eigen::VectorXd& v) {
 
 void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   alternate();
+  springsFor(h);
   std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
   shared(packed_.size(), [&](std::size_t begin, std::size_t end, int thread) {
     double& deepest = threadDeepest_[static_cast<std::size_t>(thread)];
@@ -338,6 +308,7 @@ void ContactSolver::writeBack() const {
         const Slot& p = m.slots[static_cast<std::size_t>(k)];
         points_[p.source].normalImpulse = p.normalImpulse;
         points_[p.source].tangentImpulse = p.tangentImpulse;
+        points_[p.source].separation = p.separation;
       }
     }
   });
@@ -413,6 +384,7 @@ void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) co
 }
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
+  packedAhead_ = true;  // the gaps
   shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
     for (std::size_t i = begin; i < end; ++i) {
       Packed& m = packed_[i];
@@ -454,7 +426,7 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
             blockWork_[block] = {blockImpulses, blockDriven};
           }
         },
-        kMinimumShare / kWorkBlock);
+        kMinimumLoopShare / kWorkBlock);
     for (const auto& [blockImpulses, blockDriven] : blockWork_) {
       impulses += blockImpulses;
       driven += blockDriven;

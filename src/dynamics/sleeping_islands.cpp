@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "tinkertoy/forces/force_settings.hpp"
 
@@ -98,8 +99,7 @@ int SleepingIslands::root(int i) {
   return i;
 }
 
-double SleepingIslands::update(std::span<const BodyContact> contacts, Eigen::VectorXd& v, double dt,
-                               ContactSolver& solver) {
+double SleepingIslands::update(Eigen::VectorXd& v, double dt, ContactSolver& solver) {
   const int n = static_cast<int>(bodies_.size());
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     const Sleeper& s = bodies_[i];
@@ -107,7 +107,7 @@ double SleepingIslands::update(std::span<const BodyContact> contacts, Eigen::Vec
     timers_[i] = speed(s, v) > sleepSpeed_ ? 0.0 : timers_[i] + dt;
   }
   std::iota(parent_.begin(), parent_.end(), 0);
-  for (const BodyContact& c : contacts) {
+  for (const ContactSolver::Point& c : std::as_const(solver).points()) {
     const Sleeper &a = bodies_[c.a], &b = bodies_[c.b];
     if (a.moves && b.moves) {
       const int ra = root(static_cast<int>(c.a)), rb = root(static_cast<int>(c.b));

@@ -30,7 +30,7 @@
 //
 //   islands.build(model, solver, finder, settings);
 //   ... each step: finder.find(state, h, slop, islands.asleep()); islands.wakeTouched(found, solver)
-//   work[WorkSource::Sleep] += islands.update(found, v, dt, solver);
+//   work[WorkSource::Sleep] += islands.update(v, dt, solver);
 #pragma once
 
 #include <span>
@@ -71,10 +71,10 @@ class SleepingIslands {
   void kickWoken(Eigen::VectorXd& v, const Eigen::VectorXd& acceleration, double h) const;
   // Whether any of `points` (the solver's, from a state file) touches a sleeping body.
   [[nodiscard]] bool touchesSleeper(std::span<const ContactSolver::Point> points) const;
-  // At the end of a step of dt with `contacts` (the step's last find) and velocities v: the
-  // timers, and the islands that fall asleep (their v set to 0, their points taken from
+  // At the end of a step of dt with velocities v: the timers, and, with the islands that
+  // `solver`'s points join, those that fall asleep (their v set to 0, their points taken from
   // `solver`). Returns the kinetic energy their bodies lost (≤ 0, J).
-  double update(std::span<const BodyContact> contacts, Eigen::VectorXd& v, double dt, ContactSolver& solver);
+  double update(Eigen::VectorXd& v, double dt, ContactSolver& solver);
   // The contact points of the sleeping islands, with their impulses.
   [[nodiscard]] std::span<const ContactSolver::Point> points() const { return points_; }
   // Timers, labels and points, in either direction.

@@ -91,7 +91,10 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(lambda_, m);
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
-  if (settings_.velocity.collisions) contacts_.serialize(archive);
+  if (settings_.velocity.collisions) {
+    contacts_.serialize(archive);
+    contactFinder_.serialize(archive);  // where the points carried on were found
+  }
   if (sleeping_) islands_.serialize(archive);
   if (archive.reading() && sleeping_) {
     contactFinder_.thaw();  // the sleepers' boxes are made again where the state puts them
@@ -124,7 +127,7 @@ void VelocityFormulation::step(double& time, Eigen::VectorXd& q, Eigen::VectorXd
     for (int s = 0; s < substeps; ++s) advance(time, q, v, h / substeps, 0);
   }
   if (sleeping_) {  // the islands at rest fall asleep, with the kinetic energy they still had
-    work_[WorkSource::Sleep] += islands_.update(contactFinder_.found(), v, h, contacts_);
+    work_[WorkSource::Sleep] += islands_.update(v, h, contacts_);
     contactTally_.asleep = islands_.asleepCount();
   }
 }
@@ -151,18 +154,7 @@ void VelocityFormulation::softSubstep(double& time, Eigen::VectorXd& q, Eigen::V
   v += h * WQ_;
   if (islands_.anyAsleep()) islands_.hold(v);
   const bool contacts = settings_.velocity.collisions;
-  // The contacts: found at the step's first substep, within what the bodies can close in the
-  // whole step; carried through its other substeps while no body moves by more than twice the
-  // slop in the step (a pile at rest, whose contacts keep their features), else found again.
-  if (contacts && step > 0.0) {
-    prepareContacts(time, q, v, h, step);
-    carryContacts_ = contactFinder_.farthestMove() <= 2.0 * contacts_.material().slop;
-  } else if (contacts && carryContacts_) {
-    contacts_.carry(v, h);
-    contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
-  } else if (contacts) {
-    prepareContacts(time, q, v, h, h);
-  }
+  if (contacts) softContacts(time, q, v, h, step);
   if (constrained) {
     targets_.computeSoft(system_, current_, timeRate_, h, settings_.velocity, SoftPass::Solve);
     warmStart(v);
@@ -435,29 +427,6 @@ void VelocityFormulation::warmStart(Eigen::VectorXd& v) {
   system_.jacobian().multiplyTransposed(lambda, JtLambda_);
   inverseMass_.matrix().multiply(JtLambda_, warmStart_);
   v += warmStart_;
-}
-
-void VelocityFormulation::prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
-                                          double reach) {
-  contacts_.prepare(findContacts(time, q, v, h, reach), {time, q, v}, v, h);
-  contactTally_.points = std::max(contactTally_.points, static_cast<int>(contacts_.pointCount()));
-  contactTally_.penetration = std::max(contactTally_.penetration, contacts_.deepestPenetration());
-}
-
-std::span<const BodyContact> VelocityFormulation::findContacts(double time, const Eigen::VectorXd& q,
-                                                              Eigen::VectorXd& v, double h, double reach) {
-  const double slop = contacts_.material().slop;
-  std::span<const BodyContact> found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
-  if (!islands_.anyAsleep()) return found;
-  islands_.forgetWoken();
-  // Each round wakes at least one island, so this ends.
-  bool woke = false;
-  while (islands_.wakeTouched(found, contacts_)) {
-    woke = true;
-    found = contactFinder_.find({time, q, v}, reach, slop, islands_.asleep());
-  }
-  if (woke) islands_.kickWoken(v, WQ_, h);  // the substep's forces (W Q in WQ_), which hold() kept from them
-  return found;
 }
 
 // One pass of the joints then one of the contacts, `iterations` times, so that each sees what the

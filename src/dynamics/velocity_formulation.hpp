@@ -124,9 +124,13 @@ class VelocityFormulation final : public Formulation {
   void solvePasses(Eigen::VectorXd& v, ImpulsePass pass);
   // Each joint pass of kind `pass` followed by a contact pass of kind `contactPass`.
   void interleavedPasses(Eigen::VectorXd& v, ImpulsePass pass, ContactPass contactPass);
-  // With contacts: those at (time, q) within what the bodies can close in h, their rows prepared
-  // and warm-started into v.
-  // The contacts at q for a substep of h, found within what bodies can close in `reach` seconds.
+  // The soft step's contacts for a substep of h (at a step's first, `step` > 0 is the step):
+  // found and prepared at the step's first substep, or carried on from the step before while no
+  // body has moved far since their search; carried through the step's other substeps while no
+  // body moves far in it, else found again.
+  void softContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double step);
+  // The contacts at q for a substep of h, found within what bodies can close in `reach` seconds,
+  // their rows prepared and warm-started into v.
   void prepareContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h, double reach);
   // The contacts at (time, q, v) within what bodies can close in `reach` seconds; with sleeping
   // islands, those a moving body touches woken first (and the contacts found again with them).

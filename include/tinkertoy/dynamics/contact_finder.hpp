@@ -43,6 +43,7 @@
 #include <utility>
 #include <vector>
 
+#include "tinkertoy/archive/state_archive.hpp"
 #include "tinkertoy/collision/broadphase.hpp"
 #include "tinkertoy/collision/collide.hpp"
 #include "tinkertoy/model/model.hpp"
@@ -78,6 +79,14 @@ class ContactFinder {
   [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
   // The farthest any point of a collider moves within the last find's h at its velocities then, m.
   [[nodiscard]] double farthestMove() const { return farthest_; }
+  // The farthest any point of a collider has moved since the last find, plus what it can move
+  // within h at its velocities at `state`: max over the shapes of
+  // |x − x₀| + reach |θ − θ₀| + h (|v| + |ω| reach), m (x₀, θ₀ the shape's body at the find).
+  // Right after a find, at its state and h, it is farthestMove().
+  [[nodiscard]] double driftSince(const StateView& state, double h) const;
+  // Where the shapes' bodies were at the last find (what driftSince measures from), in either
+  // direction (a state file: a run that carries its contacts on resumes bit for bit).
+  void serialize(StateArchive& archive);
   // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
   // ids find gives: for a solver that moves the bodies and measures the gaps again (the exact
   // mode's projection, dynamics/contact_rows.hpp).
@@ -122,6 +131,7 @@ class ContactFinder {
   std::vector<Aabb> boxes_;
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
+  std::vector<double> foundAt_;        // [3 × shapes] its body's (x, y, θ) at the last find (θ = 0: a particle)
   std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
   std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
   std::vector<double> reaches_;        // reachOf, by dense body

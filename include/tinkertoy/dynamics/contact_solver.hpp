@@ -65,8 +65,8 @@
 // Layout: prepare keeps the points in the finder's order (for the warm start's match, the
 // reports and the state file) and packs a copy of each manifold, with its bodies' masses, in the
 // order the passes visit them (colour by colour), so that a pass reads memory front to back; the
-// impulses go back to the points only when something reads them. Packing took large_pyramid's
-// soft step from 66.7 to 33.5 ms a step.
+// impulses and gaps go back to the points only when something reads them. Packing took
+// large_pyramid's soft step from 66.7 to 33.5 ms a step.
 //
 //   solver.build(model, material);
 //   solver.prepare(finder.find(state, v, h, material.slop), state, v, h);
@@ -161,12 +161,15 @@ class ContactSolver {
   // After the positions moved by h v: each gap measured again, s ← s + h v_n, for the relax passes
   // (and carry).
   void moved(const Eigen::VectorXd& v, double h);
-  // The points of the last prepare into the next substep of h of the same step (the soft step
-  // finds contacts once a step, as Box2D v3 does): each gap as moved() left it, s + h v_n summed
-  // over the substeps so far, sets its targets and push; the approach is measured at v; normals,
-  // arms and effective masses stay those of prepare; and the accumulated impulses are applied to
-  // v again as the warm start.
+  // The points of the last prepare into the next substep of h (the soft step finds contacts once
+  // a step, as Box2D v3 does, and not at all while nothing moves far): each gap as moved() left
+  // it, s + h v_n summed over the substeps so far, sets its targets and push; the approach is
+  // measured at v; normals, arms and effective masses stay those of prepare; and the accumulated
+  // impulses are applied to v again as the warm start. Only while carriable().
   void carry(Eigen::VectorXd& v, double h);
+  // Whether the points of the last prepare can be carried on: packed, and no edit, state,
+  // sleeping island or exact solve changed them since.
+  [[nodiscard]] bool carriable() const { return carriable_; }
   // The bounce of the points that closed fast, after the passes.
   void restitute(Eigen::VectorXd& v);
   // Books the work the accumulated impulses did in taking the velocities from v0 to v1, J: each
@@ -202,7 +205,7 @@ class ContactSolver {
   // (The next prepare packs them again: no pass runs between the two.)
   void restorePoints(const std::vector<Point>& in) {
     points_.assign(in.begin(), in.end());
-    packed_.clear();
+    forgetLayout();
     packedAhead_ = false;
   }
   // The points of a sleeping island (their bodies' flags in `asleep`, by dense index) moved to
@@ -216,7 +219,8 @@ class ContactSolver {
   // The deepest penetration among the points prepared, −min(s, 0), m.
   [[nodiscard]] double deepestPenetration() const { return deepest_; }
   // The points' keys and impulses (all the next prepare's warm start needs) and what reports
-  // show, in either direction.
+  // show, in either direction; while carriable(), also their manifolds and arms, and their gaps
+  // as moved() left them (all carry needs: a run that carries its points resumes bit for bit).
   void serialize(StateArchive& archive);
   // `points`' keys, impulses and reports, in either direction, checked against `bodies` bodies.
   static void serializePoints(StateArchive& archive, std::vector<Point>& points, std::size_t bodies);
@@ -250,14 +254,16 @@ class ContactSolver {
     double friction = 0.0, restitution = 0.0;
     std::array<Slot, 2> slots;
   };
-  // The fewest manifolds worth a thread's share of a colour or of a loop over the manifolds
-  // (about what the kernel's pins take).
+  // The fewest manifolds worth a thread's share of a colour's pass (about what the kernel's pins
+  // take), and of one of the lighter loops over all the manifolds (prepare's, pack's, carry's,
+  // moved's, bookWork's): below it, pyramid-20's 400 manifolds lost on two threads.
   static constexpr std::size_t kMinimumShare = 128;
+  static constexpr std::size_t kMinimumLoopShare = 512;
 
   // body(begin, end, thread) over [0, n), shared among the threads (each thread's share fixed by
   // n alone, so whatever it computes per iteration is the same on one thread or several).
   template <class Body>
-  void shared(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumShare) const;
+  void shared(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumLoopShare) const;
   // perManifold(m) on every packed manifold, colour by colour (last to first when `backward`),
   // each colour shared among the threads: the manifolds of one colour move disjoint bodies.
   template <class PerManifold>
@@ -271,8 +277,18 @@ class ContactSolver {
   // into `deepest`.
   void preparePoints(const BodyContact& contact, const StateView& state, const Eigen::VectorXd& v, double h,
                      std::vector<Point>::const_iterator same, Point* out, double& deepest) const;
-  // The manifolds packed in the colouring's order, warm-started.
-  void pack(Eigen::VectorXd& v);
+  // The soft step's contact springs for a substep of h.
+  void springsFor(double h);
+  // The manifold of bodies a and b whose `count` points start at points_[first].
+  [[nodiscard]] Touch touchOf(std::size_t a, std::size_t b, std::size_t first, std::size_t count) const;
+  // Colours touches_ (for v of `velocities` entries).
+  void colour(std::size_t velocities);
+  // Forgets the packed manifolds (the points changed): the next substep prepares.
+  void forgetLayout();
+  // A point's effective masses from its arms and normal, and its surface from its bodies'.
+  void weigh(Point& p) const;
+  // The manifolds packed in the colouring's order.
+  void pack();
   // A point's (or slot's) target for its gap s, and for a penetration its push and spring
   // (above), for a substep of h; `anchored`: one of its bodies nothing moves.
   template <class Row>
@@ -323,13 +339,15 @@ class ContactSolver {
 
   ContactMaterial material_;
   std::vector<BodyMass> bodies_;
-  mutable std::vector<Point> points_;  // their impulses as writeBack() leaves them
+  mutable std::vector<Point> points_;  // their impulses and gaps as writeBack() leaves them
   std::vector<Point> previous_;
   std::vector<Touch> touches_;
   ConstraintColouring colouring_;  // of touches_
   std::vector<Packed> packed_;     // touches_ in colouring_.order() (not in the exact mode)
   Softness softness_, anchoredSoftness_;  // the soft step's contact springs, as of prepare's h
-  mutable bool packedAhead_ = false;  // the passes moved packed_'s impulses since writeBack()
+  mutable bool packedAhead_ = false;  // the passes moved packed_'s impulses or gaps since writeBack()
+  bool carriable_ = false;            // carriable()
+  std::size_t velocityCount_ = 0;     // the model's v entries (the colouring's range)
   ParallelLoop* parallel_ = nullptr;
   mutable std::vector<double> threadDeepest_{0.0};  // [threads] each share's deepest penetration
   // bookWork's sums over each block of kWorkBlock packed manifolds (impulses, driven), added in
