@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tinkertoy/dynamics/contact_finder.hpp"
+#include "support/pyramid_scene.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -22,20 +23,9 @@ constexpr double kDt = 1.0 / 60.0;
 // A pyramid of `rows` rows of 1 m boxes on a static ground in the soft step, more bodies, and
 // more settings.
 std::string pile(int rows, const std::string& extraBodies = "", const std::string& extraSettings = "") {
-  std::string bodies = R"({"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
-                           "shape": {"type": "box", "size": [40, 1]}})";
-  for (int r = 0; r < rows; ++r) {
-    for (int k = 0; k < rows - r; ++k) {
-      const double x = (k - (rows - r - 1) / 2.0) * 1.0, y = 0.5 + r;
-      bodies += R"(, {"id": "b)" + std::to_string(r) + "_" + std::to_string(k) + R"(", "type": "rigid", "mass": 1,
-                 "position": [)" + std::to_string(x) + ", " + std::to_string(y) +
-                R"(], "shape": {"type": "box", "size": [1, 1]}})";
-    }
-  }
-  return R"({"dimension": 2, "gravity": [0, -9.81],
-    "settings": {"formulation": "velocity", "dt": 0.016666666666666666, "collisions": true, "solver": "sequential",
-                 "position_correction": "soft", "iterations": 1, "substeps": 4)" + extraSettings + R"(},
-    "bodies": [)" + bodies + extraBodies + "]}";
+  return testing_support::pyramidScene(
+      rows, 1.0, R"("solver": "sequential", "position_correction": "soft", "iterations": 1, "substeps": 4)" + extraSettings,
+      extraBodies);
 }
 
 // Whether two reports are the same points where they were found (a carried step's).

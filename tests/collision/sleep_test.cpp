@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/pyramid_scene.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -20,21 +21,10 @@ constexpr double kDt = 1.0 / 60.0;
 const std::string kSleepingSoftStep = R"("solver": "sequential", "position_correction": "soft", "iterations": 1,
                                          "substeps": 4, "sleep": true)";
 
-// A pyramid of `rows` rows of 1 m boxes on a static ground, more bodies, and the solver's settings.
+// A pyramid of `rows` rows of 1 m boxes, 5 cm apart, on a static ground, more bodies, and the
+// solver's settings.
 std::string pile(int rows, const std::string& extraBodies = "", const std::string& solver = kSleepingSoftStep) {
-  std::string bodies = R"({"id": "ground", "type": "rigid", "mass": 1, "position": [0, -0.5], "static": true,
-                           "shape": {"type": "box", "size": [40, 1]}})";
-  for (int r = 0; r < rows; ++r) {
-    for (int k = 0; k < rows - r; ++k) {
-      const double x = (k - (rows - r - 1) / 2.0) * 1.05, y = 0.5 + r;
-      bodies += R"(, {"id": "b)" + std::to_string(r) + "_" + std::to_string(k) + R"(", "type": "rigid", "mass": 1,
-                 "position": [)" + std::to_string(x) + ", " + std::to_string(y) +
-                R"(], "shape": {"type": "box", "size": [1, 1]}})";
-    }
-  }
-  return R"({"dimension": 2, "gravity": [0, -9.81],
-    "settings": {"formulation": "velocity", "dt": 0.016666666666666666, "collisions": true, )" + solver + R"(},
-    "bodies": [)" + bodies + extraBodies + "]}";
+  return testing_support::pyramidScene(rows, 1.05, solver, extraBodies);
 }
 
 int boxes(int rows) { return rows * (rows + 1) / 2; }
