@@ -64,6 +64,7 @@ void ContactFinder::build(const Model& model) {
         proxy.nextDirection = (next.vertices[1] - next.vertices[0]).normalized();
       }
       proxy.part = static_cast<std::uint32_t>(k) << kPartShift;
+      proxy.firstOfBody = k == 0;
       proxy.reach = 0.0;
       for (int v = 0; v < proxy.shape.count; ++v) {
         proxy.reach = std::max(proxy.reach, proxy.shape.vertices[v].norm() + proxy.shape.radius);
@@ -90,7 +91,7 @@ void ContactFinder::build(const Model& model) {
   boxes_.resize(colliders_.size());
   margins_.resize(colliders_.size());
   placements_.resize(colliders_.size());
-  foundAt_.assign(3 * colliders_.size(), 0.0);
+  searchedAt_.assign(3 * model.bodyCount(), 0.0);
   still_.assign(colliders_.size(), 0);
   frozen_.assign(colliders_.size(), 0);
   contacts_.reserve(4 * colliders_.size());
@@ -133,17 +134,18 @@ double ContactFinder::driftSince(const StateView& state, double h) const {
   double farthest = 0.0;
   for (std::size_t i = 0; i < colliders_.size(); ++i) {
     const Proxy& c = colliders_[i];
-    const double turned = c.turns ? std::abs(state.q[c.offset + 2] - foundAt_[3 * i + 2]) : 0.0;
+    const double* at = &searchedAt_[3 * c.body];
+    const double turned = c.turns ? std::abs(state.q[c.offset + 2] - at[2]) : 0.0;
     const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
-    const double moved = std::hypot(state.q[c.offset] - foundAt_[3 * i], state.q[c.offset + 1] - foundAt_[3 * i + 1]);
+    const double moved = std::hypot(state.q[c.offset] - at[0], state.q[c.offset + 1] - at[1]);
     farthest = std::max(farthest, moved + turned * c.reach + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach));
   }
   return farthest;
 }
 
 void ContactFinder::serialize(StateArchive& archive) {
-  archive.numbers(foundAt_, foundAt_.size());
-  if (archive.reading() && !std::all_of(foundAt_.begin(), foundAt_.end(), [](double x) { return std::isfinite(x); })) {
+  archive.numbers(searchedAt_, searchedAt_.size());
+  if (archive.reading() && !std::all_of(searchedAt_.begin(), searchedAt_.end(), [](double x) { return std::isfinite(x); })) {
     throw StateError("the state file holds a place of a body at its last contact search that is not finite");
   }
 }
@@ -169,9 +171,12 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
       farthest = std::max(farthest, move);
       margins_[i] = 2.0 * slop + move;
       placements_[i] = placement(c, state);
-      foundAt_[3 * i] = state.q[c.offset];
-      foundAt_[3 * i + 1] = state.q[c.offset + 1];
-      foundAt_[3 * i + 2] = c.turns ? state.q[c.offset + 2] : 0.0;
+      if (c.firstOfBody) {  // (a body's other shapes, a chain's links, would write the same numbers)
+        double* at = &searchedAt_[3 * c.body];
+        at[0] = state.q[c.offset];
+        at[1] = state.q[c.offset + 1];
+        at[2] = c.turns ? state.q[c.offset + 2] : 0.0;
+      }
       boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
     }
   });

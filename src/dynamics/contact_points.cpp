@@ -7,7 +7,7 @@
 
 namespace tinkertoy {
 
-void ContactSolver::serialize(StateArchive& archive) {
+void ContactSolver::serialize(StateArchive& archive, std::span<const double> searchedAt) {
   writeBack();
   archive.flag(startsBackward_);
   serializePoints(archive, points_, bodies_.size());
@@ -19,8 +19,9 @@ void ContactSolver::serialize(StateArchive& archive) {
     if (archive.reading()) forgetLayout();
     return;
   }
-  // What carry needs beyond the points: their manifolds (how many points each) and arms; the
-  // rest prepare made of them again, with the same arithmetic.
+  // What carry needs beyond the points: their manifolds (how many points each); each arm is the
+  // point's position less its body's place at the search, as prepare made it, and the rest
+  // prepare made of them again, with the same arithmetic.
   std::int64_t manifolds = static_cast<std::int64_t>(touches_.size());
   archive.integer(manifolds);
   if (archive.reading() && (manifolds < 0 || static_cast<std::uint64_t>(manifolds) > points_.size())) {
@@ -36,6 +37,9 @@ void ContactSolver::serialize(StateArchive& archive) {
         throw StateError("the state file holds a contact manifold of no points, of more than two, or past the last point");
       }
       const Point& p = points_[first];
+      if (p.a == p.b || std::abs(p.normal.squaredNorm() - 1.0) > 1e-9) {
+        throw StateError("the state file holds a contact manifold of a body with itself, or whose normal is not a unit vector");
+      }
       touch = touchOf(p.a, p.b, first, static_cast<std::size_t>(count));
       for (std::size_t k = 1; k < touch.count; ++k) {
         const Point& q = points_[first + k];
@@ -49,17 +53,13 @@ void ContactSolver::serialize(StateArchive& archive) {
   if (archive.reading() && first != points_.size()) {
     throw StateError("the state file holds contact points outside its manifolds");
   }
-  for (Point& p : points_) {
-    archive.number(p.rA.x());
-    archive.number(p.rA.y());
-    archive.number(p.rB.x());
-    archive.number(p.rB.y());
-    if (archive.reading() && !(p.rA.allFinite() && p.rB.allFinite())) {
-      throw StateError("the state file holds a contact arm that is not finite");
-    }
-  }
   if (archive.reading()) {
-    for (Point& p : points_) weigh(p);
+    const auto place = [&](std::size_t body) { return Eigen::Vector2d(searchedAt[3 * body], searchedAt[3 * body + 1]); };
+    for (Point& p : points_) {
+      p.rA = p.position - place(p.a);
+      p.rB = p.position - place(p.b);
+      weigh(p);
+    }
     colour(velocityCount_);
     pack();
     packedAhead_ = false;

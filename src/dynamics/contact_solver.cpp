@@ -186,6 +186,7 @@ void ContactSolver::colour(std::size_t velocities) {
 void ContactSolver::forgetLayout() {
   packed_.clear();
   touches_.clear();
+  colour(velocityCount_);  // of no manifolds
   carriable_ = false;
 }
 

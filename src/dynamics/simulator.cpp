@@ -57,6 +57,17 @@ void Simulator::step() {
   }
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
+  // A step refused below leaves the model where it was, not where the formulation's substeps
+  // left what it keeps between steps (warm starts, contacts carried on): to the formulation the
+  // next step's state is an edit's (Formulation::step's contract), which the revision says, in
+  // a state file too.
+  struct Refusal {
+    Simulator& simulator;
+    bool committed = false;
+    ~Refusal() {
+      if (!committed) simulator.committedRevision_ = ~simulator.model_.revision();
+    }
+  } refusal{*this};
   StepDiagnostics candidate;
   ForceWork end;
   try {
@@ -85,6 +96,7 @@ void Simulator::step() {
   candidate.work -= end.energy;
   candidate.work += formulation_->constraintWork();
   rejectIfBlownUp(candidate, startTime);
+  refusal.committed = true;
   runaway_.commit(candidate.work);
 
   // Copied, not swapped: the model's q and v keep their storage from step to step, so views of

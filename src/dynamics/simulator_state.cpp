@@ -113,6 +113,10 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
 
 void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   expectSameModelAndSettings(archive, origin);
+  // An edit not yet stepped (Formulation::modelEdited at the next step) is taken in before the
+  // formulation reads its state, which is the edited model's: a state that says nothing was
+  // edited does not leave the formulation with what it derived from the model before.
+  const bool pendingEdit = model_.revision() != committedRevision_;
 
   // The model. The archive reads into and writes from copies, which a load then puts back whole.
   const std::size_t constraints = model_.constraintCount();
@@ -183,6 +187,7 @@ void Simulator::serialize(StateArchive& archive, std::string_view origin) {
     b.constraint = model_.constraintAt(static_cast<std::size_t>(index));
   }
 
+  if (archive.reading() && pendingEdit) formulation_->modelEdited();
   formulation_->serialize(archive);
   if (archive.reading()) {
     // The model's revision moved as its state was put back: that is no edit, unless there was one.

@@ -92,8 +92,8 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
   if (settings_.velocity.collisions) {
-    contacts_.serialize(archive);
-    contactFinder_.serialize(archive);  // where the points carried on were found
+    contactFinder_.serialize(archive);  // where the bodies were at the search of the points carried on
+    contacts_.serialize(archive, contactFinder_.searchedAt());
   }
   if (sleeping_) islands_.serialize(archive);
   if (archive.reading() && sleeping_) {

@@ -1,6 +1,6 @@
 // The soft step's contacts carried from step to step (dynamics/velocity_formulation.cpp,
-// ContactSolver::carry): while no body has moved by more than twice the slop since its contacts
-// were found, a step searches nothing and carries the points on, their gaps moved by the bodies'
+// ContactSolver::carry): while no body has moved by more than the slop since its contacts were
+// found, a step searches nothing and carries the points on, their gaps moved by the bodies'
 // motion. A pile at rest then keeps the points of one search for many steps, and their gaps stay
 // those a search would find; a body that moves is searched for again; and a state saved while the
 // points are carried resumes bit for bit, on one thread or two.
@@ -8,11 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "tinkertoy/dynamics/contact_finder.hpp"
 #include "support/pyramid_scene.hpp"
+#include "support/sealed_state.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
 namespace tinkertoy {
@@ -75,8 +77,8 @@ TEST(ContactCarry, APileAtRestCarriesItsPointsAndTheirGapsStayTrue) {
   EXPECT_LT(scene.model.v().cwiseAbs().maxCoeff(), 0.05) << "the pile stands";
 }
 
-// A box that falls is searched for at every step it moves by more than the slop; once it rests
-// on the pile the points are carried again.
+// A box that falls is searched for at every step it moves by more than 2 cm (four times the
+// slop); once it rests on the pile the points are carried again.
 TEST(ContactCarry, AFallingBodyIsSearchedForAtEveryStep) {
   const std::string drop = R"(, {"id": "drop", "type": "rigid", "mass": 1, "position": [0.2, 9],
                                "shape": {"type": "box", "size": [1, 1]}})";
@@ -146,6 +148,93 @@ TEST(ContactCarry, AStateSavedWhilePointsAreCarriedResumesBitForBit) {
     for (int k = 0; k < steps + 151; ++k) single.step();
     EXPECT_EQ(one.model.q(), end);
   }
+}
+
+// An edit that gives a body a shape (a particle's radius from 0 to 0.2, one collider more). Saved
+// before the step that takes the edit in, the state goes into a simulator of the edited model,
+// which then steps to the bits of the one that saved it, and back into the one that saved it. A
+// state saved before the edit goes into a simulator whose edit is still to be taken in (a state
+// file holds no shapes): the edit holds, as in a simulator made with it.
+TEST(ContactCarry, AStateSavedAroundAnEditOfTheShapesResumes) {
+  const auto withBall = [](const std::string& radius) {
+    std::string text = pile(4);
+    text.insert(text.rfind('}'), R"(, "particles": [{"id": "ball", "mass": 1, "position": [0.3, 20], "radius": )" + radius + "}]");
+    return text;
+  };
+  const auto giveTheBallItsShape = [](Model& model) {
+    model.editBody<ParticleSettings>(*model.findBody("ball"), [](ParticleSettings& s) { s.radius = 0.2; });
+  };
+  const auto ballHeight = [](const Model& model) {
+    return model.q()[static_cast<Eigen::Index>(model.offsetOf(*model.findBody("ball"))) + 1];
+  };
+  const auto run = [](Simulator& simulator) {
+    for (int k = 0; k < 150; ++k) simulator.step();
+  };
+  Scene scene = parseScene(withBall("0"));
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 60; ++k) simulator.step();
+  const std::string before = simulator.saveState();
+  giveTheBallItsShape(scene.model);
+  const std::string state = simulator.saveState();
+  Scene again = parseScene(withBall("0.2"));
+  Simulator resumed(again.model, again.settings);
+  resumed.restoreState(state);
+  run(simulator);
+  run(resumed);
+  EXPECT_EQ(again.model.q(), scene.model.q());
+  EXPECT_EQ(again.model.v(), scene.model.v());
+  EXPECT_NEAR(ballHeight(scene.model), 4.0 + 0.2, 0.01) << "the ball lands on the pile's top box as a disc";
+  const Eigen::VectorXd end = scene.model.q();
+  simulator.restoreState(state);
+  run(simulator);
+  EXPECT_EQ(scene.model.q(), end);
+
+  Scene edited = parseScene(withBall("0")), made = parseScene(withBall("0.2"));
+  Simulator editedLater(edited.model, edited.settings), madeWithIt(made.model, made.settings);
+  giveTheBallItsShape(edited.model);
+  editedLater.restoreState(before);
+  madeWithIt.restoreState(before);
+  run(editedLater);
+  run(madeWithIt);
+  EXPECT_EQ(edited.model.q(), made.model.q());
+  EXPECT_NEAR(ballHeight(edited.model), 4.0 + 0.2, 0.01);
+}
+
+// A state whose carried manifold has a normal that is not a unit vector (forged, its checksum made
+// true) is refused, naming it, and the simulator goes on as if never asked.
+TEST(ContactCarry, AStateWithAForgedNormalIsRefused) {
+  Scene scene = parseScene(pile(1));
+  Simulator simulator(scene.model, scene.settings);
+  for (int k = 0; k < 60; ++k) simulator.step();
+  const std::string state = simulator.saveState();
+  ASSERT_FALSE(simulator.contacts().empty());
+  // The box rests on the ground: the points' normal is (0, 1) or (0, -1), stored as two doubles.
+  std::string forged;
+  for (const double y : {1.0, -1.0}) {
+    const double normal[2] = {0.0, y};
+    const std::string bytes(reinterpret_cast<const char*>(normal), sizeof normal);
+    const std::size_t at = state.find(bytes, 32);
+    if (at == std::string::npos || !forged.empty()) continue;
+    forged = state;
+    const double longer = 2.0 * y;
+    std::memcpy(forged.data() + at + 8, &longer, 8);
+  }
+  ASSERT_FALSE(forged.empty()) << "the normal is in the state file";
+  forged = testing_support::sealedState(forged, forged.substr(32));
+  Scene twin = parseScene(pile(1));
+  Simulator untouched(twin.model, twin.settings);
+  for (int k = 0; k < 60; ++k) untouched.step();
+  try {
+    simulator.restoreState(forged);
+    ADD_FAILURE() << "restored a forged normal";
+  } catch (const StateError& e) {
+    EXPECT_NE(std::string(e.what()).find("whose normal is not a unit vector"), std::string::npos) << e.what();
+  }
+  for (int k = 0; k < 30; ++k) {
+    simulator.step();
+    untouched.step();
+  }
+  EXPECT_EQ(scene.model.q(), twin.model.q());
 }
 
 }  // namespace

@@ -13,13 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <utility>
 
 #include "support/configurations.hpp"
+#include "support/sealed_state.hpp"
 #include "tinkertoy/dynamics/simulator.hpp"
 #include "tinkertoy/scene/scene.hpp"
 
@@ -194,18 +194,6 @@ TEST(BreakUnderTheExactModes, TheStepAfterABreakEvaluatesTheNewLayout) {
   }
 }
 
-// `items` under a header with their true length and checksum (FNV-1a 64): a file that passes
-// every check of the header and fails only where its items run out.
-std::string sealed(const std::string& header, const std::string& items) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const unsigned char c : items) hash = (hash ^ c) * 1099511628211ull;
-  std::string file = header.substr(0, 32);
-  const std::uint64_t length = items.size();
-  std::memcpy(file.data() + 16, &length, 8);
-  std::memcpy(file.data() + 24, &hash, 8);
-  return file + items;
-}
-
 // A state that cannot be restored leaves the simulator as it was: after each failed restore the
 // steps are the same bits as those of a twin never touched. The last case passes the header and
 // the checksum and fails only at its end, after the model's state was replaced: the simulator
@@ -233,8 +221,8 @@ TEST(RestoreState, AFailedRestoreChangesNothing) {
       {good.substr(0, good.size() - 1), "truncated"},
       {flipped, "corrupt"},
       {Simulator(pendulum.model, pendulum.settings).saveState(), "the number of coordinates = 2"},
-      {sealed(good, good.substr(32, good.size() - 40)), "ends in the middle"},
-      {sealed(good, good.substr(32) + "12345678"), "8 bytes more than this simulator reads"},
+      {testing_support::sealedState(good, good.substr(32, good.size() - 40)), "ends in the middle"},
+      {testing_support::sealedState(good, good.substr(32) + "12345678"), "8 bytes more than this simulator reads"},
   };
   for (const auto& [file, says] : cases) {
     try {

@@ -84,8 +84,11 @@ class ContactFinder {
   // |x − x₀| + reach |θ − θ₀| + h (|v| + |ω| reach), m (x₀, θ₀ the shape's body at the find).
   // Right after a find, at its state and h, it is farthestMove().
   [[nodiscard]] double driftSince(const StateView& state, double h) const;
-  // Where the shapes' bodies were at the last find (what driftSince measures from), in either
-  // direction (a state file: a run that carries its contacts on resumes bit for bit).
+  // Each body's (x, y, θ) at the last find that placed its shapes (θ = 0 for a particle; 0s for
+  // a body without a shape), by dense index: what driftSince measures from.
+  [[nodiscard]] std::span<const double> searchedAt() const { return searchedAt_; }
+  // searchedAt(), in either direction (a state file: a run that carries its contacts on resumes
+  // bit for bit).
   void serialize(StateArchive& archive);
   // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
   // ids find gives: for a solver that moves the bodies and measures the gaps again (the exact
@@ -107,6 +110,7 @@ class ContactFinder {
     Convex shape;
     double reach = 0.0;  // the farthest point of the shape from the body's center, m
     std::uint32_t part = 0;  // a chain's link, shifted into the ids' high bits
+    bool firstOfBody = false;  // its body's first shape
     Collider filter;
     // A chain's link: whether links come before and after it, and the next one's direction.
     bool link = false, hasPrevious = false, hasNext = false;
@@ -131,7 +135,7 @@ class ContactFinder {
   std::vector<Aabb> boxes_;
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
-  std::vector<double> foundAt_;        // [3 × shapes] its body's (x, y, θ) at the last find (θ = 0: a particle)
+  std::vector<double> searchedAt_;     // [3 × bodies] searchedAt()
   std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
   std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
   std::vector<double> reaches_;        // reachOf, by dense body

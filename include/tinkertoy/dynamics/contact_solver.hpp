@@ -213,15 +213,18 @@ class ContactSolver {
   void setAside(std::span<const char> asleep, std::vector<Point>& out);
   // Points set aside, back for the next prepare's warm start (their island woke).
   void welcome(std::span<const Point> woken);
-  // The points as the last prepare found them, with their impulses now, then the points
-  // `asleep` (a sleeping island's), the bodies named by id.
+  // The points as the last prepare found them (where they were found, and in the soft step
+  // their gaps as moved() left them), with their impulses now, then the points `asleep` (a
+  // sleeping island's), the bodies named by id.
   [[nodiscard]] std::vector<ContactReport> reports(const Model& model, std::span<const Point> asleep = {}) const;
   // The deepest penetration among the points prepared, −min(s, 0), m.
   [[nodiscard]] double deepestPenetration() const { return deepest_; }
   // The points' keys and impulses (all the next prepare's warm start needs) and what reports
-  // show, in either direction; while carriable(), also their manifolds and arms, and their gaps
-  // as moved() left them (all carry needs: a run that carries its points resumes bit for bit).
-  void serialize(StateArchive& archive);
+  // show, in either direction; while carriable(), also their manifolds, and their gaps as moved()
+  // left them, with the arms read back as each point's position less its body's place at the
+  // search, `searchedAt` (ContactFinder::searchedAt, read before): all carry needs, so that a
+  // run that carries its points resumes bit for bit.
+  void serialize(StateArchive& archive, std::span<const double> searchedAt);
   // `points`' keys, impulses and reports, in either direction, checked against `bodies` bodies.
   static void serializePoints(StateArchive& archive, std::vector<Point>& points, std::size_t bodies);
 
