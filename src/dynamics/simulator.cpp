@@ -47,7 +47,8 @@ void Simulator::step() {
   }
   double time = startTime;
   const bool edited = model_.revision() != committedRevision_;
-  if (edited) formulation_->modelEdited();
+  if (edited || formulationStale_) formulation_->modelEdited();
+  formulationStale_ = false;
   q_ = model_.q();
   v_ = model_.v();
   if (edited) {  // the reference moves to the edited state (runaway_watch.hpp), and its scale with it
@@ -58,16 +59,16 @@ void Simulator::step() {
   const ForceWork start = endForceWorkKnown_ && !edited ? endForceWork_ : forceWork({startTime, q_, v_});
 
   // A step refused below leaves the model where it was, not where the formulation's substeps
-  // left what it keeps between steps (warm starts, contacts carried on): to the formulation the
-  // next step's state is an edit's (Formulation::step's contract), which the revision says, in
-  // a state file too.
+  // left what it keeps between steps (warm starts, contacts carried on): Formulation::step's
+  // contract asks for modelEdited before it is given that state again. It is no edit of the
+  // model: the blow-up watch keeps its reference, so that the same step is refused again.
   struct Refusal {
-    Simulator& simulator;
+    bool& stale;
     bool committed = false;
     ~Refusal() {
-      if (!committed) simulator.committedRevision_ = ~simulator.model_.revision();
+      if (!committed) stale = true;
     }
-  } refusal{*this};
+  } refusal{formulationStale_};
   StepDiagnostics candidate;
   ForceWork end;
   try {

@@ -113,6 +113,10 @@ void Simulator::expectSameModelAndSettings(StateArchive& archive, std::string_vi
 
 void Simulator::serialize(StateArchive& archive, std::string_view origin) {
   expectSameModelAndSettings(archive, origin);
+  // After a refused step the formulation forgets what its substeps left (as the next step
+  // would), so that a state saved now resumes as this simulator goes on.
+  if (formulationStale_) formulation_->modelEdited();
+  formulationStale_ = false;
   // An edit not yet stepped (Formulation::modelEdited at the next step) is taken in before the
   // formulation reads its state, which is the edited model's: a state that says nothing was
   // edited does not leave the formulation with what it derived from the model before.

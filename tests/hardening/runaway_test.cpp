@@ -54,6 +54,34 @@ TEST(Runaway, AStiffSpringPendulumIsRefusedWhileItsStateIsStillSane) {
   EXPECT_LT(out.lastQ.lpNorm<Eigen::Infinity>(), 1e3) << out.lastQ.transpose();
 }
 
+// A refused step leaves the model at the last good state, and the same step, tried again, is
+// refused again: the refusal makes the formulation forget what its substeps kept, but it is no
+// edit of the model, so the criterion keeps its reference (it once took it for one, and the
+// retried step was committed with the particles hundreds of metres away).
+TEST(Runaway, ARefusedStepTriedAgainIsRefusedAgain) {
+  Scene scene = parseScene(R"({"particles": [{"id": "p1", "mass": 1, "position": [0, -1]},
+                                             {"id": "p2", "mass": 1, "position": [0, -2]}],
+      "forces": [{"type": "spring", "a": "p1", "b": "p2", "stiffness": 1e6, "rest_length": 1}],
+      "settings": {"dt": 0.004166666666666667}})");
+  scene.model.setVelocity(*scene.model.findBody("p2"), Eigen::Vector2d(0.1, 0));
+  Simulator sim(scene.model, scene.settings);
+  std::optional<std::uint64_t> refusedAt;
+  for (int i = 0; i < 400 && !refusedAt; ++i) {
+    try {
+      sim.step();
+    } catch (const SimulationError&) {
+      refusedAt = sim.stepCount() + 1;
+    }
+  }
+  ASSERT_TRUE(refusedAt.has_value()) << "never refused";
+  const Eigen::VectorXd good = scene.model.q();
+  for (int retry = 0; retry < 3; ++retry) {
+    EXPECT_THROW(sim.step(), SimulationError) << "retry " << retry;
+    EXPECT_EQ(sim.stepCount() + 1, *refusedAt);
+    EXPECT_EQ(scene.model.q(), good);
+  }
+}
+
 // A formula whose time term has a pole between steps (t / (t − 0.25)): its constraint would be
 // driven at 1e25 m/s. The step that crosses the pole is refused, naming the constraint.
 TEST(Runaway, AFormulaWithAPoleInTimeIsABlowUpNamingTheConstraint) {

@@ -203,6 +203,9 @@ class Simulator {
   std::uint64_t structureVersion_ = 0;
   long analysesReported_ = 0;  // the formulation's analyses() when diagnostics were last published
   std::uint64_t committedRevision_ = 0;  // the model's revision when the last step was committed
+  // A refused step left what the formulation keeps between steps where its substeps took it,
+  // not at the model's state: modelEdited before the formulation is used or saved again.
+  bool formulationStale_ = false;
   ForceWork endForceWork_;                // forceWork() of the last committed state
   bool endForceWorkKnown_ = false;        // and whether it is that of the model's state
   bool built_ = false;
