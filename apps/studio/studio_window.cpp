@@ -44,7 +44,11 @@ void loadFont() {
   }
 }
 
-Studio* studioOf(GLFWwindow* window) { return static_cast<Studio*>(glfwGetWindowUserPointer(window)); }
+InputOrder::Pointer cursorOf(GLFWwindow* window) {
+  double x = 0.0, y = 0.0;
+  glfwGetCursorPos(window, &x, &y);
+  return {static_cast<float>(x), static_cast<float>(y)};
+}
 
 }  // namespace
 
@@ -68,16 +72,24 @@ StudioWindow::StudioWindow(const Eigen::Vector2i& size, Options options) {
   ImGui::StyleColorsLight();
   ImGui::GetStyle().FrameRounding = 3.0f;
   loadFont();
-  // Every key press goes to the Studio's queue, from GLFW's callback (installed before ImGui's
-  // backend, which chains to it), so that none is lost between two frames.
+  // Every key press and mouse button goes to the window's queue, from GLFW's callbacks (installed
+  // before ImGui's backend, which chains to them), so that none is lost between two frames and
+  // each frame takes them in the order they came (input_order.hpp).
+  glfwSetWindowUserPointer(window_, this);
   glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int mods) {
-    if (Studio* studio = studioOf(w); studio && action == GLFW_PRESS) {
-      studio->pressKey(key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0);
+    auto* self = static_cast<StudioWindow*>(glfwGetWindowUserPointer(w));
+    if (self->studio_ && action == GLFW_PRESS) {
+      self->input_.key({key, (mods & GLFW_MOD_CONTROL) != 0, (mods & GLFW_MOD_SHIFT) != 0});
     }
+  });
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int button, int action, int) {
+    auto* self = static_cast<StudioWindow*>(glfwGetWindowUserPointer(w));
+    if (action == GLFW_PRESS || action == GLFW_RELEASE) self->input_.button(button, action == GLFW_PRESS, cursorOf(w));
   });
   // A scene file dropped on the window is opened (the first, if several).
   glfwSetDropCallback(window_, [](GLFWwindow* w, int count, const char** paths) {
-    if (Studio* studio = studioOf(w); studio && count > 0) studio->offerToOpen(paths[0]);
+    auto* self = static_cast<StudioWindow*>(glfwGetWindowUserPointer(w));
+    if (self->studio_ && count > 0) self->studio_->offerToOpen(paths[0]);
   });
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init(kShaderVersion);
@@ -91,7 +103,7 @@ StudioWindow::~StudioWindow() {
   glfwTerminate();
 }
 
-void StudioWindow::attach(Studio* studio) { glfwSetWindowUserPointer(window_, studio); }
+void StudioWindow::attach(Studio* studio) { studio_ = studio; }
 
 void StudioWindow::frame(Studio& studio, std::optional<double> frameSeconds, const std::function<void()>& beforeNewFrame,
                          const std::function<void(int width, int height)>& beforeShow) {
@@ -101,6 +113,12 @@ void StudioWindow::frame(Studio& studio, std::optional<double> frameSeconds, con
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
+  const InputOrder::Frame input = input_.take();
+  for (const InputOrder::Key& key : input.keys) studio.pressKey(key.key, key.ctrl, key.shift);
+  if (input.buttons) {
+    for (int b = 0; b < InputOrder::kButtons; ++b) io.MouseDown[b] = input.buttons->down[static_cast<std::size_t>(b)];
+    io.MousePos = {input.buttons->at.x, input.buttons->at.y};
+  }
   io.DeltaTime = frameSeconds ? static_cast<float>(*frameSeconds) : std::max(io.DeltaTime, kShortestFrame);
   if (beforeNewFrame) beforeNewFrame();
   ImGui::NewFrame();

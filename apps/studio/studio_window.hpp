@@ -13,6 +13,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "input_order.hpp"
+
 struct GLFWwindow;
 
 namespace tinkertoy::studio {
@@ -36,7 +38,8 @@ class StudioWindow {
   StudioWindow(const StudioWindow&) = delete;
   StudioWindow& operator=(const StudioWindow&) = delete;
 
-  // Key presses and dropped files go to `studio` from now on (nullptr: nowhere).
+  // Key presses and dropped files go to `studio` from now on (nullptr: nowhere). The keys reach
+  // it in order with the mouse buttons (input_order.hpp).
   void attach(Studio* studio);
   // One frame: input, the Studio's frame, drawing, the Studio's capture, then `beforeShow` (a
   // last look at the drawn frame, for --screenshot) and the swap. `frameSeconds` fixes the
@@ -52,6 +55,8 @@ class StudioWindow {
 
  private:
   GLFWwindow* window_ = nullptr;
+  Studio* studio_ = nullptr;
+  InputOrder input_;
 };
 
 }  // namespace tinkertoy::studio

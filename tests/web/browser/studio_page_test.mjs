@@ -239,7 +239,10 @@ test('a pendulum built by clicking is drawn where it was clicked, swings, follow
   await page.keyboard.press('5');  // Nail the pivot
   at = await canvasPoint(page, ...pivot);
   await page.mouse.click(at.x, at.y);
-  await page.waitForTimeout(300);
+  // The page takes the input in the order it came, however slowly it draws (a loaded machine may
+  // draw a frame only every few hundred ms): wait for the nail, then look at what was built.
+  await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).constraints.length >= 2,
+                             null, { timeout: 30000 }).catch(() => {});
 
   const built = await sceneIn(page);
   assert.equal(built.particles.length, 2);
