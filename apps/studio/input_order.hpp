@@ -6,9 +6,11 @@
 // machine, a browser tab in the background) a button's release, a key and a click can all fall
 // between two frames; the key then ran ahead of the release: a rod dragged out just before 5
 // (the Nail tool) was pressed ended as a spring, and the click meant for the nail was lost in the
-// drag. Here each frame takes the keys up to and including one button change, and sees the mouse
-// where it was at that change; what came after waits for the next frame. (Later versions of
-// ImGui queue their input the same way, and call it trickling.)
+// drag; and a key pressed and let go between two frames never reached ImGui's widgets (Enter in
+// the Save As dialog). Here each frame takes the keys up to and including one button change, and
+// sees the mouse where it was at that change, and each key it takes down; what came after waits
+// for the next frame. (Later versions of ImGui queue their input the same way, and call it
+// trickling.)
 //
 //   InputOrder input;
 //   input.button(0, true, {400, 250});    // from the platform's callbacks, as they come
@@ -16,6 +18,7 @@
 //   const InputOrder::Frame now = input.take();  // the press only: the 5 waits a frame
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <optional>
@@ -57,7 +60,10 @@ class InputOrder {
     Frame frame;
     while (!events_.empty()) {
       if (const Key* key = std::get_if<Key>(&events_.front())) {
-        if (frame.buttons) break;  // a key after this frame's button change waits
+        // A key after this frame's button change waits, as does a key pressed again (a widget
+        // sees a key down once a frame).
+        const bool again = std::any_of(frame.keys.begin(), frame.keys.end(), [&](const Key& k) { return k.key == key->key; });
+        if (frame.buttons || again) break;
         frame.keys.push_back(*key);
       } else {
         if (frame.buttons) break;  // one button change a frame

@@ -113,8 +113,17 @@ void StudioWindow::frame(Studio& studio, std::optional<double> frameSeconds, con
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
+  // A key shown down last frame only for its press is up again unless it is still held.
+  for (const int key : keysShownDown_) io.KeysDown[key] = glfwGetKey(window_, key) == GLFW_PRESS;
+  keysShownDown_.clear();
   const InputOrder::Frame input = input_.take();
-  for (const InputOrder::Key& key : input.keys) studio.pressKey(key.key, key.ctrl, key.shift);
+  for (const InputOrder::Key& key : input.keys) {
+    studio.pressKey(key.key, key.ctrl, key.shift);
+    if (key.key >= 0 && key.key < IM_ARRAYSIZE(io.KeysDown) && !io.KeysDown[key.key]) {
+      io.KeysDown[key.key] = true;  // pressed and let go since the last frame: the widgets see it
+      keysShownDown_.push_back(key.key);
+    }
+  }
   if (input.buttons) {
     for (int b = 0; b < InputOrder::kButtons; ++b) io.MouseDown[b] = input.buttons->down[static_cast<std::size_t>(b)];
     io.MousePos = {input.buttons->at.x, input.buttons->at.y};

@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "input_order.hpp"
 
@@ -57,6 +58,7 @@ class StudioWindow {
   GLFWwindow* window_ = nullptr;
   Studio* studio_ = nullptr;
   InputOrder input_;
+  std::vector<int> keysShownDown_;  // to ImGui for one frame, pressed and let go before it
 };
 
 }  // namespace tinkertoy::studio

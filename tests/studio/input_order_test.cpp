@@ -73,5 +73,14 @@ TEST(InputOrder, KeysAloneAllGoInOneFrameAndOtherButtonsAreNotTheStudios) {
   EXPECT_TRUE(input.take().keys.empty());
 }
 
+TEST(InputOrder, AKeyPressedTwiceBetweenTwoFramesIsSeenInTwoFrames) {
+  InputOrder input;  // Enter, Enter: a widget sees a key down once a frame
+  input.key({'\n', false, false});
+  input.key({'\n', false, false});
+  EXPECT_EQ(input.take().keys.size(), 1u);
+  EXPECT_EQ(input.take().keys.size(), 1u);
+  EXPECT_TRUE(input.take().keys.empty());
+}
+
 }  // namespace
 }  // namespace tinkertoy::studio

@@ -94,9 +94,17 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tinkertoy-page-'));
 after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 // A page of the Studio at `fragment`, its console errors collected, once its first frame is drawn.
-async function openPage(fragment = '') {
+// With `frameDelay` (ms), the page draws a frame only that long after it asks for one, as on a
+// loaded machine, so that input comes faster than the frames.
+async function openPage(fragment = '', { frameDelay = 0 } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
+  if (frameDelay > 0) {
+    await page.addInitScript(delay => {
+      const ask = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = draw => setTimeout(() => ask(draw), delay);
+    }, frameDelay);
+  }
   page.errors = [];
   page.on('console', m => { if (m.type() === 'error') page.errors.push(m.text()); });
   page.on('pageerror', e => page.errors.push(e.message));
@@ -220,95 +228,100 @@ test('files open from the picker and from a drop on the canvas', async () => {
   await closePage(page);
 });
 
-test('a pendulum built by clicking is drawn where it was clicked, swings, follows the mouse, saves and shares', async () => {
-  const page = await openPage();
-  await page.locator('#empty-canvas').click();
-  const pivot = [400, 250], bob = [400, 450];  // canvas pixels
-  await page.keyboard.press('2');  // the Particle tool
-  for (const p of [pivot, bob]) {
-    const at = await canvasPoint(page, ...p);
+// Once as a user draws it, and once with the page drawing a frame only every 300 ms: the clicks,
+// the drag and the keys between two frames are still taken in the order they came (a release, the
+// Nail key and the click on the pivot; Enter in the Save As dialog).
+for (const frameDelay of [0, 300]) {
+  test(`a pendulum built by clicking is drawn where it was clicked, swings, follows the mouse, saves and shares${frameDelay ? `, on a page drawing every ${frameDelay} ms` : ''}`, async () => {
+    const page = await openPage('', { frameDelay });
+    await page.locator('#empty-canvas').click();
+    const pivot = [400, 250], bob = [400, 450];  // canvas pixels
+    await page.keyboard.press('2');  // the Particle tool
+    for (const p of [pivot, bob]) {
+      const at = await canvasPoint(page, ...p);
+      await page.mouse.click(at.x, at.y);
+    }
+    await page.keyboard.press('3');  // Rod: a drag from one particle to the other
+    let at = await canvasPoint(page, ...pivot);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    at = await canvasPoint(page, ...bob);
+    await page.mouse.move(at.x, at.y, { steps: 8 });
+    await page.mouse.up();
+    await page.keyboard.press('5');  // Nail the pivot
+    at = await canvasPoint(page, ...pivot);
     await page.mouse.click(at.x, at.y);
-  }
-  await page.keyboard.press('3');  // Rod: a drag from one particle to the other
-  let at = await canvasPoint(page, ...pivot);
-  await page.mouse.move(at.x, at.y);
-  await page.mouse.down();
-  at = await canvasPoint(page, ...bob);
-  await page.mouse.move(at.x, at.y, { steps: 8 });
-  await page.mouse.up();
-  await page.keyboard.press('5');  // Nail the pivot
-  at = await canvasPoint(page, ...pivot);
-  await page.mouse.click(at.x, at.y);
-  // The page takes the input in the order it came, however slowly it draws (a loaded machine may
-  // draw a frame only every few hundred ms): wait for the nail, then look at what was built.
-  await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).constraints.length >= 2,
-                             null, { timeout: 30000 }).catch(() => {});
+    // The page takes the input in the order it came, however slowly it draws (a loaded machine may
+    // draw a frame only every few hundred ms): wait for the nail, then look at what was built.
+    await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).constraints.length >= 2,
+                               null, { timeout: 30000 }).catch(() => {});
 
-  const built = await sceneIn(page);
-  assert.equal(built.particles.length, 2);
-  assert.equal(built.constraints.length, 2, 'a rod and a nail');
-  const [p0, p1] = particlesOf(built);
-  const length = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
-  assert.ok(length > 0.5, `the rod is ${length} m long`);
-  // Both particles are drawn at the pixels clicked.
-  // ... and not a particle's colour a particle's width away.
-  const look = await lookAtCanvas(page, [pivot, bob, [pivot[0] + 14, pivot[1] + 14], [bob[0] + 14, bob[1] + 14]]);
-  look.at.slice(0, 2).forEach((c, k) => assert.ok(near(c, kParticle, 12), `no particle at pixel ${[pivot, bob][k]}: ${c}`));
-  look.at.slice(2).forEach(c => assert.ok(!near(c, kParticle, 40), `a particle's colour off the particle: ${c}`));
+    const built = await sceneIn(page);
+    assert.equal(built.particles.length, 2);
+    assert.equal(built.constraints.length, 2, 'a rod and a nail');
+    const [p0, p1] = particlesOf(built);
+    const length = Math.hypot(p1[0] - p0[0], p1[1] - p0[1]);
+    assert.ok(length > 0.5, `the rod is ${length} m long`);
+    // Both particles are drawn at the pixels clicked.
+    // ... and not a particle's colour a particle's width away.
+    const look = await lookAtCanvas(page, [pivot, bob, [pivot[0] + 14, pivot[1] + 14], [bob[0] + 14, bob[1] + 14]]);
+    look.at.slice(0, 2).forEach((c, k) => assert.ok(near(c, kParticle, 12), `no particle at pixel ${[pivot, bob][k]}: ${c}`));
+    look.at.slice(2).forEach(c => assert.ok(!near(c, kParticle, 40), `a particle's colour off the particle: ${c}`));
 
-  // Run, and pull the bob to the right with the Drag tool.
-  await page.keyboard.press('1');
-  await page.keyboard.press('Space');
-  await page.waitForTimeout(200);
-  const swinging = particlesOf(await sceneIn(page))[1];
-  at = await canvasPoint(page, ...bob);
-  await page.mouse.move(at.x, at.y);
-  await page.mouse.down();
-  for (let k = 1; k <= 10; ++k) {
-    await page.mouse.move(at.x + 20 * k, at.y - 5 * k);
-    await page.waitForTimeout(60);
-  }
-  await page.waitForTimeout(800);
-  const pulled = await sceneIn(page);
-  // The picture of the page in the README (scripts/make-images.sh asks for it).
-  if (process.env.TINKERTOY_PAGE_SCREENSHOT) await page.screenshot({ path: process.env.TINKERTOY_PAGE_SCREENSHOT });
-  await page.mouse.up();
-  const [q0, q1] = particlesOf(pulled);
-  assert.ok(Math.hypot(q0[0] - p0[0], q0[1] - p0[1]) < 1e-6, 'the nail held');
-  assert.ok(Math.abs(Math.hypot(q1[0] - q0[0], q1[1] - q0[1]) - length) < 1e-3 * length, 'the rod kept its length');
-  assert.ok(q1[0] - p0[0] > 0.3 * length, `the bob was not pulled right: at ${q1}, was at ${swinging}`);
+    // Run, and pull the bob to the right with the Drag tool.
+    await page.keyboard.press('1');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(200);
+    const swinging = particlesOf(await sceneIn(page))[1];
+    at = await canvasPoint(page, ...bob);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 10; ++k) {
+      await page.mouse.move(at.x + 20 * k, at.y - 5 * k);
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(800);
+    const pulled = await sceneIn(page);
+    // The picture of the page in the README (scripts/make-images.sh asks for it).
+    if (process.env.TINKERTOY_PAGE_SCREENSHOT) await page.screenshot({ path: process.env.TINKERTOY_PAGE_SCREENSHOT });
+    await page.mouse.up();
+    const [q0, q1] = particlesOf(pulled);
+    assert.ok(Math.hypot(q0[0] - p0[0], q0[1] - p0[1]) < 1e-6, 'the nail held');
+    assert.ok(Math.abs(Math.hypot(q1[0] - q0[0], q1[1] - q0[1]) - length) < 1e-3 * length, 'the rod kept its length');
+    assert.ok(q1[0] - p0[0] > 0.3 * length, `the bob was not pulled right: at ${q1}, was at ${swinging}`);
 
-  // Save (Ctrl+S; untitled, so Save As, whose name Enter takes) downloads the file.
-  await page.keyboard.press('Space');  // pause
-  // The page keeps Ctrl+S from the browser (which would save the page), and the Studio gets it.
-  await page.evaluate(() => window.addEventListener('keydown', e => { if (e.key === 's') window.savePrevented = e.defaultPrevented; }));
-  // Enter answers the Save As dialog once it has appeared, which on a loaded machine can take
-  // longer than any fixed wait: it is pressed again until the download starts.
-  let download = null;
-  const downloading = page.waitForEvent('download', { timeout: 60000 }).then(d => (download = d));
-  await page.keyboard.press('Control+s');
-  for (let k = 0; k < 100 && !download; ++k) {
-    await page.waitForTimeout(300);
-    if (!download) await page.keyboard.press('Enter');
-  }
-  await downloading;
-  assert.equal(download.suggestedFilename(), 'untitled.json');
-  assert.equal(await page.evaluate(() => window.savePrevented), true);
-  const savedFile = path.join(scratch, 'saved.json');
-  await download.saveAs(savedFile);
-  const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8'));
-  assert.equal(saved.particles.length, 2);
-  assert.equal(saved.constraints.length, 2);
+    // Save (Ctrl+S; untitled, so Save As, whose name Enter takes) downloads the file.
+    await page.keyboard.press('Space');  // pause
+    // The page keeps Ctrl+S from the browser (which would save the page), and the Studio gets it.
+    await page.evaluate(() => window.addEventListener('keydown', e => { if (e.key === 's') window.savePrevented = e.defaultPrevented; }));
+    // Enter answers the Save As dialog once it has appeared, which on a loaded machine can take
+    // longer than any fixed wait: it is pressed again until the download starts.
+    let download = null;
+    const downloading = page.waitForEvent('download', { timeout: 60000 }).then(d => (download = d));
+    await page.keyboard.press('Control+s');
+    for (let k = 0; k < 100 && !download; ++k) {
+      await page.waitForTimeout(300);
+      if (!download) await page.keyboard.press('Enter');
+    }
+    await downloading;
+    assert.equal(download.suggestedFilename(), 'untitled.json');
+    assert.equal(await page.evaluate(() => window.savePrevented), true);
+    const savedFile = path.join(scratch, 'saved.json');
+    await download.saveAs(savedFile);
+    const saved = JSON.parse(fs.readFileSync(savedFile, 'utf8'));
+    assert.equal(saved.particles.length, 2);
+    assert.equal(saved.constraints.length, 2);
 
-  // Share: the address now carries the model, and a new page opens it from there.
-  await page.locator('#share-button').click();
-  await page.waitForFunction(() => document.getElementById('share-link').value.includes('#scene='));
-  const link = new URL(await page.locator('#share-link').inputValue());
-  const other = await openPage(link.hash);
-  assert.deepEqual(particlesOf(await sceneIn(other)), particlesOf(await sceneIn(page)));
-  await closePage(other);
-  await closePage(page);
-});
+    // Share: the address now carries the model, and a new page opens it from there.
+    await page.locator('#share-button').click();
+    await page.waitForFunction(() => document.getElementById('share-link').value.includes('#scene='));
+    const link = new URL(await page.locator('#share-link').inputValue());
+    const other = await openPage(link.hash);
+    assert.deepEqual(particlesOf(await sceneIn(other)), particlesOf(await sceneIn(page)));
+    await closePage(other);
+    await closePage(page);
+  });
+}
 
 test('a video cannot be recorded in the browser, and the Studio says so instead of failing', async () => {
   const page = await openPage('#example=pendulum');
