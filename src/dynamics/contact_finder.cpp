@@ -1,9 +1,14 @@
 #include "tinkertoy/dynamics/contact_finder.hpp"
 
+#include "common/fnv1a.hpp"
 #include "common/parallel_loop.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <optional>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 
 namespace tinkertoy {
@@ -96,6 +101,46 @@ void ContactFinder::build(const Model& model) {
   frozen_.assign(colliders_.size(), 0);
   contacts_.reserve(4 * colliders_.size());
   pairManifolds_.reserve(8 * colliders_.size());
+  collidersHash_ = hashOf(colliders_, joined_);
+}
+
+std::uint64_t ContactFinder::hashOf(const std::vector<Proxy>& colliders,
+                                    const std::vector<std::pair<std::size_t, std::size_t>>& joined) {
+  std::uint64_t hash = detail::kFnv1aStart;
+  const auto mix = [&hash]<class T>(const T& x) {
+    static_assert(std::is_arithmetic_v<T>);  // no padding to hash
+    hash = detail::fnv1a(std::string_view(reinterpret_cast<const char*>(&x), sizeof x), hash);
+  };
+  const auto mixOptional = [&](const std::optional<double>& x) {
+    mix(x.has_value());
+    mix(x.value_or(0.0));
+  };
+  mix(colliders.size());
+  for (const Proxy& c : colliders) {
+    mix(c.body);
+    mix(c.turns);
+    mix(c.driven);
+    mix(c.shape.count);
+    mix(c.shape.radius);
+    for (int k = 0; k < c.shape.count; ++k) {
+      mix(c.shape.vertices[static_cast<std::size_t>(k)].x());
+      mix(c.shape.vertices[static_cast<std::size_t>(k)].y());
+    }
+    mixOptional(c.filter.friction);
+    mixOptional(c.filter.restitution);
+    mix(c.filter.category);
+    mix(c.filter.mask);
+    mix(c.filter.group);
+    mix(c.link);
+    mix(c.hasPrevious);
+    mix(c.hasNext);
+  }
+  mix(joined.size());
+  for (const auto& [a, b] : joined) {
+    mix(a);
+    mix(b);
+  }
+  return hash;
 }
 
 bool ContactFinder::excluded(std::size_t i, std::size_t j) const {
@@ -143,11 +188,14 @@ double ContactFinder::driftSince(const StateView& state, double h) const {
   return farthest;
 }
 
-void ContactFinder::serialize(StateArchive& archive) {
+bool ContactFinder::serialize(StateArchive& archive) {
+  std::int64_t colliders = std::bit_cast<std::int64_t>(collidersHash_);
+  archive.integer(colliders);
   archive.numbers(searchedAt_, searchedAt_.size());
   if (archive.reading() && !std::all_of(searchedAt_.begin(), searchedAt_.end(), [](double x) { return std::isfinite(x); })) {
     throw StateError("the state file holds a place of a body at its last contact search that is not finite");
   }
+  return std::bit_cast<std::uint64_t>(colliders) == collidersHash_;
 }
 
 Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView& state, double speculative) const {

@@ -91,8 +91,10 @@ void VelocityFormulation::serialize(StateArchive& archive) {
   archive.numbers(lambda_, m);
   archive.numbers(force_, n);
   if (global_) global_->serialize(archive);
+  bool sameShapes = true;
   if (settings_.velocity.collisions) {
-    contactFinder_.serialize(archive);  // where the bodies were at the search of the points carried on
+    // Where the bodies were at the search of the points carried on, and with which shapes.
+    sameShapes = contactFinder_.serialize(archive);
     contacts_.serialize(archive, contactFinder_.searchedAt());
   }
   if (sleeping_) islands_.serialize(archive);
@@ -103,6 +105,9 @@ void VelocityFormulation::serialize(StateArchive& archive) {
     }
   }
   if (archive.reading()) evaluatedAtEnd_ = false;
+  // A state saved with other shapes (before an edit of them, restored over it) is taken in as
+  // that edit: its points are kept to warm the solver, but not carried on, and every island wakes.
+  if (archive.reading() && !sameShapes) modelEdited();
 }
 
 void VelocityFormulation::modelEdited() {

@@ -200,6 +200,54 @@ TEST(ContactCarry, AStateSavedAroundAnEditOfTheShapesResumes) {
   EXPECT_NEAR(ballHeight(edited.model), 4.0 + 0.2, 0.01);
 }
 
+// A box resting on the ground carries its points; it is made 1.2 m tall (its center stays, so
+// its bottom goes 10 cm into the ground), and the state saved before that is restored over it,
+// into a simulator of the tall box and into the one that saved it, its edit still to be taken in.
+// A state file's points are those of the shapes it was saved with: here they are not carried on,
+// and the box is pushed out of the ground as when the edit is stepped without a restore.
+TEST(ContactCarry, AStateSavedBeforeAnEditOfTheShapesCarriesNothingOver) {
+  const auto grow = [](Model& model) {
+    model.editBody<RigidBodySettings>(*model.findBody("b0_0"), [](RigidBodySettings& s) { s.shape = Shape::box(1.0, 1.2); });
+  };
+  const auto bottom = [](const Model& model) {
+    return model.q()[static_cast<Eigen::Index>(model.offsetOf(*model.findBody("b0_0"))) + 1] - 0.6;
+  };
+  const auto run = [](Simulator& simulator) {
+    for (int k = 0; k < 60; ++k) simulator.step();
+  };
+  Scene scene = parseScene(pile(1));
+  Simulator simulator(scene.model, scene.settings);
+  int steps = 0;
+  for (std::vector<ContactReport> previous; steps < 120; ++steps) {
+    simulator.step();
+    const std::vector<ContactReport> now = simulator.contacts();
+    if (steps > 20 && samePlaces(previous, now)) break;
+    previous = now;
+  }
+  ASSERT_LT(steps, 120) << "the state is saved mid-carry";
+  const std::string state = simulator.saveState();
+
+  Scene stepped = parseScene(pile(1));
+  Simulator editedOnly(stepped.model, stepped.settings);
+  editedOnly.restoreState(state);
+  grow(stepped.model);
+  run(editedOnly);
+  EXPECT_GT(bottom(stepped.model), -0.01) << "stepping the edit pushes the box out";
+
+  Scene tall = parseScene(pile(1));
+  grow(tall.model);
+  Simulator madeTall(tall.model, tall.settings);
+  madeTall.restoreState(state);
+  run(madeTall);
+  EXPECT_GT(bottom(tall.model), -0.01) << "restored into a simulator of the tall box";
+
+  grow(scene.model);
+  simulator.restoreState(state);
+  run(simulator);
+  EXPECT_GT(bottom(scene.model), -0.01) << "restored over the edit still to be taken in";
+  EXPECT_EQ(scene.model.q(), tall.model.q());
+}
+
 // A state whose carried manifold has a normal that is not a unit vector (forged, its checksum made
 // true) is refused, naming it, and the simulator goes on as if never asked.
 TEST(ContactCarry, AStateWithAForgedNormalIsRefused) {

@@ -40,7 +40,7 @@
 
 namespace tinkertoy {
 
-inline constexpr std::uint32_t kStateFormatVersion = 8;
+inline constexpr std::uint32_t kStateFormatVersion = 9;
 // The largest state file readStateFile() reads: 2 GiB.
 inline constexpr std::size_t kMaxStateFileBytes = std::size_t{2} << 30;
 

@@ -87,9 +87,11 @@ class ContactFinder {
   // Each body's (x, y, θ) at the last find that placed its shapes (θ = 0 for a particle; 0s for
   // a body without a shape), by dense index: what driftSince measures from.
   [[nodiscard]] std::span<const double> searchedAt() const { return searchedAt_; }
-  // searchedAt(), in either direction (a state file: a run that carries its contacts on resumes
-  // bit for bit).
-  void serialize(StateArchive& archive);
+  // searchedAt() and a hash of the shapes, their surfaces and filters, and the pairs that never
+  // collide, in either direction (a state file: a run that carries its contacts on resumes bit
+  // for bit). Returns whether the state was saved with the shapes this finder was built with:
+  // when not (a state saved before an edit of the shapes), its contacts must not be carried on.
+  [[nodiscard]] bool serialize(StateArchive& archive);
   // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
   // ids find gives: for a solver that moves the bodies and measures the gaps again (the exact
   // mode's projection, dynamics/contact_rows.hpp).
@@ -124,6 +126,10 @@ class ContactFinder {
   [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const Placement& xi, const Placement& xj,
                                      double speculative) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
+  // What the contacts found depend on besides the state: FNV-1a over every field of the shapes
+  // but the derived ones, and over the pairs that never collide.
+  [[nodiscard]] static std::uint64_t hashOf(const std::vector<Proxy>& colliders,
+                                            const std::vector<std::pair<std::size_t, std::size_t>>& joined);
   // body(begin, end, thread) over [0, n), shared among the threads by n alone, for loops whose
   // iterations cost at least `minimumShare`'s worth a thread.
   template <class Body>
@@ -136,6 +142,7 @@ class ContactFinder {
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
   std::vector<double> searchedAt_;     // [3 × bodies] searchedAt()
+  std::uint64_t collidersHash_ = 0;    // hashOf the colliders built
   std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
   std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
   std::vector<double> reaches_;        // reachOf, by dense body
