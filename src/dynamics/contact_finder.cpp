@@ -97,6 +97,7 @@ void ContactFinder::build(const Model& model) {
   margins_.resize(colliders_.size());
   placements_.resize(colliders_.size());
   searchedAt_.assign(3 * model.bodyCount(), 0.0);
+  movedAtSearch_.assign(2 * model.bodyCount(), 0.0);
   still_.assign(colliders_.size(), 0);
   frozen_.assign(colliders_.size(), 0);
   contacts_.reserve(4 * colliders_.size());
@@ -175,25 +176,30 @@ Manifold ContactFinder::collidePair(std::size_t i, std::size_t j, const Placemen
   return m;
 }
 
-double ContactFinder::driftSince(const StateView& state, double h) const {
-  double farthest = 0.0;
-  for (std::size_t i = 0; i < colliders_.size(); ++i) {
-    const Proxy& c = colliders_[i];
+bool ContactFinder::withinLeeway(const StateView& state, double h, double slop) const {
+  for (const Proxy& c : colliders_) {
     const double* at = &searchedAt_[3 * c.body];
+    const double* then = &movedAtSearch_[2 * c.body];
     const double turned = c.turns ? std::abs(state.q[c.offset + 2] - at[2]) : 0.0;
     const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
     const double moved = std::hypot(state.q[c.offset] - at[0], state.q[c.offset + 1] - at[1]);
-    farthest = std::max(farthest, moved + turned * c.reach + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach));
+    const double drift = moved + turned * c.reach + h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+    if (drift > std::min(2.0 * slop, slop + then[0] + then[1] * c.reach)) return false;
   }
-  return farthest;
+  return true;
 }
 
 bool ContactFinder::serialize(StateArchive& archive) {
   std::int64_t colliders = std::bit_cast<std::int64_t>(collidersHash_);
   archive.integer(colliders);
   archive.numbers(searchedAt_, searchedAt_.size());
+  archive.numbers(movedAtSearch_, movedAtSearch_.size());
   if (archive.reading() && !std::all_of(searchedAt_.begin(), searchedAt_.end(), [](double x) { return std::isfinite(x); })) {
     throw StateError("the state file holds a place of a body at its last contact search that is not finite");
+  }
+  if (archive.reading() &&
+      !std::all_of(movedAtSearch_.begin(), movedAtSearch_.end(), [](double x) { return std::isfinite(x) && x >= 0.0; })) {
+    throw StateError("the state file holds a move of a body at its last contact search that is negative or not finite");
   }
   return std::bit_cast<std::uint64_t>(colliders) == collidersHash_;
 }
@@ -214,7 +220,8 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
       if (sleeps && frozen_[i]) continue;  // a sleeping body does not move: its box is as it was made
       frozen_[i] = sleeps;
       const double spin = c.turns ? std::abs(state.v[c.offset + 2]) : 0.0;
-      const double move = h * (state.v.segment<2>(c.offset).norm() + spin * c.reach);
+      const double glide = h * state.v.segment<2>(c.offset).norm();
+      const double move = glide + h * spin * c.reach;
       still_[i] = sleeps || (c.driven && move == 0.0);
       farthest = std::max(farthest, move);
       margins_[i] = 2.0 * slop + move;
@@ -224,6 +231,8 @@ std::span<const BodyContact> ContactFinder::find(const StateView& state, double 
         at[0] = state.q[c.offset];
         at[1] = state.q[c.offset + 1];
         at[2] = c.turns ? state.q[c.offset + 2] : 0.0;
+        movedAtSearch_[2 * c.body] = glide;
+        movedAtSearch_[2 * c.body + 1] = h * spin;
       }
       boxes_[i] = boundsOf(c.shape, placements_[i]).grown(margins_[i]);
     }

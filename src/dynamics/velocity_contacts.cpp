@@ -9,17 +9,18 @@ namespace tinkertoy {
 
 void VelocityFormulation::softContacts(double time, const Eigen::VectorXd& q, Eigen::VectorXd& v, double h,
                                        double step) {
-  // A step whose bodies have all stayed within the slop of where they were at its points'
+  // A step whose bodies have all stayed within their leeway of where they were at its points'
   // search, counting what they can move within it at their velocities now, carries them on
   // without a search (a pile at rest): a pair the search did not find was more than the two
-  // bodies' margins apart (each twice the slop and what the body could move in that step), so
-  // each body keeps at least the slop for what it gains in speed within this step. Else the
+  // bodies' margins apart (each twice the slop and what the body could move in that step, m₀),
+  // and a body's leeway, min(2 slop, slop + m₀), keeps at least the slop of its margin for what
+  // it gains in speed within this step (ContactFinder::withinLeeway). Else the
   // points are found at the step's first substep, within what the bodies can close in the whole
   // step, and carried through its other substeps while no body moves by more than twice the
   // slop in the step (whose contacts then keep their features), else found again at each.
   const double slop = contacts_.material().slop;
   if (step > 0.0) {
-    carryContacts_ = contacts_.carriable() && contactFinder_.driftSince({time, q, v}, step) <= slop;
+    carryContacts_ = contacts_.carriable() && contactFinder_.withinLeeway({time, q, v}, step, slop);
     if (!carryContacts_) {
       prepareContacts(time, q, v, h, step);
       carryContacts_ = contactFinder_.farthestMove() <= 2.0 * slop;

@@ -46,6 +46,35 @@ TEST(ContactFinder, FindsWhatTouchesAndWhatIsAboutTo) {
   EXPECT_NEAR(wider[1].manifold.points[0].separation, 0.04, 1e-12);
 }
 
+// withinLeeway: a shape whose drift since the find, |x − x₀| + reach |θ − θ₀| + h (|v| + |ω| reach),
+// is at most min(2 slop, slop + m₀), m₀ = h (|v₀| + |ω₀| reach) at the find. A unit box (reach
+// √½ m) at h = 1/60 s and a slop of 5 mm: at rest its leeway is the slop; gliding at 0.3 m/s it
+// is 2 slop (m₀ = 5 mm), of which its glide in the coming step takes 5 mm; turning at 0.3 rad/s
+// it is slop + 3.5 mm; and a box gliding at 1.2 m/s (m₀ = 2 cm) is out of it at once.
+TEST(ContactFinder, EachShapeKeepsALeewayOfTheSlopAndItsMoveAtTheSearch) {
+  constexpr double h = 1.0 / 60.0, slop = 0.005, reach = 0.70710678118654752;
+  const auto within = [&](const Eigen::Vector3d& velocity, const Eigen::Vector3d& displacement) {
+    Model model(2);
+    model.addBody(makeBody(RigidBodySettings{.shape = Shape::box(1.0, 1.0)}), Eigen::Vector3d::Zero(), velocity);
+    ContactFinder finder;
+    finder.build(model);
+    finder.find(model.state(), h, slop);
+    const Eigen::VectorXd q = model.q() + displacement, v = model.v();
+    return finder.withinLeeway({0.0, q, v}, h, slop);
+  };
+  const Eigen::Vector3d rest = Eigen::Vector3d::Zero();
+  EXPECT_TRUE(within(rest, rest));
+  EXPECT_TRUE(within(rest, {0.0, 0.0049, 0.0}));
+  EXPECT_FALSE(within(rest, {0.0, 0.0051, 0.0}));
+  const Eigen::Vector3d gliding(0.3, 0.0, 0.0);
+  EXPECT_TRUE(within(gliding, {0.0049, 0.0, 0.0}));
+  EXPECT_FALSE(within(gliding, {0.0051, 0.0, 0.0}));
+  const Eigen::Vector3d turning(0.0, 0.0, 0.3);  // m₀ = h 0.3 reach = 3.54 mm
+  EXPECT_TRUE(within(turning, {0.0, 0.0, 0.0049 / reach}));
+  EXPECT_FALSE(within(turning, {0.0, 0.0, 0.0051 / reach}));
+  EXPECT_FALSE(within({1.2, 0.0, 0.0}, rest));
+}
+
 // Two static boxes overlapping, and two boxes overlapping at a hinge: neither pair collides. With
 // the hinge disabled (a broken joint), after the next build, the second pair does.
 TEST(ContactFinder, WhatNothingMovesAndWhatAJointJoinsDoNotCollide) {

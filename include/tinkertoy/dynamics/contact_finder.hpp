@@ -79,15 +79,17 @@ class ContactFinder {
   [[nodiscard]] std::span<const BodyContact> found() const { return contacts_; }
   // The farthest any point of a collider moves within the last find's h at its velocities then, m.
   [[nodiscard]] double farthestMove() const { return farthest_; }
-  // The farthest any point of a collider has moved since the last find, plus what it can move
-  // within h at its velocities at `state`: max over the shapes of
-  // |x − x₀| + reach |θ − θ₀| + h (|v| + |ω| reach), m (x₀, θ₀ the shape's body at the find).
-  // Right after a find, at its state and h, it is farthestMove().
-  [[nodiscard]] double driftSince(const StateView& state, double h) const;
+  // Whether every shape is still within its leeway of where its body was at the last find: its
+  // drift, how far it has moved since plus what it can move within h at its velocities at
+  // `state`, |x − x₀| + reach |θ − θ₀| + h (|v| + |ω| reach) (x₀, θ₀ its body's at the find), at
+  // most min(2 slop, slop + m₀), where m₀ = h₀ (|v₀| + |ω₀| reach) is what it could move in the
+  // find's h₀ at its velocities then, and its margin there 2 slop + m₀. Right after a find, at its
+  // state and h, each drift is its m₀: within, unless the shape moves more than 2 slop a step.
+  [[nodiscard]] bool withinLeeway(const StateView& state, double h, double slop) const;
   // Each body's (x, y, θ) at the last find that placed its shapes (θ = 0 for a particle; 0s for
   // a body without a shape), by dense index: what driftSince measures from.
   [[nodiscard]] std::span<const double> searchedAt() const { return searchedAt_; }
-  // searchedAt() and a hash of the shapes, their surfaces and filters, and the pairs that never
+  // searchedAt(), each body's move at the find (withinLeeway's m₀) and a hash of the shapes, their surfaces and filters, and the pairs that never
   // collide, in either direction (a state file: a run that carries its contacts on resumes bit
   // for bit). Returns whether the state was saved with the shapes this finder was built with:
   // when not (a state saved before an edit of the shapes), its contacts must not be carried on.
@@ -142,6 +144,7 @@ class ContactFinder {
   std::vector<double> margins_;
   std::vector<Placement> placements_;  // each shape's at the last find (one sine and cosine a shape)
   std::vector<double> searchedAt_;     // [3 × bodies] searchedAt()
+  std::vector<double> movedAtSearch_;  // [2 × bodies] h |v| and h |ω| at the last find that placed its shapes
   std::uint64_t collidersHash_ = 0;    // hashOf the colliders built
   std::vector<char> still_;            // a shape that sleeps, or that nothing moves and has no velocity
   std::vector<char> frozen_;           // a sleeping shape whose box and placement are made
