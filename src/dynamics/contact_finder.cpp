@@ -4,7 +4,6 @@
 #include "common/parallel_loop.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -190,7 +189,7 @@ bool ContactFinder::withinLeeway(const StateView& state, double h, double slop) 
 }
 
 bool ContactFinder::serialize(StateArchive& archive) {
-  std::int64_t colliders = std::bit_cast<std::int64_t>(collidersHash_);
+  std::int64_t colliders = static_cast<std::int64_t>(collidersHash_);
   archive.integer(colliders);
   archive.numbers(searchedAt_, searchedAt_.size());
   archive.numbers(movedAtSearch_, movedAtSearch_.size());
@@ -201,7 +200,7 @@ bool ContactFinder::serialize(StateArchive& archive) {
       !std::all_of(movedAtSearch_.begin(), movedAtSearch_.end(), [](double x) { return std::isfinite(x) && x >= 0.0; })) {
     throw StateError("the state file holds a move of a body at its last contact search that is negative or not finite");
   }
-  return std::bit_cast<std::uint64_t>(colliders) == collidersHash_;
+  return static_cast<std::uint64_t>(colliders) == collidersHash_;
 }
 
 Manifold ContactFinder::collideAgain(const BodyContact& contact, const StateView& state, double speculative) const {
