@@ -5,12 +5,12 @@
 // pressed since the last frame at the start of the next. On a page that draws slowly (a loaded
 // machine, a browser tab in the background) a button's release, a key and a click can all fall
 // between two frames; the key then ran ahead of the release: a rod dragged out just before 5
-// (the Nail tool) was pressed ended as a spring, and the click meant for the nail was lost in the
-// drag; and a key pressed and let go between two frames never reached ImGui's widgets (Enter in
+// (the Nail tool) was pressed was dropped with the tool's change, and the click meant for the
+// nail fell into the drag; and a key pressed and let go between two frames never reached ImGui's widgets (Enter in
 // the Save As dialog). Here each frame takes the keys up to and including one button change, and
 // sees the mouse where it was at that change, and each key it takes down; what came after waits
-// for the next frame. (Later versions of ImGui queue their input the same way, and call it
-// trickling.)
+// for the next frame, and a key the frame before took waits a frame more. (Later versions of
+// ImGui queue their input the same way, and call it trickling.)
 //
 //   InputOrder input;
 //   input.button(0, true, {400, 250});    // from the platform's callbacks, as they come
@@ -38,14 +38,15 @@ class InputOrder {
   struct Pointer {
     float x = 0.0f, y = 0.0f;  // window coordinates, as the platform gives the cursor
   };
-  // What a frame takes: the keys to act on before the mouse, then, if a button changed, every
-  // button's state and where the pointer was when it changed (otherwise the platform's own reading
-  // stands).
+  // What a frame takes: the keys to act on before the mouse, then the buttons: while a change is
+  // taken or still waiting, every button's state as of the last change taken and, if one was
+  // taken this frame, where the pointer was at it (without one, the platform's own reading of
+  // the buttons and the pointer stands).
   struct Frame {
     std::vector<Key> keys;
     struct Buttons {
       std::array<bool, kButtons> down{};
-      Pointer at;
+      std::optional<Pointer> at;
     };
     std::optional<Buttons> buttons;
   };
@@ -58,21 +59,32 @@ class InputOrder {
 
   [[nodiscard]] Frame take() {
     Frame frame;
+    bool changed = false;
+    std::vector<int> taken;
     while (!events_.empty()) {
       if (const Key* key = std::get_if<Key>(&events_.front())) {
-        // A key after this frame's button change waits, as does a key pressed again (a widget
-        // sees a key down once a frame).
-        const bool again = std::any_of(frame.keys.begin(), frame.keys.end(), [&](const Key& k) { return k.key == key->key; });
-        if (frame.buttons || again) break;
+        // A key after this frame's button change waits; so does a key taken this frame or the
+        // last, so that a widget sees it up between two presses (ImGui reads a key's state once
+        // a frame, and a key held down two frames is one press).
+        const auto in = [&](const std::vector<int>& keys) { return std::find(keys.begin(), keys.end(), key->key) != keys.end(); };
+        if (changed || in(taken) || in(lastTaken_)) break;
         frame.keys.push_back(*key);
+        taken.push_back(key->key);
       } else {
-        if (frame.buttons) break;  // one button change a frame
+        if (changed) break;  // one button change a frame
         const ButtonChange& change = std::get<ButtonChange>(events_.front());
         down_[static_cast<std::size_t>(change.button)] = change.down;
         frame.buttons = Frame::Buttons{down_, change.at};
+        changed = true;
       }
       events_.pop_front();
     }
+    lastTaken_ = std::move(taken);
+    // A change still waiting (behind a key that waits) keeps the buttons as the last one left
+    // them: the platform's reading would show it before the keys that came first.
+    const bool changeWaits = std::any_of(events_.begin(), events_.end(),
+                                         [](const auto& e) { return std::holds_alternative<ButtonChange>(e); });
+    if (!changed && changeWaits) frame.buttons = Frame::Buttons{down_, std::nullopt};
     return frame;
   }
 
@@ -84,6 +96,7 @@ class InputOrder {
   };
   std::deque<std::variant<Key, ButtonChange>> events_;
   std::array<bool, kButtons> down_{};
+  std::vector<int> lastTaken_;  // the keys the last frame took
 };
 
 }  // namespace tinkertoy::studio

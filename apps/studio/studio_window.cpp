@@ -126,7 +126,7 @@ void StudioWindow::frame(Studio& studio, std::optional<double> frameSeconds, con
   }
   if (input.buttons) {
     for (int b = 0; b < InputOrder::kButtons; ++b) io.MouseDown[b] = input.buttons->down[static_cast<std::size_t>(b)];
-    io.MousePos = {input.buttons->at.x, input.buttons->at.y};
+    if (input.buttons->at) io.MousePos = {input.buttons->at->x, input.buttons->at->y};
   }
   io.DeltaTime = frameSeconds ? static_cast<float>(*frameSeconds) : std::max(io.DeltaTime, kShortestFrame);
   if (beforeNewFrame) beforeNewFrame();

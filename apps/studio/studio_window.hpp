@@ -39,8 +39,9 @@ class StudioWindow {
   StudioWindow(const StudioWindow&) = delete;
   StudioWindow& operator=(const StudioWindow&) = delete;
 
-  // Key presses and dropped files go to `studio` from now on (nullptr: nowhere). The keys reach
-  // it in order with the mouse buttons (input_order.hpp).
+  // Dropped files go to `studio` from now on, and key presses are kept for the Studio that
+  // frame() draws (nullptr: neither). The keys reach it in order with the mouse buttons
+  // (input_order.hpp).
   void attach(Studio* studio);
   // One frame: input, the Studio's frame, drawing, the Studio's capture, then `beforeShow` (a
   // last look at the drawn frame, for --screenshot) and the swap. `frameSeconds` fixes the

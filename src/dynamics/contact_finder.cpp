@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -111,13 +110,9 @@ std::uint64_t ContactFinder::hashOf(const std::vector<Proxy>& colliders,
     static_assert(std::is_arithmetic_v<T>);  // no padding to hash
     hash = detail::fnv1a(std::string_view(reinterpret_cast<const char*>(&x), sizeof x), hash);
   };
-  const auto mixOptional = [&](const std::optional<double>& x) {
-    mix(x.has_value());
-    mix(x.value_or(0.0));
-  };
-  mix(colliders.size());
+  mix(static_cast<std::uint64_t>(colliders.size()));  // size_t is 32 bits in the browser build
   for (const Proxy& c : colliders) {
-    mix(c.body);
+    mix(static_cast<std::uint64_t>(c.body));
     mix(c.turns);
     mix(c.driven);
     mix(c.shape.count);
@@ -126,8 +121,6 @@ std::uint64_t ContactFinder::hashOf(const std::vector<Proxy>& colliders,
       mix(c.shape.vertices[static_cast<std::size_t>(k)].x());
       mix(c.shape.vertices[static_cast<std::size_t>(k)].y());
     }
-    mixOptional(c.filter.friction);
-    mixOptional(c.filter.restitution);
     mix(c.filter.category);
     mix(c.filter.mask);
     mix(c.filter.group);
@@ -135,10 +128,10 @@ std::uint64_t ContactFinder::hashOf(const std::vector<Proxy>& colliders,
     mix(c.hasPrevious);
     mix(c.hasNext);
   }
-  mix(joined.size());
+  mix(static_cast<std::uint64_t>(joined.size()));
   for (const auto& [a, b] : joined) {
-    mix(a);
-    mix(b);
+    mix(static_cast<std::uint64_t>(a));
+    mix(static_cast<std::uint64_t>(b));
   }
   return hash;
 }

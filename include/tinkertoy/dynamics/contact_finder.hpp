@@ -87,11 +87,11 @@ class ContactFinder {
   // state and h, each drift is its m₀: within, unless the shape moves more than 2 slop a step.
   [[nodiscard]] bool withinLeeway(const StateView& state, double h, double slop) const;
   // Each body's (x, y, θ) at the last find that placed its shapes (θ = 0 for a particle; 0s for
-  // a body without a shape), by dense index: what driftSince measures from.
+  // a body without a shape), by dense index: what withinLeeway measures from.
   [[nodiscard]] std::span<const double> searchedAt() const { return searchedAt_; }
-  // searchedAt(), each body's move at the find (withinLeeway's m₀) and a hash of the shapes, their surfaces and filters, and the pairs that never
-  // collide, in either direction (a state file: a run that carries its contacts on resumes bit
-  // for bit). Returns whether the state was saved with the shapes this finder was built with:
+  // searchedAt(), each body's move at the find (withinLeeway's m₀) and hashOf the shapes, in
+  // either direction (a state file: a run that carries its contacts on resumes bit for bit).
+  // Returns whether the state was saved with the shapes this finder was built with:
   // when not (a state saved before an edit of the shapes), its contacts must not be carried on.
   [[nodiscard]] bool serialize(StateArchive& archive);
   // The manifold of `contact`'s two shapes at another state, within `speculative` (m), with the
@@ -128,8 +128,9 @@ class ContactFinder {
   [[nodiscard]] Manifold collidePair(std::size_t i, std::size_t j, const Placement& xi, const Placement& xj,
                                      double speculative) const;
   [[nodiscard]] bool excluded(std::size_t i, std::size_t j) const;
-  // What the contacts found depend on besides the state: FNV-1a over every field of the shapes
-  // but the derived ones, and over the pairs that never collide.
+  // What the contacts found depend on besides the state: FNV-1a over the shapes' bodies,
+  // geometry, filters and chain links, and over the pairs that never collide (not the surfaces,
+  // which a carried point takes from its bodies when it is read).
   [[nodiscard]] static std::uint64_t hashOf(const std::vector<Proxy>& colliders,
                                             const std::vector<std::pair<std::size_t, std::size_t>>& joined);
   // body(begin, end, thread) over [0, n), shared among the threads by n alone, for loops whose
