@@ -39,6 +39,20 @@ bool samePlaces(const std::vector<ContactReport>& x, const std::vector<ContactRe
   return true;
 }
 
+// Steps `simulator` until, after its first 20 steps, a step carries its points on (they stay
+// where they were found), at most `limit` steps; returns how many it took before that step
+// (`limit`: none carried).
+int stepUntilCarried(Simulator& simulator, int limit) {
+  int steps = 0;
+  for (std::vector<ContactReport> previous; steps < limit; ++steps) {
+    simulator.step();
+    const std::vector<ContactReport> now = simulator.contacts();
+    if (steps > 20 && samePlaces(previous, now)) break;
+    previous = now;
+  }
+  return steps;
+}
+
 // A pile settles; from then on most steps carry the points of an earlier search, and each carried
 // point's gap is, to 0.1 mm, the one a search at the state finds for the same two bodies there.
 TEST(ContactCarry, APileAtRestCarriesItsPointsAndTheirGapsStayTrue) {
@@ -114,13 +128,7 @@ TEST(ContactCarry, AStateSavedWhilePointsAreCarriedResumesBitForBit) {
     const std::string text = pile(20, "", R"(, "threads": )" + std::to_string(threads));
     Scene scene = parseScene(text);
     Simulator simulator(scene.model, scene.settings);
-    int steps = 0;
-    for (std::vector<ContactReport> previous; steps < 300; ++steps) {
-      simulator.step();
-      const std::vector<ContactReport> now = simulator.contacts();
-      if (steps > 20 && samePlaces(previous, now)) break;
-      previous = now;
-    }
+    const int steps = stepUntilCarried(simulator, 300);
     ASSERT_LT(steps, 300) << "the state is saved mid-carry";
     const std::string state = simulator.saveState();
     Scene again = parseScene(text);
@@ -217,14 +225,7 @@ TEST(ContactCarry, AStateSavedBeforeAnEditOfTheShapesCarriesNothingOver) {
   };
   Scene scene = parseScene(pile(1));
   Simulator simulator(scene.model, scene.settings);
-  int steps = 0;
-  for (std::vector<ContactReport> previous; steps < 120; ++steps) {
-    simulator.step();
-    const std::vector<ContactReport> now = simulator.contacts();
-    if (steps > 20 && samePlaces(previous, now)) break;
-    previous = now;
-  }
-  ASSERT_LT(steps, 120) << "the state is saved mid-carry";
+  ASSERT_LT(stepUntilCarried(simulator, 120), 120) << "the state is saved mid-carry";
   const std::string state = simulator.saveState();
 
   Scene stepped = parseScene(pile(1));
