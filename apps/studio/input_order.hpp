@@ -6,11 +6,11 @@
 // machine, a browser tab in the background) a button's release, a key and a click can all fall
 // between two frames; the key then ran ahead of the release: a rod dragged out just before 5
 // (the Nail tool) was pressed was dropped with the tool's change, and the click meant for the
-// nail fell into the drag; and a key pressed and let go between two frames never reached ImGui's widgets (Enter in
-// the Save As dialog). Here each frame takes the keys up to and including one button change, and
-// sees the mouse where it was at that change, and each key it takes down; what came after waits
-// for the next frame, and a key the frame before took waits a frame more. (Later versions of
-// ImGui queue their input the same way, and call it trickling.)
+// nail fell into the drag; and a key pressed and let go between two frames never reached
+// ImGui's widgets (Enter in the Save As dialog). Here each frame takes the keys up to and
+// including one button change, and sees the mouse where it was at that change, and each key it
+// takes down; what came after waits for the next frame, and a key the frame before took waits a
+// frame more. (Later versions of ImGui queue their input the same way, and call it trickling.)
 //
 //   InputOrder input;
 //   input.button(0, true, {400, 250});    // from the platform's callbacks, as they come
