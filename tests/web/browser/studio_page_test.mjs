@@ -323,6 +323,44 @@ for (const frameDelay of [0, 300]) {
   });
 }
 
+// Emscripten's GLFW hears the mouse on the canvas only; the page passes it a drag's moves and
+// release elsewhere (web/index.html), so the drag follows the pointer and ends where it was let go.
+test('a drag that leaves the canvas ends where its button is let go, over the page\'s bar', async () => {
+  const page = await openPage();
+  await page.locator('#empty-canvas').click();
+  const start = [400, 250];  // canvas pixels
+  await page.keyboard.press('2');  // the Particle tool
+  let at = await canvasPoint(page, ...start);
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(() => (JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).particles || []).length === 1,
+                             null, { timeout: 30000 });
+  await page.keyboard.press('3');  // Rod: from the particle to where the button is let go
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  const bar = await page.locator('#open-button').boundingBox();
+  const canvas = await page.locator('#canvas').boundingBox();
+  assert.ok(bar.y + bar.height <= canvas.y, 'the bar is above the canvas');
+  const out = { x: at.x, y: bar.y + bar.height / 2 };
+  await page.mouse.move(out.x, out.y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).constraints.length >= 1,
+                             null, { timeout: 30000 }).catch(() => {});
+  const built = await sceneIn(page);
+  assert.equal(built.constraints.length, 1, 'the drag ended over the bar and made its rod');
+  assert.equal(built.particles.length, 2, 'a new particle where the button was let go');
+  const [from, to] = particlesOf(built);
+  assert.ok(to[1] > from[1] && Math.abs(to[0] - from[0]) < 0.05 * (to[1] - from[1]),
+            `the rod's new end is straight above its start, off the canvas: ${to} from ${from}`);
+  // The button is up again: a click on the canvas with the Particle tool is a click.
+  await page.keyboard.press('2');
+  at = await canvasPoint(page, 600, 300);
+  await page.mouse.click(at.x, at.y);
+  await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).particles.length >= 3,
+                             null, { timeout: 30000 }).catch(() => {});
+  assert.equal((await sceneIn(page)).particles.length, 3);
+  await closePage(page);
+});
+
 test('a video cannot be recorded in the browser, and the Studio says so instead of failing', async () => {
   const page = await openPage('#example=pendulum');
   const warnings = [];
