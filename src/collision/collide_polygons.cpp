@@ -77,12 +77,38 @@ struct Axis {
   double separation = -std::numeric_limits<double>::infinity();
 };
 
-// max_i min_j n_i · (q_j − p_i) over the edges i of P.
-Axis mostSeparating(const Convex& p, const Convex& q) {
+// The least of n · q_j over Q's vertices q_j (Q's support along −n). A parallelogram (a box), with
+// corners c + d₁, c + d₂, c − d₁, c − d₂, has it in closed form: n · c − max(|n · d₁|, |n · d₂|).
+class LeastAlong {
+ public:
+  // Q's vertices, or the center and half-diagonals of Q's parallelogram in the frame Q is in
+  // (`own`'s, placed by `to`).
+  LeastAlong(const Convex& q, const Convex& own, const Placement& to) : q_(q) {
+    const auto& v = own.vertices;
+    parallelogram_ = own.count == 4 && v[0] + v[2] == v[1] + v[3];
+    if (!parallelogram_) return;
+    center_ = to.apply(0.5 * (v[0] + v[2]));
+    d1_ = to.rotate(0.5 * (v[0] - v[2]));
+    d2_ = to.rotate(0.5 * (v[1] - v[3]));
+  }
+  [[nodiscard]] double operator()(const Eigen::Vector2d& n) const {
+    if (parallelogram_) return n.dot(center_) - std::max(std::abs(n.dot(d1_)), std::abs(n.dot(d2_)));
+    double least = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < q_.count; ++j) least = std::min(least, n.dot(q_.vertices[j]));
+    return least;
+  }
+
+ private:
+  const Convex& q_;
+  bool parallelogram_ = false;
+  Eigen::Vector2d center_, d1_, d2_;
+};
+
+// max_i min_j n_i · (q_j − p_i) over the edges i of P, as min_j n_i · q_j − n_i · p_i.
+Axis mostSeparating(const Convex& p, const LeastAlong& leastAlong) {
   Axis best;
   for (int i = 0; i < p.count; ++i) {
-    double least = std::numeric_limits<double>::infinity();
-    for (int j = 0; j < q.count; ++j) least = std::min(least, p.normals[i].dot(q.vertices[j] - p.vertices[i]));
+    const double least = leastAlong(p.normals[i]) - p.normals[i].dot(p.vertices[i]);
     if (least > best.separation) best = {i, least};
   }
   return best;
@@ -108,22 +134,30 @@ Closest closestOfSegments(const Eigen::Vector2d& p1, const Eigen::Vector2d& q1, 
   return {s, t};
 }
 
-// Where the pair is worked: A's frame, with B's core brought into it.
-Convex inFrameOf(const Convex& b, const Placement& xa, const Placement& xb) {
-  Convex moved = b;
+// B's placement relative to A's, which brings B's core into A's frame, where the pair is worked:
+// x ↦ R_aᵀ (R_b x + p_b − p_a) = R(θ_b − θ_a) x + R_aᵀ (p_b − p_a), one rotation a vertex.
+Placement relativeTo(const Placement& xa, const Placement& xb) {
+  return {.p = xa.unrotate(xb.p - xa.p), .c = xa.c * xb.c + xa.s * xb.s, .s = xa.c * xb.s - xa.s * xb.c};
+}
+Convex placed(const Convex& b, const Placement& to) {
+  Convex moved;
+  moved.count = b.count;
+  moved.radius = b.radius;
   for (int j = 0; j < b.count; ++j) {
-    moved.vertices[j] = xa.applyInverse(xb.apply(b.vertices[j]));
-    moved.normals[j] = xa.unrotate(xb.rotate(b.normals[j]));
+    moved.vertices[j] = to.apply(b.vertices[j]);
+    moved.normals[j] = to.rotate(b.normals[j]);
   }
   return moved;
 }
 
 }  // namespace
 
-Manifold polygons(const Convex& a, const Placement& xa, const Convex& bWorld, const Placement& xb, double speculative) {
-  const Convex b = inFrameOf(bWorld, xa, xb);
+Manifold polygons(const Convex& a, const Placement& xa, const Convex& bOwn, const Placement& xb, double speculative) {
+  const Placement relative = relativeTo(xa, xb);
+  const Convex b = placed(bOwn, relative);
   const double radius = a.radius + b.radius;
-  const Axis axisA = mostSeparating(a, b), axisB = mostSeparating(b, a);
+  const Axis axisA = mostSeparating(a, LeastAlong(b, bOwn, relative));
+  const Axis axisB = mostSeparating(b, LeastAlong(a, a, Placement{}));
   Manifold m;
   if (std::max(axisA.separation, axisB.separation) - radius > speculative) return m;
 
