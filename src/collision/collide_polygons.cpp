@@ -53,6 +53,8 @@ constexpr double kReferenceBias = 1e-9;
 // test, two closest points this close give no direction of their own, and an incident edge whose
 // ends differ this little along the reference edge runs along its normal.
 constexpr double kTouching = 1e-12;
+// The sine of the angle below which two edges are parallel.
+constexpr double kParallel = 1e-12;
 
 // A vertex or edge of A or of B (an edge i runs from vertex i to vertex i + 1).
 struct Feature {
@@ -187,7 +189,9 @@ Manifold polygons(const Convex& a, const Placement& xa, const Convex& bOwn, cons
 
   // Ids by the features of A and B, not by which is the reference, so that a pair whose
   // reference face changes sides from step to step (a box rocking on another) keeps them.
-  const auto vertexOf = [&](bool onRef, int index) { return Feature{onRef != flip, index}; };  // true: of B
+  // (Feature::ofB comes out set for A's features: the other way round, the same for every pair, so
+  // the ids still tell the two shapes apart; left so, as the state files hold the ids.)
+  const auto vertexOf = [&](bool onRef, int index) { return Feature{onRef != flip, index}; };
 
   // Two corners (or caps) facing each other, or cores that touch along a line (in-line capsules):
   // one point along the line between the closest points of the two edges.
@@ -203,7 +207,11 @@ Manifold polygons(const Convex& a, const Placement& xa, const Convex& bOwn, cons
     add(p1 + ref.radius * normal, p2 - inc.radius * normal, normal, cornerId(refEnd, incEnd));
   };
 
-  if (axis.separation > kTouching) {
+  // (Two parallel edges, whose closest points are not unique, are left to the face contact or,
+  // side by side, to the closest points: an equal box right above another has two points.)
+  const Eigen::Vector2d e1 = v2 - v1, e2 = w2 - w1;
+  const bool parallel = std::abs(e1.x() * e2.y() - e1.y() * e2.x()) <= kParallel * e1.norm() * e2.norm();
+  if (axis.separation > kTouching && !parallel) {
     const Closest f = closestOfSegments(v1, v2, w1, w2);
     if ((f.f1 == 0.0 || f.f1 == 1.0) && (f.f2 == 0.0 || f.f2 == 1.0)) {
       closestPoints();

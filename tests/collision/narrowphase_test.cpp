@@ -59,6 +59,23 @@ TEST(Narrowphase, ABoxOnTheGroundTouchesAtItsTwoCorners) {
   EXPECT_EQ(collide(box(4, 1), Placement::of(0, -0.5, 0), box(1, 1), Placement::of(0.3, 0.52, 0), 0.01).count, 0);
 }
 
+// An equal box right above another, its edges in line with the other's, 2 cm apart (a review
+// found it given one point at a corner pair, the closest points of two parallel edges not being
+// unique): two points, the faces' corners, 2 cm apart; and the same box far from the origin.
+TEST(Narrowphase, AnEqualBoxRightAboveAnotherHasTwoPoints) {
+  for (const double x : {0.0, 100.0}) {
+    const Manifold m = collide(box(1, 1), Placement::of(x, 0.5, 0), box(1, 1), Placement::of(x, 1.52, 0), 0.05);
+    ASSERT_EQ(m.count, 2) << "at x = " << x;
+    EXPECT_NEAR((m.normal - Eigen::Vector2d(0, 1)).norm(), 0.0, kTight);
+    const auto points = byX(m);
+    for (const auto& [p, px] : {std::pair{points[0], x - 0.5}, std::pair{points[1], x + 0.5}}) {
+      EXPECT_NEAR(p.separation, 0.02, 1e-12);
+      EXPECT_NEAR((p.point - Eigen::Vector2d(px, 1.01)).norm(), 0.0, 1e-12);
+    }
+    EXPECT_NE(points[0].id, points[1].id);
+  }
+}
+
 // A unit box turned 45° stands on its corner, 2 cm deep: one point, at the corner.
 TEST(Narrowphase, ABoxOnItsCornerTouchesAtTheCorner) {
   const double half = std::sqrt(0.5);
@@ -200,8 +217,14 @@ double signedDistance(const Convex& a, const Placement& xa, const Convex& b, con
 
 Convex randomShape(std::mt19937& rng) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0), size(0.1, 1.0), round(0.0, 0.2);
-  std::uniform_int_distribution<int> kind(0, 5), count(3, kMaxConvexVertices);
+  std::uniform_int_distribution<int> kind(0, 6), count(3, kMaxConvexVertices);
   switch (kind(rng)) {
+    case 6: {  // a sheared box, whose least distance along a normal is taken in closed form
+      const double w = size(rng), h = size(rng), shear = unit(rng) * 0.5;
+      const std::array<Eigen::Vector2d, 4> corners = {Eigen::Vector2d(-w - shear, -h), Eigen::Vector2d(w - shear, -h),
+                                                      Eigen::Vector2d(w + shear, h), Eigen::Vector2d(-w + shear, h)};
+      return convexPolygon(corners.data(), 4, kind(rng) < 2 ? round(rng) : 0.0);
+    }
     case 0:
       return convexCircle(Eigen::Vector2d(0.1 * unit(rng), 0.1 * unit(rng)), size(rng) * 0.6);
     case 1:
