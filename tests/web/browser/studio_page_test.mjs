@@ -358,6 +358,32 @@ test('a drag that leaves the canvas ends where its button is let go, over the pa
   await page.waitForFunction(() => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).particles.length >= 3,
                              null, { timeout: 30000 }).catch(() => {});
   assert.equal((await sceneIn(page)).particles.length, 3);
+  // A release the page never hears (the window lost the focus mid-drag) ends the drag where the
+  // pointer last was: when the window loses the focus, or at the next move without the button.
+  const constraints = async () => (await sceneIn(page)).constraints.length;
+  for (const [k, lose] of [[0, () => page.evaluate(() => window.dispatchEvent(new Event('blur')))],
+                           [1, () => page.evaluate(() => document.body.dispatchEvent(new MouseEvent('mousemove', { bubbles: true, buttons: 0 })))]]) {
+    await page.keyboard.press('3');
+    at = await canvasPoint(page, 600, 300 + 100 * k);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    const end = await canvasPoint(page, 700, 300 + 100 * k);
+    await page.mouse.move(end.x, end.y, { steps: 4 });
+    await page.waitForTimeout(200);
+    await lose();
+    await page.waitForFunction(n => JSON.parse(Module.ccall('tinkertoy_scene', 'string', [], [])).constraints.length > n,
+                               1 + k, { timeout: 30000 }).catch(() => {});
+    assert.equal(await constraints(), 2 + k, 'the drag ended when its release was lost');
+    // Playwright still holds the button: it is let go over the bar, which the page does not pass on.
+    await page.mouse.move(out.x, out.y);
+    await page.mouse.up();
+    if (k === 0) {  // the next rod starts from a particle of its own
+      await page.keyboard.press('2');
+      at = await canvasPoint(page, 600, 400);
+      await page.mouse.click(at.x, at.y);
+    }
+  }
+  assert.equal(await constraints(), 3);
   await closePage(page);
 });
 
