@@ -32,7 +32,9 @@ void ContactSolver::build(const Model& model, const ContactMaterial& material) {
   points_.reserve(8 * bodies_.size());
   previous_.reserve(8 * bodies_.size());
   touches_.reserve(4 * bodies_.size());
-  packed_.reserve(4 * bodies_.size());
+  // (Each colour starts a bundle: up to one more than the manifolds fill, a colour.)
+  colourBundles_.reserve(ConstraintColouring::kMostColours + 1);
+  bundles_.reserve(4 * bodies_.size() / kLanes + colourBundles_.capacity());
   blockWork_.reserve(4 * bodies_.size() / kWorkBlock + 1);
   velocityCount_ = static_cast<std::size_t>(model.v().size());
   colouring_.reserve(4 * bodies_.size(), velocityCount_);

@@ -1,7 +1,7 @@
 #include "tinkertoy/dynamics/contact_solver.hpp"
 
 #include "common/parallel_loop.hpp"
-#include "dynamics/impulse_update.hpp"
+#include "dynamics/contact_lanes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,10 +13,161 @@ namespace tinkertoy {
 
 namespace {
 
-double cross(const Eigen::Vector2d& a, const Eigen::Vector2d& b) { return a.x() * b.y() - a.y() * b.x(); }
+using lanes::both;
+using lanes::select;
+using Wide = lanes::AllLanes;
 
 // A point's pair of bodies: with its feature id, what a point keeps from step to step.
 auto pairOf(const ContactSolver::Point& p) { return std::pair{p.a, p.b}; }
+
+// A manifold's two bodies' velocities, read from v once for all its rows and written back after
+// them (the passes' rows then work in registers, not through v); ω is 0 for a body that does not
+// turn.
+template <class Real>
+struct PairVelocity {
+  Real ax, ay, wA, bx, by, wB;
+};
+
+// (Each lane's ω is read from spinA, spinB: ω's entry of a body that turns, else any entry of its
+// own, which the mask then sets to 0.)
+template <class Bundle, class Lane>
+[[gnu::always_inline]] inline PairVelocity<typename Lane::Real> read(const Bundle& m, const Eigen::VectorXd& v,
+                                                                     Lane lane) {
+  const double* x = v.data();
+  const auto at = [&](const Eigen::Index* entries, Eigen::Index plus) {
+    return lane.gather([&](int l) { return x[entries[l] + plus]; });
+  };
+  const typename Lane::Real zero = Lane::broadcast(0.0);
+  return {at(m.offsetA, 0), at(m.offsetA, 1), select(lane.loadMask(m.turningA), at(m.spinA, 0), zero),
+          at(m.offsetB, 0), at(m.offsetB, 1), select(lane.loadMask(m.turningB), at(m.spinB, 0), zero)};
+}
+
+// Only the bodies something moves are written: the manifolds of one colour may share a static or
+// kinematic one, and run on different threads.
+template <class Bundle, class Lane>
+[[gnu::always_inline]] inline void write(const Bundle& m, const PairVelocity<typename Lane::Real>& u, Eigen::VectorXd& v, Lane lane) {
+  for (int l = lane.first(); l < lane.last(); ++l) {
+    if (m.movesA[l] != 0) {
+      v[m.offsetA[l]] = Lane::lane(u.ax, l);
+      v[m.offsetA[l] + 1] = Lane::lane(u.ay, l);
+      if (m.turnsA[l]) v[m.offsetA[l] + 2] = Lane::lane(u.wA, l);
+    }
+    if (m.movesB[l] != 0) {
+      v[m.offsetB[l]] = Lane::lane(u.bx, l);
+      v[m.offsetB[l] + 1] = Lane::lane(u.by, l);
+      if (m.turnsB[l]) v[m.offsetB[l] + 2] = Lane::lane(u.wB, l);
+    }
+  }
+}
+
+// A point's arms, as the rows read them.
+template <class Real>
+struct Arms {
+  Real rAx, rAy, rBx, rBy;
+};
+
+template <class Slot, class Lane>
+[[gnu::always_inline]] inline Arms<typename Lane::Real> armsOf(const Slot& p, Lane lane) {
+  return {lane.load(p.rAx), lane.load(p.rAy), lane.load(p.rBx), lane.load(p.rBy)};
+}
+
+// v_rel at a point, along (dx, dy).
+template <class Real>
+[[gnu::always_inline]] inline Real relativeVelocityAlong(const Arms<Real>& r, const PairVelocity<Real>& u, Real dx, Real dy) {
+  const Real x = u.bx - u.wB * r.rBy - u.ax + u.wA * r.rAy;
+  const Real y = u.by + u.wB * r.rBx - u.ay - u.wA * r.rAx;
+  return dx * x + dy * y;
+}
+
+// The masses and turning of a manifold's bodies, as the rows read them; `row`: the lanes where
+// the row exists (a lane whose manifold lacks the point changes nothing).
+template <class Lane>
+struct Movers {
+  typename Lane::Real inverseMassA, inverseInertiaA, inverseMassB, inverseInertiaB;
+  typename Lane::Mask movesA, movesB, turnsA, turnsB;
+};
+
+template <class Bundle, class Lane>
+[[gnu::always_inline]] inline Movers<Lane> moversOf(const Bundle& m, Lane lane) {
+  return {lane.load(m.inverseMassA), lane.load(m.inverseInertiaA), lane.load(m.inverseMassB),
+          lane.load(m.inverseInertiaB), lane.loadMask(m.movesA), lane.loadMask(m.movesB),
+          lane.loadMask(m.turningA), lane.loadMask(m.turningB)};
+}
+
+// v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b, for P = (px, py), in the lanes of
+// `row`.
+template <class Lane, class Real = typename Lane::Real, class Mask = typename Lane::Mask>
+[[gnu::always_inline]] inline void apply(const Movers<Lane>& m, const Arms<Real>& r, Mask row, Real px, Real py, PairVelocity<Real>& u) {
+  const Mask a = both(row, m.movesA), b = both(row, m.movesB);
+  u.ax = select(a, u.ax - m.inverseMassA * px, u.ax);
+  u.ay = select(a, u.ay - m.inverseMassA * py, u.ay);
+  u.wA = select(both(a, m.turnsA), u.wA - m.inverseInertiaA * (r.rAx * py - r.rAy * px), u.wA);
+  u.bx = select(b, u.bx + m.inverseMassB * px, u.bx);
+  u.by = select(b, u.by + m.inverseMassB * py, u.by);
+  u.wB = select(both(b, m.turnsB), u.wB + m.inverseInertiaB * (r.rBx * py - r.rBy * px), u.wB);
+}
+
+// The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
+template <class Lane, class Real = typename Lane::Real, class Mask = typename Lane::Mask>
+[[gnu::always_inline]] inline void pushToward(const Movers<Lane>& m, const Arms<Real>& r, Mask row, Real nx, Real ny, Real normalMass, Real target,
+                Real& impulse, PairVelocity<Real>& u) {
+  const Real vn = relativeVelocityAlong(r, u, nx, ny);
+  const Real old = impulse;
+  impulse = select(row, lanes::maximum(old - normalMass * (vn - target), Lane::broadcast(0.0)), old);
+  const Real change = impulse - old;
+  apply(m, r, row, change * nx, change * ny, u);
+}
+
+// A point's work (ContactSolver::bookWork) added: what its impulse P = λ_n n + λ_t t did, P ·
+// (v_rel(v0) + v_rel(v1)) / 2, to `impulses`; and to `driven` what the motion of a body nothing
+// moves (m⁻¹ = 0: `stillA`, `stillB`) put in, which keeps its velocity whatever the impulse (none
+// for a static body, at rest).
+void addPointWork(const Eigen::Vector2d& n, const Eigen::Vector2d& rA, const Eigen::Vector2d& rB, double normalImpulse,
+                  double tangentImpulse, bool stillA, bool stillB, const PairVelocity<double>& u0,
+                  const PairVelocity<double>& u1, double& impulses, double& driven) {
+  const auto relative = [&](const PairVelocity<double>& u) {
+    return Eigen::Vector2d(u.bx - u.wB * rB.y() - u.ax + u.wA * rA.y(), u.by + u.wB * rB.x() - u.ay - u.wA * rA.x());
+  };
+  const auto pointVelocity = [](double x, double y, double w, const Eigen::Vector2d& r) {
+    return Eigen::Vector2d(x - w * r.y(), y + w * r.x());
+  };
+  const Eigen::Vector2d impulse = normalImpulse * n + tangentImpulse * Eigen::Vector2d(n.y(), -n.x());
+  impulses += 0.5 * impulse.dot(relative(u0) + relative(u1));
+  if (stillA) driven += 0.5 * impulse.dot(pointVelocity(u0.ax, u0.ay, u0.wA, rA) + pointVelocity(u1.ax, u1.ay, u1.wA, rA));
+  if (stillB) driven -= 0.5 * impulse.dot(pointVelocity(u0.bx, u0.by, u0.wB, rB) + pointVelocity(u1.bx, u1.by, u1.wB, rB));
+}
+
+// The velocities of bodies a and b in v.
+PairVelocity<double> pairVelocity(const ContactSolver::BodyMass& a, const ContactSolver::BodyMass& b,
+                                  const Eigen::VectorXd& v) {
+  return {v[a.offset], v[a.offset + 1], a.turns ? v[a.offset + 2] : 0.0,
+          v[b.offset], v[b.offset + 1], b.turns ? v[b.offset + 2] : 0.0};
+}
+
+// A lane of a slot, or of a whole bundle, without a point or manifold: zeros (no body it moves,
+// no point present), which the passes' lanes compute on and discard.
+template <class Slot>
+void clearSlot(Slot& p, int l) {
+  for (double* field : {p.rAx, p.rAy, p.rBx, p.rBy, p.normalMass, p.tangentMass, p.push, p.gapTarget, p.massScale,
+                        p.impulseScale, p.approach, p.separation, p.normalImpulse, p.tangentImpulse, p.pushImpulse}) {
+    field[l] = 0.0;
+  }
+  p.present[l] = 0;
+  p.source[l] = 0;
+}
+
+template <class Bundle>
+void clearLane(Bundle& m, int l) {
+  for (Eigen::Index* field : {m.offsetA, m.offsetB, m.spinA, m.spinB}) field[l] = 0;
+  for (double* field : {m.inverseMassA, m.inverseInertiaA, m.inverseMassB, m.inverseInertiaB, m.normalX, m.normalY,
+                        m.friction, m.restitution}) {
+    field[l] = 0.0;
+  }
+  for (lanes::Flag* field : {m.movesA, m.movesB, m.turningA, m.turningB}) field[l] = 0;
+  m.turnsA[l] = m.turnsB[l] = m.anchored[l] = false;
+  m.count[l] = 0;
+  for (auto& slot : m.slots) clearSlot(slot, l);
+}
 
 }  // namespace
 
@@ -29,31 +180,28 @@ void ContactSolver::shared(std::size_t n, Body&& body, std::size_t minimumShare)
   }
 }
 
-template <class PerManifold>
-void ContactSolver::inColours(bool backward, PerManifold&& perManifold) {
-  if (parallel_ == nullptr) {  // colour after colour, each in order: the packed order itself
-    if (backward) {
-      for (auto m = packed_.rbegin(); m != packed_.rend(); ++m) perManifold(*m);
-    } else {
-      for (Packed& m : packed_) perManifold(m);
-    }
-    return;
-  }
-  const std::size_t colours = colouring_.count();
-  const std::size_t* order = colouring_.order().data();
+template <class PerBundle>
+void ContactSolver::inColours(bool backward, PerBundle&& perBundle) {
+  const std::size_t colours = colourBundles_.size();
   for (std::size_t i = 0; i < colours; ++i) {
-    const std::size_t colour = backward ? colours - 1 - i : i;
-    const std::span<const std::size_t> members = colouring_.members(colour);
-    Packed* first = packed_.data() + (members.data() - order);
-    // Within a colour the order is free, but for the overflow colour's, whose manifolds may share
-    // bodies: it goes both ways in turn too.
-    const auto share = [&](std::size_t begin, std::size_t end, int /*thread*/) {
-      for (std::size_t j = begin; j < end; ++j) perManifold(first[backward ? end - 1 - (j - begin) : j]);
-    };
-    if (colouring_.isOverflow(colour)) {
-      share(0, members.size(), 0);
-    } else {
-      shared(members.size(), share, kMinimumShare);
+    const ColourBundles& colour = colourBundles_[backward ? colours - 1 - i : i];
+    Bundle* first = bundles_.data() + colour.first;
+    if (colour.disjoint) {  // the order within is free
+      shared(
+          colour.count,
+          [&](std::size_t begin, std::size_t end, int /*thread*/) {
+            for (std::size_t j = begin; j < end; ++j) perBundle(first[j], Wide{});
+          },
+          kMinimumShare / kLanes);
+      continue;
+    }
+    // One after another, both ways in turn too.
+    for (std::size_t j = 0; j < colour.count; ++j) {
+      Bundle& m = first[backward ? colour.count - 1 - j : j];
+      for (int k = 0; k < kLanes; ++k) {
+        const int l = backward ? kLanes - 1 - k : k;
+        if (m.count[l] > 0) perBundle(m, lanes::OneLane{l});
+      }
     }
   }
 }
@@ -63,46 +211,8 @@ void ContactSolver::useThreads(ParallelLoop* loop) {
   threadDeepest_.assign(loop ? static_cast<std::size_t>(loop->threads()) : 1, 0.0);
 }
 
-inline ContactSolver::PairVelocity ContactSolver::read(const Packed& m, const Eigen::VectorXd& v) {
-  return {.a = v.segment<2>(m.offsetA),
-          .b = v.segment<2>(m.offsetB),
-          .wA = m.turnsA ? v[m.offsetA + 2] : 0.0,
-          .wB = m.turnsB ? v[m.offsetB + 2] : 0.0};
-}
-
-inline void ContactSolver::write(const Packed& m, const PairVelocity& u, Eigen::VectorXd& v) {
-  if (m.inverseMassA > 0.0) {
-    v.segment<2>(m.offsetA) = u.a;
-    if (m.turnsA) v[m.offsetA + 2] = u.wA;
-  }
-  if (m.inverseMassB > 0.0) {
-    v.segment<2>(m.offsetB) = u.b;
-    if (m.turnsB) v[m.offsetB + 2] = u.wB;
-  }
-}
-
-inline Eigen::Vector2d ContactSolver::relativeVelocity(const Slot& p, const PairVelocity& u) {
-  return Eigen::Vector2d(u.b.x() - u.wB * p.rB.y() - u.a.x() + u.wA * p.rA.y(),
-                         u.b.y() + u.wB * p.rB.x() - u.a.y() - u.wA * p.rA.x());
-}
-
-inline void ContactSolver::apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u) {
-  if (m.inverseMassA > 0.0) {
-    u.a -= m.inverseMassA * impulse;
-    if (m.turnsA) u.wA -= m.inverseInertiaA * cross(p.rA, impulse);
-  }
-  if (m.inverseMassB > 0.0) {
-    u.b += m.inverseMassB * impulse;
-    if (m.turnsB) u.wB += m.inverseInertiaB * cross(p.rB, impulse);
-  }
-}
-
-template <class Row>
-void ContactSolver::aim(Row& row, double s, bool anchored, double h) const {
-  row.gapTarget = -std::max(s, 0.0) / h;
-  row.push = 0.0;
-  row.massScale = 1.0;
-  row.impulseScale = 0.0;
+ContactSolver::Aim ContactSolver::aim(double s, bool anchored, double h) const {
+  Aim row{.gapTarget = -std::max(s, 0.0) / h};
   if (material_.push == ContactPush::Velocity && s <= 0.0) {
     const Softness& soft = anchored ? anchoredSoftness_ : softness_;
     row.push = std::min(soft.biasRate * -s, material_.maxPushSpeed);
@@ -111,6 +221,7 @@ void ContactSolver::aim(Row& row, double s, bool anchored, double h) const {
   } else if (material_.push == ContactPush::Position) {
     row.push = std::min(material_.baumgarte * std::max(-s - material_.slop, 0.0) / h, material_.maxPushSpeed);
   }
+  return row;
 }
 
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
@@ -184,7 +295,8 @@ void ContactSolver::colour(std::size_t velocities) {
 }
 
 void ContactSolver::forgetLayout() {
-  packed_.clear();
+  bundles_.clear();
+  colourBundles_.clear();
   touches_.clear();
   colour(velocityCount_);  // of no manifolds
   carriable_ = false;
@@ -212,7 +324,11 @@ void ContactSolver::preparePoints(const BodyContact& contact, const StateView& s
          .separation = c.separation};
     weigh(p);
     deepest = std::max(deepest, -c.separation);
-    aim(p, c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
+    const Aim target = aim(c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
+    p.gapTarget = target.gapTarget;
+    p.push = target.push;
+    p.massScale = target.massScale;
+    p.impulseScale = target.impulseScale;
     p.approach = n.dot(velocityAt(b, p.rB) - velocityAt(a, p.rA));  // before any warm start
     for (auto match = same; material_.warmStart && match != previous_.end() && pairOf(*match) == pairOf(p); ++match) {
       if (match->id != p.id) continue;
@@ -226,110 +342,148 @@ void ContactSolver::preparePoints(const BodyContact& contact, const StateView& s
 // (prepare warm-starts after, once every point's approach is measured, so that whether a point
 // bounces does not depend on the order of the points.)
 void ContactSolver::pack() {
-  packed_.resize(touches_.size());
-  const std::span<const std::size_t> order = colouring_.order();
-  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+  static_assert(kLanes == lanes::kWidth, "a bundle holds as many manifolds as the passes update at once");
+  // Each colour from a new bundle, so that a bundle's lanes move disjoint bodies.
+  const bool coloured = touches_.size() >= 2 * kMinimumShare;  // as colour() made it
+  colourBundles_.resize(colouring_.count());
+  std::size_t bundles = 0;
+  for (std::size_t c = 0; c < colouring_.count(); ++c) {
+    const std::size_t members = colouring_.members(c).size();
+    colourBundles_[c] = {.first = bundles, .count = (members + kLanes - 1) / kLanes,
+                         .disjoint = coloured && !colouring_.isOverflow(c)};
+    bundles += colourBundles_[c].count;
+  }
+  bundles_.resize(bundles);
+  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+    if (begin == end) return;
+    // The colour of the share's first bundle, then each bundle's in turn.
+    std::size_t c = static_cast<std::size_t>(
+        std::upper_bound(colourBundles_.begin(), colourBundles_.end(), begin,
+                         [](std::size_t i, const ColourBundles& colour) { return i < colour.first; }) -
+        colourBundles_.begin() - 1);
     for (std::size_t i = begin; i < end; ++i) {
-      const Touch& touch = touches_[order[i]];
-      const Point& first = points_[touch.first];
-      const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
-      Packed& m = packed_[i];
-      m = {.offsetA = a.offset,
-           .offsetB = b.offset,
-           .inverseMassA = a.inverseMass,
-           .inverseInertiaA = a.inverseInertia,
-           .inverseMassB = b.inverseMass,
-           .inverseInertiaB = b.inverseInertia,
-           .turnsA = a.turns,
-           .turnsB = b.turns,
-           .anchored = a.inverseMass == 0.0 || b.inverseMass == 0.0,
-           .count = static_cast<int>(touch.count),
-           .normal = first.normal,
-           .friction = first.friction,
-           .restitution = first.restitution};
-      for (std::size_t k = 0; k < touch.count; ++k) {
-        const Point& p = points_[touch.first + k];
-        m.slots[k] = {.rA = p.rA,
-                      .rB = p.rB,
-                      .normalMass = p.normalMass,
-                      .tangentMass = p.tangentMass,
-                      .push = p.push,
-                      .gapTarget = p.gapTarget,
-                      .massScale = p.massScale,
-                      .impulseScale = p.impulseScale,
-                      .approach = p.approach,
-                      .separation = p.separation,
-                      .normalImpulse = p.normalImpulse,
-                      .tangentImpulse = p.tangentImpulse,
-                      .source = touch.first + k};
+      while (i >= colourBundles_[c].first + colourBundles_[c].count) ++c;
+      const std::span<const std::size_t> members = colouring_.members(c);
+      const std::size_t j = i - colourBundles_[c].first;
+      Bundle& m = bundles_[i];
+      for (int l = 0; l < kLanes; ++l) {
+        const std::size_t member = j * kLanes + static_cast<std::size_t>(l);
+        if (member >= members.size()) {
+          clearLane(m, l);
+          continue;
+        }
+        const Touch& touch = touches_[members[member]];
+        const Point& first = points_[touch.first];
+        const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
+        m.offsetA[l] = a.offset;
+        m.offsetB[l] = b.offset;
+        m.spinA[l] = a.turns ? a.offset + 2 : a.offset;
+        m.spinB[l] = b.turns ? b.offset + 2 : b.offset;
+        m.inverseMassA[l] = a.inverseMass;
+        m.inverseInertiaA[l] = a.inverseInertia;
+        m.inverseMassB[l] = b.inverseMass;
+        m.inverseInertiaB[l] = b.inverseInertia;
+        m.normalX[l] = first.normal.x();
+        m.normalY[l] = first.normal.y();
+        m.friction[l] = first.friction;
+        m.restitution[l] = first.restitution;
+        m.movesA[l] = a.inverseMass > 0.0 ? lanes::kYes : 0;
+        m.movesB[l] = b.inverseMass > 0.0 ? lanes::kYes : 0;
+        m.turningA[l] = a.turns ? lanes::kYes : 0;
+        m.turningB[l] = b.turns ? lanes::kYes : 0;
+        m.turnsA[l] = a.turns;
+        m.turnsB[l] = b.turns;
+        m.anchored[l] = a.inverseMass == 0.0 || b.inverseMass == 0.0;
+        m.count[l] = static_cast<int>(touch.count);
+        for (std::size_t k = 0; k < touch.count; ++k) {
+          const Point& p = points_[touch.first + k];
+          SlotLanes& slot = m.slots[k];
+          slot.rAx[l] = p.rA.x();
+          slot.rAy[l] = p.rA.y();
+          slot.rBx[l] = p.rB.x();
+          slot.rBy[l] = p.rB.y();
+          slot.normalMass[l] = p.normalMass;
+          slot.tangentMass[l] = p.tangentMass;
+          slot.push[l] = p.push;
+          slot.gapTarget[l] = p.gapTarget;
+          slot.massScale[l] = p.massScale;
+          slot.impulseScale[l] = p.impulseScale;
+          slot.approach[l] = p.approach;
+          slot.separation[l] = p.separation;
+          slot.normalImpulse[l] = p.normalImpulse;
+          slot.tangentImpulse[l] = p.tangentImpulse;
+          slot.present[l] = lanes::kYes;
+          slot.source[l] = touch.first + k;
+        }
+        if (touch.count < 2) clearSlot(m.slots[1], l);
       }
     }
   });
 }
 
+template <class Lane>
+void ContactSolver::warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) const {
+  using Real = typename Lane::Real;
+  const Real nx = lane.load(m.normalX), ny = lane.load(m.normalY), tx = ny, ty = -nx;
+  const Movers<Lane> movers = moversOf(m, lane);
+  PairVelocity<Real> u = read(m, v, lane);
+  for (const SlotLanes& p : m.slots) {
+    const Real normal = lane.load(p.normalImpulse), tangent = lane.load(p.tangentImpulse);
+    apply(movers, armsOf(p, lane), lane.loadMask(p.present), normal * nx + tangent * tx, normal * ny + tangent * ty, u);
+  }
+  write(m, u, v, lane);
+}
+
 void ContactSolver::warmStart(Eigen::VectorXd& v) {
-  inColours(false, [&](const Packed& m) {
-    const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
-    PairVelocity u = read(m, v);
-    for (int k = 0; k < m.count; ++k) {
-      const Slot& p = m.slots[static_cast<std::size_t>(k)];
-      apply(m, p, p.normalImpulse * m.normal + p.tangentImpulse * t, u);
-    }
-    write(m, u, v);
-  });
+  inColours(false, [&](const Bundle& m, auto lane) { warmBundle(m, v, lane); });
 }
 
 void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   alternate();
   springsFor(h);
   std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
-  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int thread) {
+  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int thread) {
     double& deepest = threadDeepest_[static_cast<std::size_t>(thread)];
     for (std::size_t i = begin; i < end; ++i) {
-      Packed& m = packed_[i];
-      const PairVelocity u = read(m, v);
-      for (int k = 0; k < m.count; ++k) {
-        Slot& p = m.slots[static_cast<std::size_t>(k)];
-        aim(p, p.separation, m.anchored, h);
-        p.approach = m.normal.dot(relativeVelocity(p, u));
-        deepest = std::max(deepest, -p.separation);
+      Bundle& m = bundles_[i];
+      for (int l = 0; l < kLanes; ++l) {
+        if (m.count[l] == 0) continue;
+        const lanes::OneLane lane{l};
+        const PairVelocity<double> u = read(m, v, lane);
+        for (int k = 0; k < m.count[l]; ++k) {
+          SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
+          const Aim target = aim(p.separation[l], m.anchored[l], h);
+          p.gapTarget[l] = target.gapTarget;
+          p.push[l] = target.push;
+          p.massScale[l] = target.massScale;
+          p.impulseScale[l] = target.impulseScale;
+          p.approach[l] = relativeVelocityAlong(armsOf(p, lane), u, m.normalX[l], m.normalY[l]);
+          deepest = std::max(deepest, -p.separation[l]);
+        }
       }
     }
-  });
+  }, kMinimumLoopShare / kLanes);
   deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
   warmStart(v);
 }
 
 void ContactSolver::writeBack() const {
   if (!packedAhead_) return;
-  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
     for (std::size_t i = begin; i < end; ++i) {
-      const Packed& m = packed_[i];
-      for (int k = 0; k < m.count; ++k) {
-        const Slot& p = m.slots[static_cast<std::size_t>(k)];
-        points_[p.source].normalImpulse = p.normalImpulse;
-        points_[p.source].tangentImpulse = p.tangentImpulse;
-        points_[p.source].separation = p.separation;
+      const Bundle& m = bundles_[i];
+      for (int l = 0; l < kLanes; ++l) {
+        for (int k = 0; k < m.count[l]; ++k) {
+          const SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
+          Point& point = points_[p.source[l]];
+          point.normalImpulse = p.normalImpulse[l];
+          point.tangentImpulse = p.tangentImpulse[l];
+          point.separation = p.separation[l];
+        }
       }
     }
-  });
+  }, kMinimumLoopShare / kLanes);
   packedAhead_ = false;
-}
-
-inline void ContactSolver::pushToward(const Packed& m, const Slot& p, double target, double& impulse,
-                                      PairVelocity& u) {
-  const double vn = m.normal.dot(relativeVelocity(p, u));
-  const double old = impulse;
-  impulse = std::max(old - p.normalMass * (vn - target), 0.0);
-  apply(m, p, (impulse - old) * m.normal, u);
-}
-
-inline void ContactSolver::pushSoftly(const Packed& m, Slot& p, PairVelocity& u) {
-  const double vn = m.normal.dot(relativeVelocity(p, u));
-  const double old = p.normalImpulse;
-  p.normalImpulse = impulse::updated(old, p.normalMass, vn - p.gapTarget - p.push, p.massScale, p.impulseScale, 0.0,
-                                     std::numeric_limits<double>::infinity());
-  apply(m, p, (p.normalImpulse - old) * m.normal, u);
 }
 
 void ContactSolver::solve(Eigen::VectorXd& v, ContactPass pass) {
@@ -359,75 +513,102 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
 
 template <ContactSolver::Rows rows>
 void ContactSolver::sweep(Eigen::VectorXd& v, bool backward) {
-  inColours(backward, [&](Packed& m) { solvePacked<rows>(m, v, backward); });
+  inColours(backward, [&](Bundle& m, auto lane) { solveBundle<rows>(m, v, backward, lane); });
 }
 
-template <ContactSolver::Rows rows>
-void ContactSolver::solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) const {
-  const Eigen::Vector2d t(m.normal.y(), -m.normal.x());
-  PairVelocity u = read(m, v);
-  for (int k = 0; k < m.count; ++k) {
-    Slot& p = m.slots[static_cast<std::size_t>(backward ? m.count - 1 - k : k)];
+template <ContactSolver::Rows rows, class Lane>
+void ContactSolver::solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, Lane lane) const {
+  using Real = typename Lane::Real;
+  using Mask = typename Lane::Mask;
+  const Real nx = lane.load(m.normalX), ny = lane.load(m.normalY), tx = ny, ty = -nx;
+  const Movers<Lane> movers = moversOf(m, lane);
+  PairVelocity<Real> u = read(m, v, lane);
+  for (int k = 0; k < 2; ++k) {
+    SlotLanes& p = m.slots[static_cast<std::size_t>(backward ? 1 - k : k)];
+    const Mask row = lane.loadMask(p.present);
+    const Arms<Real> r = armsOf(p, lane);
     if constexpr (rows == Rows::Push) {  // the push alone, on the pseudo velocity
-      if (p.push > 0.0) pushToward(m, p, p.push, p.pushImpulse, u);
+      const Real push = lane.load(p.push);
+      Real impulse = lane.load(p.pushImpulse);
+      pushToward(movers, r, both(row, Lane::broadcast(0.0) < push), nx, ny, lane.load(p.normalMass), push, impulse, u);
+      lane.store(p.pushImpulse, impulse);
     } else if constexpr (rows == Rows::Normals) {
-      pushToward(m, p, p.gapTarget, p.normalImpulse, u);
+      Real impulse = lane.load(p.normalImpulse);
+      pushToward(movers, r, row, nx, ny, lane.load(p.normalMass), lane.load(p.gapTarget), impulse, u);
+      lane.store(p.normalImpulse, impulse);
     } else if constexpr (rows == Rows::PushingNormals) {
-      pushSoftly(m, p, u);  // toward the gap's target or the push (one is 0)
+      // Toward the gap's target or the push (one is 0), soft where the soft step made it so
+      // (impulse::updated's arithmetic, clamped to [0, ∞)).
+      const Real vn = relativeVelocityAlong(r, u, nx, ny);
+      const Real old = lane.load(p.normalImpulse);
+      const Real error = vn - lane.load(p.gapTarget) - lane.load(p.push);
+      const Real unclamped =
+          old - lane.load(p.massScale) * lane.load(p.normalMass) * error - lane.load(p.impulseScale) * old;
+      const Real impulse = select(row, lanes::clamped(unclamped, Lane::broadcast(0.0),
+                                                      Lane::broadcast(std::numeric_limits<double>::infinity())),
+                                  old);
+      lane.store(p.normalImpulse, impulse);
+      const Real change = impulse - old;
+      apply(movers, r, row, change * nx, change * ny, u);
     } else {
-      const double vt = t.dot(relativeVelocity(p, u));
-      const double old = p.tangentImpulse, bound = m.friction * p.normalImpulse;
-      p.tangentImpulse = std::clamp(old - p.tangentMass * vt, -bound, bound);
-      apply(m, p, (p.tangentImpulse - old) * t, u);
+      const Real vt = relativeVelocityAlong(r, u, tx, ty);
+      const Real old = lane.load(p.tangentImpulse), bound = lane.load(m.friction) * lane.load(p.normalImpulse);
+      const Real impulse = select(row, lanes::clamped(old - lane.load(p.tangentMass) * vt, -bound, bound), old);
+      lane.store(p.tangentImpulse, impulse);
+      const Real change = impulse - old;
+      apply(movers, r, row, change * tx, change * ty, u);
     }
   }
-  write(m, u, v);
+  write(m, u, v, lane);
 }
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
   packedAhead_ = true;  // the gaps
-  shared(packed_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
+  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
     for (std::size_t i = begin; i < end; ++i) {
-      Packed& m = packed_[i];
-      const PairVelocity u = read(m, v);
-      for (int k = 0; k < m.count; ++k) {
-        Slot& p = m.slots[static_cast<std::size_t>(k)];
-        p.separation += h * m.normal.dot(relativeVelocity(p, u));
-        p.gapTarget = -std::max(p.separation, 0.0) / h;
+      Bundle& m = bundles_[i];
+      const Wide lane;
+      const Wide::Real nx = lane.load(m.normalX), ny = lane.load(m.normalY), step = Wide::broadcast(h);
+      const PairVelocity<Wide::Real> u = read(m, v, lane);
+      for (SlotLanes& p : m.slots) {
+        // (A lane without the point moves a gap that nothing reads.)
+        const Wide::Real separation = lane.load(p.separation) + step * relativeVelocityAlong(armsOf(p, lane), u, nx, ny);
+        lane.store(p.separation, separation);
+        lane.store(p.gapTarget, -lanes::maximum(separation, Wide::broadcast(0.0)) / step);
       }
     }
-  });
+  }, kMinimumLoopShare / kLanes);
 }
 
-inline void ContactSolver::addWork(const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1,
-                                   double& impulses, double& driven) {
-  const Eigen::Vector2d impulse = p.normalImpulse * m.normal + p.tangentImpulse * Eigen::Vector2d(m.normal.y(), -m.normal.x());
-  impulses += 0.5 * impulse.dot(relativeVelocity(p, u0) + relativeVelocity(p, u1));
-  // A body nothing moves (m⁻¹ = 0) keeps its velocity whatever the impulse: its share is what its
-  // driver put in (none for a static body, at rest).
-  if (m.inverseMassA == 0.0) driven += 0.5 * impulse.dot(pointVelocity(u0.a, u0.wA, p.rA) + pointVelocity(u1.a, u1.wA, p.rA));
-  if (m.inverseMassB == 0.0) driven -= 0.5 * impulse.dot(pointVelocity(u0.b, u0.wB, p.rB) + pointVelocity(u1.b, u1.wB, p.rB));
+void ContactSolver::addWork(const Bundle& m, int l, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
+                            double& impulses, double& driven) const {
+  const lanes::OneLane lane{l};
+  const PairVelocity<double> u0 = read(m, v0, lane), u1 = read(m, v1, lane);
+  const Eigen::Vector2d n(m.normalX[l], m.normalY[l]);
+  for (int k = 0; k < m.count[l]; ++k) {
+    const SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
+    addPointWork(n, {p.rAx[l], p.rAy[l]}, {p.rBx[l], p.rBy[l]}, p.normalImpulse[l], p.tangentImpulse[l],
+                 m.movesA[l] == 0, m.movesB[l] == 0, u0, u1, impulses, driven);
+  }
 }
 
 void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, WorkLedger& ledger) const {
   double impulses = 0.0, driven = 0.0;
   if (!material_.solvedAsRows) {
     // Each block's sums on the threads, then theirs in order: the same bits on any threads.
-    blockWork_.resize((packed_.size() + kWorkBlock - 1) / kWorkBlock);
+    blockWork_.resize((bundles_.size() + kWorkBlock - 1) / kWorkBlock);
     shared(
         blockWork_.size(),
         [&](std::size_t begin, std::size_t end, int /*thread*/) {
           for (std::size_t block = begin; block < end; ++block) {
             double blockImpulses = 0.0, blockDriven = 0.0;
-            for (std::size_t i = block * kWorkBlock; i < std::min((block + 1) * kWorkBlock, packed_.size()); ++i) {
-              const Packed& m = packed_[i];
-              const PairVelocity u0 = read(m, v0), u1 = read(m, v1);
-              for (int k = 0; k < m.count; ++k) addWork(m, m.slots[static_cast<std::size_t>(k)], u0, u1, blockImpulses, blockDriven);
+            for (std::size_t i = block * kWorkBlock; i < std::min((block + 1) * kWorkBlock, bundles_.size()); ++i) {
+              for (int l = 0; l < kLanes; ++l) addWork(bundles_[i], l, v0, v1, blockImpulses, blockDriven);
             }
             blockWork_[block] = {blockImpulses, blockDriven};
           }
         },
-        kMinimumLoopShare / kWorkBlock);
+        kMinimumLoopShare / (kLanes * kWorkBlock));
     for (const auto& [blockImpulses, blockDriven] : blockWork_) {
       impulses += blockImpulses;
       driven += blockDriven;
@@ -436,10 +617,8 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
     // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
     for (const Point& p : points_) {
       const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
-      const Packed m{.offsetA = a.offset, .offsetB = b.offset, .inverseMassA = a.inverseMass, .inverseMassB = b.inverseMass,
-                     .turnsA = a.turns, .turnsB = b.turns, .normal = p.normal};
-      addWork(m, {.rA = p.rA, .rB = p.rB, .normalImpulse = p.normalImpulse, .tangentImpulse = p.tangentImpulse}, read(m, v0),
-              read(m, v1), impulses, driven);
+      addPointWork(p.normal, p.rA, p.rB, p.normalImpulse, p.tangentImpulse, a.inverseMass == 0.0, b.inverseMass == 0.0,
+                   pairVelocity(a, b, v0), pairVelocity(a, b, v1), impulses, driven);
     }
   }
   ledger[WorkSource::Impulses] += impulses;
@@ -448,18 +627,32 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
 
 void ContactSolver::restitute(Eigen::VectorXd& v) {
   packedAhead_ = true;
-  const auto bounces = [&](const Packed& m, const Slot& p) {
-    return !(m.restitution == 0.0 || p.approach >= -material_.restitutionThreshold || p.normalImpulse == 0.0);
-  };
-  inColours(false, [&](Packed& m) {
+  const double threshold = material_.restitutionThreshold;
+  const auto bounce = [&](Bundle& m, lanes::OneLane lane) {
+    const int l = lane.at;
+    const auto bounces = [&](const SlotLanes& p) {
+      return !(m.restitution[l] == 0.0 || p.approach[l] >= -threshold || p.normalImpulse[l] == 0.0);
+    };
     // Most manifolds have no point that bounces: their bodies are not read or written at all.
-    if (!bounces(m, m.slots[0]) && (m.count < 2 || !bounces(m, m.slots[1]))) return;
-    PairVelocity u = read(m, v);
-    for (int k = 0; k < m.count; ++k) {
-      Slot& p = m.slots[static_cast<std::size_t>(k)];
-      if (bounces(m, p)) pushToward(m, p, -m.restitution * p.approach, p.normalImpulse, u);
+    if (!bounces(m.slots[0]) && (m.count[l] < 2 || !bounces(m.slots[1]))) return;
+    const Movers<lanes::OneLane> movers = moversOf(m, lane);
+    PairVelocity<double> u = read(m, v, lane);
+    for (int k = 0; k < m.count[l]; ++k) {
+      SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
+      if (!bounces(p)) continue;
+      pushToward(movers, armsOf(p, lane), true, m.normalX[l], m.normalY[l], p.normalMass[l],
+                 -m.restitution[l] * p.approach[l], p.normalImpulse[l], u);
     }
-    write(m, u, v);
+    write(m, u, v, lane);
+  };
+  inColours(false, [&]<class Lane>(Bundle& m, Lane lane) {
+    if constexpr (std::is_same_v<Lane, lanes::OneLane>) {
+      bounce(m, lane);
+    } else {
+      for (int l = 0; l < kLanes; ++l) {
+        if (m.count[l] > 0) bounce(m, lanes::OneLane{l});
+      }
+    }
   });
 }
 

@@ -66,7 +66,10 @@
 // reports and the state file) and packs a copy of each manifold, with its bodies' masses, in the
 // order the passes visit them (colour by colour), so that a pass reads memory front to back; the
 // impulses and gaps go back to the points only when something reads them. Packing took
-// large_pyramid's soft step from 66.7 to 33.5 ms a step.
+// large_pyramid's soft step from 66.7 to 33.5 ms a step. The copies go kLanes manifolds of one
+// colour to a bundle, each field an array with one entry a manifold, and the passes update a
+// bundle's manifolds at once, to the bits each would get alone (dynamics/contact_lanes.hpp):
+// large_pyramid's soft step from about 17.4 to 15.0 ms.
 //
 //   solver.build(model, material);
 //   solver.prepare(finder.find(state, v, h, material.slop), state, v, h);
@@ -236,26 +239,40 @@ class ContactSolver {
     std::array<Eigen::Index, 2> movers{};
     std::size_t moverCount = 0;
   };
-  // What the passes read and write of a manifold point (a copy of its Point's).
-  struct Slot {
-    Eigen::Vector2d rA = Eigen::Vector2d::Zero(), rB = Eigen::Vector2d::Zero();
-    double normalMass = 0.0, tangentMass = 0.0, push = 0.0, gapTarget = 0.0, massScale = 1.0, impulseScale = 0.0;
-    double approach = 0.0, separation = 0.0;  // s as prepare found it, moved on by moved()
-    double normalImpulse = 0.0, tangentImpulse = 0.0, pushImpulse = 0.0;
-    std::size_t source = 0;  // its Point in points_
+  // The manifolds side by side (dynamics/contact_lanes.hpp's kWidth).
+  static constexpr int kLanes = 2;
+  // One point of each lane's manifold: what the passes read and write of it (a copy of its Point's).
+  struct alignas(kLanes * sizeof(double)) SlotLanes {
+    double rAx[kLanes]{}, rAy[kLanes]{}, rBx[kLanes]{}, rBy[kLanes]{};
+    double normalMass[kLanes]{}, tangentMass[kLanes]{}, push[kLanes]{}, gapTarget[kLanes]{};
+    double massScale[kLanes]{}, impulseScale[kLanes]{};
+    double approach[kLanes]{}, separation[kLanes]{};  // s as prepare found it, moved on by moved()
+    double normalImpulse[kLanes]{}, tangentImpulse[kLanes]{}, pushImpulse[kLanes]{};
+    std::int64_t present[kLanes]{};  // all ones where the lane's manifold has this point
+    std::size_t source[kLanes]{};    // its Point in points_
   };
-  // A manifold as the passes see it: its points and what they need of its two bodies, laid out
-  // in the order the passes visit the manifolds (colour by colour), so that a pass reads its rows
-  // front to back (or back to front) instead of gathering them from all over points_.
-  struct Packed {
-    Eigen::Index offsetA = 0, offsetB = 0;
-    double inverseMassA = 0.0, inverseInertiaA = 0.0, inverseMassB = 0.0, inverseInertiaB = 0.0;
-    bool turnsA = false, turnsB = false;
-    bool anchored = false;  // one of its bodies nothing moves (its springs are stiffer)
-    int count = 0;
-    Eigen::Vector2d normal = Eigen::Vector2d::UnitX();
-    double friction = 0.0, restitution = 0.0;
-    std::array<Slot, 2> slots;
+  // Up to kLanes manifolds of one colour as the passes see them: their points and what they need
+  // of their bodies, laid out in the order the passes visit the manifolds (colour by colour,
+  // each colour from a new bundle), so that a pass reads its rows front to back (or back to
+  // front) instead of gathering them from all over points_. A lane without a manifold has a
+  // count of 0, no points present and no body it moves.
+  struct alignas(kLanes * sizeof(double)) Bundle {
+    Eigen::Index offsetA[kLanes]{}, offsetB[kLanes]{};
+    Eigen::Index spinA[kLanes]{}, spinB[kLanes]{};  // ω's entry in v, or offset for a body that does not turn
+    double inverseMassA[kLanes]{}, inverseInertiaA[kLanes]{}, inverseMassB[kLanes]{}, inverseInertiaB[kLanes]{};
+    double normalX[kLanes]{}, normalY[kLanes]{}, friction[kLanes]{}, restitution[kLanes]{};
+    // All ones where the body moves (m⁻¹ > 0: the passes write it), and where it turns too.
+    std::int64_t movesA[kLanes]{}, movesB[kLanes]{}, turningA[kLanes]{}, turningB[kLanes]{};
+    bool turnsA[kLanes]{}, turnsB[kLanes]{};  // has an angle (ω at offset + 2)
+    bool anchored[kLanes]{};  // one of its bodies nothing moves (its springs are stiffer)
+    int count[kLanes]{};
+    std::array<SlotLanes, 2> slots;
+  };
+  // A colour's bundles, and whether their manifolds move disjoint bodies (every lane at once)
+  // or must go one after another (the overflow colour, or a pile too small to colour).
+  struct ColourBundles {
+    std::size_t first = 0, count = 0;
+    bool disjoint = false;
   };
   // The fewest manifolds worth a thread's share of a colour's pass (about what the kernel's pins
   // take), and of one of the lighter loops over all the manifolds (prepare's, pack's, carry's,
@@ -267,10 +284,11 @@ class ContactSolver {
   // n alone, so whatever it computes per iteration is the same on one thread or several).
   template <class Body>
   void shared(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumLoopShare) const;
-  // perManifold(m) on every packed manifold, colour by colour (last to first when `backward`),
-  // each colour shared among the threads: the manifolds of one colour move disjoint bodies.
-  template <class PerManifold>
-  void inColours(bool backward, PerManifold&& perManifold);
+  // perBundle(bundle, lane) on every packed manifold, colour by colour (last to first when
+  // `backward`): a disjoint colour's bundles with lanes::AllLanes, shared among the threads, the
+  // others' manifolds one by one with lanes::OneLane, in order.
+  template <class PerBundle>
+  void inColours(bool backward, PerBundle&& perBundle);
 
   // Which rows a sweep updates: the normal rows (toward their gap targets, or with the push
   // too), the friction rows, or the position passes' pushes.
@@ -292,10 +310,12 @@ class ContactSolver {
   void weigh(Point& p) const;
   // The manifolds packed in the colouring's order.
   void pack();
-  // A point's (or slot's) target for its gap s, and for a penetration its push and spring
-  // (above), for a substep of h; `anchored`: one of its bodies nothing moves.
-  template <class Row>
-  void aim(Row& row, double s, bool anchored, double h) const;
+  // A point's target for its gap s, and for a penetration its push and spring (above), for a
+  // substep of h; `anchored`: one of its bodies nothing moves.
+  struct Aim {
+    double gapTarget = 0.0, push = 0.0, massScale = 1.0, impulseScale = 0.0;
+  };
+  [[nodiscard]] Aim aim(double s, bool anchored, double h) const;
   // Each point's accumulated impulses applied to v.
   void warmStart(Eigen::VectorXd& v);
   // Each prepare's and carry's first pass goes the other way from the one before.
@@ -309,36 +329,15 @@ class ContactSolver {
   void sweep(Eigen::VectorXd& v, Rows rows, bool backward);
   template <Rows rows>
   void sweep(Eigen::VectorXd& v, bool backward);
-  // The rows of one manifold's points (last to first when `backward`).
-  template <Rows rows>
-  void solvePacked(Packed& m, Eigen::VectorXd& v, bool backward) const;
-  // A manifold's two bodies' velocities, read from v once for all its rows and written back
-  // after them (the passes' rows then work in registers, not through v); ω is 0 for a body that
-  // does not turn.
-  struct PairVelocity {
-    Eigen::Vector2d a, b;
-    double wA = 0.0, wB = 0.0;
-  };
-  [[nodiscard]] static PairVelocity read(const Packed& m, const Eigen::VectorXd& v);
-  // Only the bodies something moves are written: the manifolds of one colour may share a static
-  // or kinematic one, and run on different threads.
-  static void write(const Packed& m, const PairVelocity& u, Eigen::VectorXd& v);
-  // v_rel at a point.
-  [[nodiscard]] static Eigen::Vector2d relativeVelocity(const Slot& p, const PairVelocity& u);
-  // The velocity of a point at arm r on a body moving at (v, ω).
-  [[nodiscard]] static Eigen::Vector2d pointVelocity(const Eigen::Vector2d& v, double w, const Eigen::Vector2d& r) {
-    return {v.x() - w * r.y(), v.y() + w * r.x()};
-  }
-  // bookWork's two terms for one point of m added: what its impulse did, and what a driver put in.
-  static void addWork(const Packed& m, const Slot& p, const PairVelocity& u0, const PairVelocity& u1, double& impulses,
-                      double& driven);
-  // v_a −= m_a⁻¹ P, ω_a −= I_a⁻¹ r_a × P, and the opposite on b.
-  static void apply(const Packed& m, const Slot& p, const Eigen::Vector2d& impulse, PairVelocity& u);
-  // The normal row's update toward `target`, accumulated in `impulse` and clamped at 0.
-  static void pushToward(const Packed& m, const Slot& p, double target, double& impulse, PairVelocity& u);
-  // The solve passes' update of the normal row, toward its gap's target and its push, soft
-  // where the soft step made it so.
-  static void pushSoftly(const Packed& m, Slot& p, PairVelocity& u);
+  // The rows of a bundle's points, in the lanes `lane` covers (last to first when `backward`).
+  template <Rows rows, class Lane>
+  void solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, Lane lane) const;
+  // Each point's accumulated impulses applied to v, in the lanes `lane` covers.
+  template <class Lane>
+  void warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) const;
+  // The work of one manifold's points (bookWork), added to impulses and driven.
+  void addWork(const Bundle& m, int lane, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, double& impulses,
+               double& driven) const;
 
   ContactMaterial material_;
   std::vector<BodyMass> bodies_;
@@ -346,16 +345,17 @@ class ContactSolver {
   std::vector<Point> previous_;
   std::vector<Touch> touches_;
   ConstraintColouring colouring_;  // of touches_
-  std::vector<Packed> packed_;     // touches_ in colouring_.order() (not in the exact mode)
+  std::vector<Bundle> bundles_;    // touches_ in colouring_.order() (not in the exact mode)
+  std::vector<ColourBundles> colourBundles_;  // by colour
   Softness softness_, anchoredSoftness_;  // the soft step's contact springs, as of prepare's h
-  mutable bool packedAhead_ = false;  // the passes moved packed_'s impulses or gaps since writeBack()
+  mutable bool packedAhead_ = false;  // the passes moved bundles_' impulses or gaps since writeBack()
   bool carriable_ = false;            // carriable()
   std::size_t velocityCount_ = 0;     // the model's v entries (the colouring's range)
   ParallelLoop* parallel_ = nullptr;
   mutable std::vector<double> threadDeepest_{0.0};  // [threads] each share's deepest penetration
-  // bookWork's sums over each block of kWorkBlock packed manifolds (impulses, driven), added in
-  // order after the shared loop.
-  static constexpr std::size_t kWorkBlock = 64;
+  // bookWork's sums over each block of kWorkBlock bundles (impulses, driven), added in order
+  // after the shared loop.
+  static constexpr std::size_t kWorkBlock = 32;
   mutable std::vector<std::array<double, 2>> blockWork_;
   bool backward_ = true;         // the last pass's direction
   bool startsBackward_ = true;   // the direction of the last prepare's first pass

@@ -1,0 +1,103 @@
+// Lanes: the contact passes' arithmetic written once for one manifold or for a few side by side.
+//
+// ContactSolver lays its manifolds out in bundles of `width` (ContactSolver::kLanes), each field
+// an array with one entry a manifold (a lane). The passes' kernels are templates on a lane view:
+//   - OneLane: one manifold of a bundle, its numbers doubles and its masks bools;
+//   - AllLanes: every manifold of the bundle at once, its numbers a vector of `width` doubles
+//     (GCC's vector extension: SSE2 packs two doubles an instruction) and its masks vectors of
+//     all-ones or all-zeros integers.
+// Each lane of a vector goes through the same IEEE operations, in the same order, as OneLane's
+// double would (a select in place of each branch; no fused multiply-add, which the targets built
+// for lack), so a manifold's numbers are the same bits whichever view updates it. The passes
+// use AllLanes on a colour's bundles, whose manifolds move disjoint bodies, and OneLane, lane by
+// lane in order, on the manifolds that must go one after another (dynamics/contact_solver.hpp).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace tinkertoy::lanes {
+
+// A lane's yes or no as a bundle stores it: all ones or all zeros, which AllLanes loads as a mask.
+using Flag = std::int64_t;
+inline constexpr Flag kYes = -1;
+
+// How many manifolds a bundle holds (ContactSolver::kLanes): as many doubles as SSE2 packs.
+inline constexpr int kWidth = 2;
+
+struct AllLanes {
+  using Real = double __attribute__((vector_size(kWidth * sizeof(double))));
+  using Mask = decltype(Real{} < Real{});
+  static Real load(const double* field) {
+    Real x;
+    std::memcpy(&x, field, sizeof x);
+    return x;
+  }
+  static void store(double* field, Real x) { std::memcpy(field, &x, sizeof x); }
+  static Mask loadMask(const Flag* field) {
+    Mask m;
+    std::memcpy(&m, field, sizeof m);
+    return m;
+  }
+  static Real broadcast(double x) {
+    Real r;
+    for (int l = 0; l < kWidth; ++l) r[l] = x;
+    return r;
+  }
+  // The vector of f(l) over the lanes (a gather).
+  template <class F>
+  static Real gather(F&& f) {
+    Real r;
+    for (int l = 0; l < kWidth; ++l) r[l] = f(l);
+    return r;
+  }
+  static double lane(Real x, int l) { return x[l]; }
+  // The lanes [first, last) it covers.
+  static constexpr int first() { return 0; }
+  static constexpr int last() { return kWidth; }
+};
+
+struct OneLane {
+  using Real = double;
+  using Mask = bool;
+  int at = 0;  // which lane of the bundle
+  [[nodiscard]] Real load(const double* field) const { return field[at]; }
+  void store(double* field, Real x) const { field[at] = x; }
+  [[nodiscard]] Mask loadMask(const Flag* field) const { return field[at] != 0; }
+  static Real broadcast(double x) { return x; }
+  template <class F>
+  [[nodiscard]] Real gather(F&& f) const {
+    return f(at);
+  }
+  static double lane(Real x, int /*l*/) { return x; }
+  [[nodiscard]] int first() const { return at; }
+  [[nodiscard]] int last() const { return at + 1; }
+};
+
+// m ? a : b, lane by lane.
+inline double select(bool m, double a, double b) { return m ? a : b; }
+template <class Real, class Mask>
+  requires(!std::is_same_v<Real, double>)
+inline Real select(Mask m, Real a, Real b) {
+  return reinterpret_cast<Real>((reinterpret_cast<Mask>(a) & m) | (reinterpret_cast<Mask>(b) & ~m));
+}
+inline bool both(bool a, bool b) { return a && b; }
+template <class Mask>
+  requires(!std::is_same_v<Mask, bool>)
+inline Mask both(Mask a, Mask b) {
+  return a & b;
+}
+
+// std::max(a, b) and std::clamp(x, lo, hi), with the same bits for any x (signed zeros too).
+template <class Real>
+inline Real maximum(Real a, Real b) {
+  return select(a < b, b, a);
+}
+template <class Real>
+inline Real clamped(Real x, Real lo, Real hi) {
+  const Real atLeast = select(x < lo, lo, x);
+  return select(hi < atLeast, hi, atLeast);
+}
+
+}  // namespace tinkertoy::lanes
