@@ -17,14 +17,30 @@
 #include <cstring>
 #include <type_traits>
 
+// The vectors live in registers within a loop over bundles, every function that takes or returns
+// one inlined into it: the argument-passing convention GCC warns may differ between builds with
+// and without AVX is never used.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace tinkertoy::lanes {
 
 // A lane's yes or no as a bundle stores it: all ones or all zeros, which AllLanes loads as a mask.
 using Flag = std::int64_t;
 inline constexpr Flag kYes = -1;
 
-// How many manifolds a bundle holds (ContactSolver::kLanes): as many doubles as SSE2 packs.
-inline constexpr int kWidth = 2;
+// How many manifolds a bundle holds (ContactSolver::kLanes): as many doubles as AVX2 packs, or
+// SSE2 in two instructions.
+inline constexpr int kWidth = 4;
+
+// The loops over bundles built twice, for AVX2 and for any x86-64, the one the processor runs
+// chosen when the program loads (GCC's and Clang's function clones; elsewhere, one build).
+#if defined(__x86_64__) && defined(__linux__) && !defined(__EMSCRIPTEN__)
+#define TINKERTOY_LANES_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define TINKERTOY_LANES_CLONES
+#endif
 
 struct AllLanes {
   using Real = double __attribute__((vector_size(kWidth * sizeof(double))));

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <iterator>
 #include <limits>
 #include <utility>
@@ -144,31 +146,6 @@ PairVelocity<double> pairVelocity(const ContactSolver::BodyMass& a, const Contac
           v[b.offset], v[b.offset + 1], b.turns ? v[b.offset + 2] : 0.0};
 }
 
-// A lane of a slot, or of a whole bundle, without a point or manifold: zeros (no body it moves,
-// no point present), which the passes' lanes compute on and discard.
-template <class Slot>
-void clearSlot(Slot& p, int l) {
-  for (double* field : {p.rAx, p.rAy, p.rBx, p.rBy, p.normalMass, p.tangentMass, p.push, p.gapTarget, p.massScale,
-                        p.impulseScale, p.approach, p.separation, p.normalImpulse, p.tangentImpulse, p.pushImpulse}) {
-    field[l] = 0.0;
-  }
-  p.present[l] = 0;
-  p.source[l] = 0;
-}
-
-template <class Bundle>
-void clearLane(Bundle& m, int l) {
-  for (Eigen::Index* field : {m.offsetA, m.offsetB, m.spinA, m.spinB}) field[l] = 0;
-  for (double* field : {m.inverseMassA, m.inverseInertiaA, m.inverseMassB, m.inverseInertiaB, m.normalX, m.normalY,
-                        m.friction, m.restitution}) {
-    field[l] = 0.0;
-  }
-  for (lanes::Flag* field : {m.movesA, m.movesB, m.turningA, m.turningB}) field[l] = 0;
-  m.turnsA[l] = m.turnsB[l] = m.anchored[l] = false;
-  m.count[l] = 0;
-  for (auto& slot : m.slots) clearSlot(slot, l);
-}
-
 }  // namespace
 
 template <class Body>
@@ -180,8 +157,8 @@ void ContactSolver::shared(std::size_t n, Body&& body, std::size_t minimumShare)
   }
 }
 
-template <class PerBundle>
-void ContactSolver::inColours(bool backward, PerBundle&& perBundle) {
+template <class Disjoint, class InOrder>
+void ContactSolver::inColours(bool backward, Disjoint&& disjoint, InOrder&& inOrder) {
   const std::size_t colours = colourBundles_.size();
   for (std::size_t i = 0; i < colours; ++i) {
     const ColourBundles& colour = colourBundles_[backward ? colours - 1 - i : i];
@@ -189,9 +166,7 @@ void ContactSolver::inColours(bool backward, PerBundle&& perBundle) {
     if (colour.disjoint) {  // the order within is free
       shared(
           colour.count,
-          [&](std::size_t begin, std::size_t end, int /*thread*/) {
-            for (std::size_t j = begin; j < end; ++j) perBundle(first[j], Wide{});
-          },
+          [&](std::size_t begin, std::size_t end, int /*thread*/) { disjoint(first + begin, end - begin); },
           kMinimumShare / kLanes);
       continue;
     }
@@ -200,7 +175,7 @@ void ContactSolver::inColours(bool backward, PerBundle&& perBundle) {
       Bundle& m = first[backward ? colour.count - 1 - j : j];
       for (int k = 0; k < kLanes; ++k) {
         const int l = backward ? kLanes - 1 - k : k;
-        if (m.count[l] > 0) perBundle(m, lanes::OneLane{l});
+        if (m.count[l] > 0) inOrder(m, lanes::OneLane{l});
       }
     }
   }
@@ -365,13 +340,14 @@ void ContactSolver::pack() {
       while (i >= colourBundles_[c].first + colourBundles_[c].count) ++c;
       const std::span<const std::size_t> members = colouring_.members(c);
       const std::size_t j = i - colourBundles_[c].first;
+      // Zeros first: a lane without a manifold, or a manifold's lane without a second point, has no
+      // body it moves and no point present, which the passes compute on and discard.
       Bundle& m = bundles_[i];
+      static_assert(std::is_trivially_copyable_v<Bundle>);
+      std::memset(static_cast<void*>(&m), 0, sizeof m);
       for (int l = 0; l < kLanes; ++l) {
         const std::size_t member = j * kLanes + static_cast<std::size_t>(l);
-        if (member >= members.size()) {
-          clearLane(m, l);
-          continue;
-        }
+        if (member >= members.size()) break;
         const Touch& touch = touches_[members[member]];
         const Point& first = points_[touch.first];
         const BodyMass &a = bodies_[first.a], &b = bodies_[first.b];
@@ -415,7 +391,6 @@ void ContactSolver::pack() {
           slot.present[l] = lanes::kYes;
           slot.source[l] = touch.first + k;
         }
-        if (touch.count < 2) clearSlot(m.slots[1], l);
       }
     }
   });
@@ -434,8 +409,14 @@ void ContactSolver::warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) c
   write(m, u, v, lane);
 }
 
+TINKERTOY_LANES_CLONES void ContactSolver::warmBundles(const Bundle* first, std::size_t count, Eigen::VectorXd& v) const {
+  for (std::size_t j = 0; j < count; ++j) warmBundle(first[j], v, Wide{});
+}
+
 void ContactSolver::warmStart(Eigen::VectorXd& v) {
-  inColours(false, [&](const Bundle& m, auto lane) { warmBundle(m, v, lane); });
+  inColours(
+      false, [&](const Bundle* first, std::size_t count) { warmBundles(first, count, v); },
+      [&](const Bundle& m, lanes::OneLane lane) { warmBundle(m, v, lane); });
 }
 
 void ContactSolver::carry(Eigen::VectorXd& v, double h) {
@@ -513,7 +494,15 @@ void ContactSolver::sweep(Eigen::VectorXd& v, Rows rows, bool backward) {
 
 template <ContactSolver::Rows rows>
 void ContactSolver::sweep(Eigen::VectorXd& v, bool backward) {
-  inColours(backward, [&](Bundle& m, auto lane) { solveBundle<rows>(m, v, backward, lane); });
+  inColours(
+      backward, [&](Bundle* first, std::size_t count) { solveBundles<rows>(first, count, v, backward); },
+      [&](Bundle& m, lanes::OneLane lane) { solveBundle<rows>(m, v, backward, lane); });
+}
+
+template <ContactSolver::Rows rows>
+TINKERTOY_LANES_CLONES void ContactSolver::solveBundles(Bundle* first, std::size_t count, Eigen::VectorXd& v,
+                                                        bool backward) const {
+  for (std::size_t j = 0; j < count; ++j) solveBundle<rows>(first[j], v, backward, Wide{});
 }
 
 template <ContactSolver::Rows rows, class Lane>
@@ -564,20 +553,27 @@ void ContactSolver::solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, La
 
 void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
   packedAhead_ = true;  // the gaps
-  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int /*thread*/) {
-    for (std::size_t i = begin; i < end; ++i) {
-      Bundle& m = bundles_[i];
-      const Wide lane;
-      const Wide::Real nx = lane.load(m.normalX), ny = lane.load(m.normalY), step = Wide::broadcast(h);
-      const PairVelocity<Wide::Real> u = read(m, v, lane);
-      for (SlotLanes& p : m.slots) {
-        // (A lane without the point moves a gap that nothing reads.)
-        const Wide::Real separation = lane.load(p.separation) + step * relativeVelocityAlong(armsOf(p, lane), u, nx, ny);
-        lane.store(p.separation, separation);
-        lane.store(p.gapTarget, -lanes::maximum(separation, Wide::broadcast(0.0)) / step);
-      }
+  shared(
+      bundles_.size(),
+      [&](std::size_t begin, std::size_t end, int /*thread*/) { moveBundles(bundles_.data() + begin, end - begin, v, h); },
+      kMinimumLoopShare / kLanes);
+}
+
+TINKERTOY_LANES_CLONES void ContactSolver::moveBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v,
+                                                       double h) const {
+  const Wide lane;
+  const Wide::Real step = Wide::broadcast(h);
+  for (std::size_t j = 0; j < count; ++j) {
+    Bundle& m = first[j];
+    const Wide::Real nx = lane.load(m.normalX), ny = lane.load(m.normalY);
+    const PairVelocity<Wide::Real> u = read(m, v, lane);
+    for (SlotLanes& p : m.slots) {
+      // (A lane without the point moves a gap that nothing reads.)
+      const Wide::Real separation = lane.load(p.separation) + step * relativeVelocityAlong(armsOf(p, lane), u, nx, ny);
+      lane.store(p.separation, separation);
+      lane.store(p.gapTarget, -lanes::maximum(separation, Wide::broadcast(0.0)) / step);
     }
-  }, kMinimumLoopShare / kLanes);
+  }
 }
 
 void ContactSolver::addWork(const Bundle& m, int l, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
@@ -645,15 +641,16 @@ void ContactSolver::restitute(Eigen::VectorXd& v) {
     }
     write(m, u, v, lane);
   };
-  inColours(false, [&]<class Lane>(Bundle& m, Lane lane) {
-    if constexpr (std::is_same_v<Lane, lanes::OneLane>) {
-      bounce(m, lane);
-    } else {
-      for (int l = 0; l < kLanes; ++l) {
-        if (m.count[l] > 0) bounce(m, lanes::OneLane{l});
-      }
-    }
-  });
+  inColours(
+      false,
+      [&](Bundle* first, std::size_t count) {
+        for (std::size_t j = 0; j < count; ++j) {
+          for (int l = 0; l < kLanes; ++l) {
+            if (first[j].count[l] > 0) bounce(first[j], lanes::OneLane{l});
+          }
+        }
+      },
+      bounce);
 }
 
 }  // namespace tinkertoy

@@ -68,8 +68,8 @@
 // impulses and gaps go back to the points only when something reads them. Packing took
 // large_pyramid's soft step from 66.7 to 33.5 ms a step. The copies go kLanes manifolds of one
 // colour to a bundle, each field an array with one entry a manifold, and the passes update a
-// bundle's manifolds at once, to the bits each would get alone (dynamics/contact_lanes.hpp):
-// large_pyramid's soft step from about 17.4 to 15.0 ms.
+// bundle's manifolds at once (AVX2 where the processor has it), to the bits each would get
+// alone (dynamics/contact_lanes.hpp): large_pyramid's soft step from about 16.7 to 12.8 ms.
 //
 //   solver.build(model, material);
 //   solver.prepare(finder.find(state, v, h, material.slop), state, v, h);
@@ -240,7 +240,7 @@ class ContactSolver {
     std::size_t moverCount = 0;
   };
   // The manifolds side by side (dynamics/contact_lanes.hpp's kWidth).
-  static constexpr int kLanes = 2;
+  static constexpr int kLanes = 4;
   // One point of each lane's manifold: what the passes read and write of it (a copy of its Point's).
   struct alignas(kLanes * sizeof(double)) SlotLanes {
     double rAx[kLanes]{}, rAy[kLanes]{}, rBx[kLanes]{}, rBy[kLanes]{};
@@ -284,11 +284,11 @@ class ContactSolver {
   // n alone, so whatever it computes per iteration is the same on one thread or several).
   template <class Body>
   void shared(std::size_t n, Body&& body, std::size_t minimumShare = kMinimumLoopShare) const;
-  // perBundle(bundle, lane) on every packed manifold, colour by colour (last to first when
-  // `backward`): a disjoint colour's bundles with lanes::AllLanes, shared among the threads, the
-  // others' manifolds one by one with lanes::OneLane, in order.
-  template <class PerBundle>
-  void inColours(bool backward, PerBundle&& perBundle);
+  // The packed manifolds, colour by colour (last to first when `backward`): each share of a
+  // disjoint colour's bundles to disjoint(first bundle, count), the shares on the threads; the
+  // others' manifolds one by one, in order, to inOrder(bundle, lanes::OneLane).
+  template <class Disjoint, class InOrder>
+  void inColours(bool backward, Disjoint&& disjoint, InOrder&& inOrder);
 
   // Which rows a sweep updates: the normal rows (toward their gap targets, or with the push
   // too), the friction rows, or the position passes' pushes.
@@ -329,12 +329,19 @@ class ContactSolver {
   void sweep(Eigen::VectorXd& v, Rows rows, bool backward);
   template <Rows rows>
   void sweep(Eigen::VectorXd& v, bool backward);
-  // The rows of a bundle's points, in the lanes `lane` covers (last to first when `backward`).
+  // The rows of a bundle's points, in the lanes `lane` covers (last to first when `backward`);
+  // and of `count` bundles from `first`, every lane at once.
   template <Rows rows, class Lane>
-  void solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, Lane lane) const;
-  // Each point's accumulated impulses applied to v, in the lanes `lane` covers.
+  [[gnu::always_inline]] inline void solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, Lane lane) const;
+  template <Rows rows>
+  void solveBundles(Bundle* first, std::size_t count, Eigen::VectorXd& v, bool backward) const;
+  // Each point's accumulated impulses applied to v, in the lanes `lane` covers; and for `count`
+  // bundles from `first`.
   template <class Lane>
-  void warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) const;
+  [[gnu::always_inline]] inline void warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) const;
+  void warmBundles(const Bundle* first, std::size_t count, Eigen::VectorXd& v) const;
+  // moved() on `count` bundles from `first`.
+  void moveBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v, double h) const;
   // The work of one manifold's points (bookWork), added to impulses and driven.
   void addWork(const Bundle& m, int lane, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, double& impulses,
                double& driven) const;
