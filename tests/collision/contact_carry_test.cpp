@@ -16,6 +16,7 @@
 #include "support/pyramid_scene.hpp"
 #include "support/sealed_state.hpp"
 #include "tinkertoy/scene/scene.hpp"
+#include "support/resumed_run.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -131,22 +132,20 @@ TEST(ContactCarry, AStateSavedWhilePointsAreCarriedResumesBitForBit) {
     const int steps = stepUntilCarried(simulator, 300);
     ASSERT_LT(steps, 300) << "the state is saved mid-carry";
     const std::string state = simulator.saveState();
-    Scene again = parseScene(text);
-    Simulator resumed(again.model, again.settings);
-    resumed.restoreState(state);
+    testing_support::ResumedRun resumed(text, state);
     int searches = 0;
     std::vector<ContactReport> previous = simulator.contacts();
     for (int k = 0; k < 150; ++k) {
       simulator.step();
-      resumed.step();
+      resumed.simulator.step();
       const std::vector<ContactReport> now = simulator.contacts();
       searches += samePlaces(previous, now) ? 0 : 1;
       previous = now;
     }
     EXPECT_GT(searches, 0) << "the resumed run searches again too";
-    EXPECT_EQ(again.model.q(), scene.model.q());
-    EXPECT_EQ(again.model.v(), scene.model.v());
-    EXPECT_EQ(resumed.diagnostics().work.work, simulator.diagnostics().work.work);
+    EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+    EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
+    EXPECT_EQ(resumed.simulator.diagnostics().work.work, simulator.diagnostics().work.work);
     const Eigen::VectorXd end = scene.model.q();
     simulator.restoreState(state);
     for (int k = 0; k < 150; ++k) simulator.step();
@@ -172,15 +171,13 @@ TEST(ContactCarry, APileResumesBitForBitInEveryPushMode) {
     Simulator simulator(scene.model, scene.settings);
     for (int k = 0; k < 30; ++k) simulator.step();
     const std::string state = simulator.saveState();
-    Scene again = parseScene(text);
-    Simulator resumed(again.model, again.settings);
-    resumed.restoreState(state);
+    testing_support::ResumedRun resumed(text, state);
     for (int k = 0; k < 30; ++k) {
       simulator.step();
-      resumed.step();
+      resumed.simulator.step();
     }
-    EXPECT_EQ(again.model.q(), scene.model.q());
-    EXPECT_EQ(again.model.v(), scene.model.v());
+    EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+    EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
   }
 }
 
@@ -210,13 +207,11 @@ TEST(ContactCarry, AStateSavedAroundAnEditOfTheShapesResumes) {
   const std::string before = simulator.saveState();
   giveTheBallItsShape(scene.model);
   const std::string state = simulator.saveState();
-  Scene again = parseScene(withBall("0.2"));
-  Simulator resumed(again.model, again.settings);
-  resumed.restoreState(state);
+  testing_support::ResumedRun resumed(withBall("0.2"), state);
   run(simulator);
-  run(resumed);
-  EXPECT_EQ(again.model.q(), scene.model.q());
-  EXPECT_EQ(again.model.v(), scene.model.v());
+  run(resumed.simulator);
+  EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+  EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
   EXPECT_NEAR(ballHeight(scene.model), 4.0 + 0.2, 0.01) << "the ball lands on the pile's top box as a disc";
   const Eigen::VectorXd end = scene.model.q();
   simulator.restoreState(state);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tinkertoy/scene/scene.hpp"
+#include "support/resumed_run.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -73,11 +74,9 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   Simulator simulator(scene.model, scene.settings);
   for (int k = 0; k < 40; ++k) simulator.step();  // landed: contacts with warm starts
   const std::string state = simulator.saveState();
-  Scene again = parseScene(boxOnTheGround(""));
-  Simulator resumed(again.model, again.settings);
-  resumed.restoreState(state);
+  testing_support::ResumedRun resumed(boxOnTheGround(""), state);
   // What it reports before its first step is what the run saved from reports.
-  const std::vector<ContactReport> before = simulator.contacts(), restored = resumed.contacts();
+  const std::vector<ContactReport> before = simulator.contacts(), restored = resumed.simulator.contacts();
   ASSERT_EQ(restored.size(), before.size());
   ASSERT_FALSE(before.empty());
   for (std::size_t k = 0; k < before.size(); ++k) {
@@ -88,10 +87,10 @@ TEST(ContactsInARun, ASavedStateResumesBitForBit) {
   }
   for (int k = 0; k < 30; ++k) {
     simulator.step();
-    resumed.step();
+    resumed.simulator.step();
   }
-  EXPECT_EQ(again.model.q(), scene.model.q());
-  EXPECT_EQ(again.model.v(), scene.model.v());
+  EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+  EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
   // A state saved with contacts does not go into a simulator without them, nor the other way.
   std::string text = boxOnTheGround("");
   text.replace(text.find("\"collisions\": true"), 18, "\"collisions\": false");

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "tinkertoy/scene/scene.hpp"
+#include "support/resumed_run.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -256,20 +257,18 @@ TEST(ExactContacts, RunsResumeAndRepeatToTheBit) {
   Simulator simulator(scene.model, scene.settings);
   for (int k = 0; k < 40; ++k) simulator.step();
   const std::string state = simulator.saveState();
-  Scene again = parseScene(text);
-  Simulator resumed(again.model, again.settings);
-  resumed.restoreState(state);
+  testing_support::ResumedRun resumed(text, state);
   Scene threaded = parseScene(text);
   threaded.settings.threads = 2;
   Simulator twoThreads(threaded.model, threaded.settings);
   for (int k = 0; k < 40; ++k) twoThreads.step();
   for (int k = 0; k < 60; ++k) {
     simulator.step();
-    resumed.step();
+    resumed.simulator.step();
     twoThreads.step();
   }
-  EXPECT_EQ(again.model.q(), scene.model.q());
-  EXPECT_EQ(again.model.v(), scene.model.v());
+  EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+  EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
   EXPECT_EQ(threaded.model.q(), scene.model.q());
   EXPECT_EQ(threaded.model.v(), scene.model.v());
 }

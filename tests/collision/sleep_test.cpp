@@ -11,6 +11,7 @@
 
 #include "support/pyramid_scene.hpp"
 #include "tinkertoy/scene/scene.hpp"
+#include "support/resumed_run.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -169,17 +170,15 @@ TEST(Sleep, ASavedStateResumesThroughAWakeBitForBit) {
     for (int k = 0; k < 70; ++k) simulator.step();
     ASSERT_EQ(simulator.diagnostics().asleep, boxes(4));
     const std::string state = simulator.saveState();
-    Scene again = parseScene(text);
-    Simulator resumed(again.model, again.settings);
-    resumed.restoreState(state);
-    EXPECT_EQ(resumed.contacts().size(), simulator.contacts().size());
+    testing_support::ResumedRun resumed(text, state);
+    EXPECT_EQ(resumed.simulator.contacts().size(), simulator.contacts().size());
     for (int k = 0; k < 240; ++k) {
       simulator.step();
-      resumed.step();
+      resumed.simulator.step();
     }
-    EXPECT_EQ(again.model.q(), scene.model.q());
-    EXPECT_EQ(again.model.v(), scene.model.v());
-    EXPECT_EQ(resumed.diagnostics().asleep, simulator.diagnostics().asleep);
+    EXPECT_EQ(resumed.scene.model.q(), scene.model.q());
+    EXPECT_EQ(resumed.scene.model.v(), scene.model.v());
+    EXPECT_EQ(resumed.simulator.diagnostics().asleep, simulator.diagnostics().asleep);
     // Restored into the simulator that went on (its sleepers' boxes made where they slept later):
     // the same run again.
     const Eigen::VectorXd end = scene.model.q();

@@ -7,6 +7,7 @@
 
 #include "cli_fixture.hpp"
 #include "tinkertoy/tinkertoy.hpp"
+#include "support/resumed_run.hpp"
 
 namespace tinkertoy {
 namespace {
@@ -171,19 +172,17 @@ TEST(Runaway, TheReferenceTravelsWithASavedState) {
       failedFirst = e.step();
     }
   }
-  Scene again = parseScene(json);
-  Simulator resumed(again.model, again.settings);
-  resumed.restoreState(saved);
+  testing_support::ResumedRun resumed(json, saved);
   for (int i = 0; i < 5000 && !failedResumed; ++i) {
     try {
-      resumed.step();
+      resumed.simulator.step();
     } catch (const SimulationError& e) {
       failedResumed = e.step();
     }
   }
   ASSERT_TRUE(failedFirst.has_value()) << "the stiff spring should run away";
   EXPECT_EQ(failedFirst, failedResumed);
-  EXPECT_EQ(again.model.q(), original.model.q());
+  EXPECT_EQ(resumed.scene.model.q(), original.model.q());
 }
 
 }  // namespace
