@@ -18,8 +18,9 @@
 #include <type_traits>
 
 // The vectors live in registers within a loop over bundles, every function that takes or returns
-// one inlined into it: the argument-passing convention GCC warns may differ between builds with
-// and without AVX is never used.
+// one inlined into it (always_inline, at any optimization, lambdas included: none takes or
+// returns a vector): a loop built for AVX2 never calls a function built without it with a vector,
+// whose argument-passing convention differs (the warning GCC gives for it is off here).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -45,30 +46,30 @@ inline constexpr int kWidth = 4;
 struct AllLanes {
   using Real = double __attribute__((vector_size(kWidth * sizeof(double))));
   using Mask = decltype(Real{} < Real{});
-  static Real load(const double* field) {
+  [[gnu::always_inline]] static Real load(const double* field) {
     Real x;
     std::memcpy(&x, field, sizeof x);
     return x;
   }
-  static void store(double* field, Real x) { std::memcpy(field, &x, sizeof x); }
-  static Mask loadMask(const Flag* field) {
+  [[gnu::always_inline]] static void store(double* field, Real x) { std::memcpy(field, &x, sizeof x); }
+  [[gnu::always_inline]] static Mask loadMask(const Flag* field) {
     Mask m;
     std::memcpy(&m, field, sizeof m);
     return m;
   }
-  static Real broadcast(double x) {
+  [[gnu::always_inline]] static Real broadcast(double x) {
     Real r;
     for (int l = 0; l < kWidth; ++l) r[l] = x;
     return r;
   }
   // The vector of f(l) over the lanes (a gather).
   template <class F>
-  static Real gather(F&& f) {
+  [[gnu::always_inline]] static Real gather(F&& f) {
     Real r;
     for (int l = 0; l < kWidth; ++l) r[l] = f(l);
     return r;
   }
-  static double lane(Real x, int l) { return x[l]; }
+  [[gnu::always_inline]] static double lane(Real x, int l) { return x[l]; }
   // The lanes [first, last) it covers.
   static constexpr int first() { return 0; }
   static constexpr int last() { return kWidth; }
@@ -95,23 +96,28 @@ struct OneLane {
 inline double select(bool m, double a, double b) { return m ? a : b; }
 template <class Real, class Mask>
   requires(!std::is_same_v<Real, double>)
-inline Real select(Mask m, Real a, Real b) {
+[[gnu::always_inline]] inline Real select(Mask m, Real a, Real b) {
   return reinterpret_cast<Real>((reinterpret_cast<Mask>(a) & m) | (reinterpret_cast<Mask>(b) & ~m));
 }
 inline bool both(bool a, bool b) { return a && b; }
 template <class Mask>
   requires(!std::is_same_v<Mask, bool>)
-inline Mask both(Mask a, Mask b) {
+[[gnu::always_inline]] inline Mask both(Mask a, Mask b) {
   return a & b;
 }
 
-// std::max(a, b) and std::clamp(x, lo, hi), with the same bits for any x (signed zeros too).
+// std::max(a, b), std::min(a, b) and std::clamp(x, lo, hi), with the same bits for any x
+// (signed zeros too).
 template <class Real>
-inline Real maximum(Real a, Real b) {
+[[gnu::always_inline]] inline Real maximum(Real a, Real b) {
   return select(a < b, b, a);
 }
 template <class Real>
-inline Real clamped(Real x, Real lo, Real hi) {
+[[gnu::always_inline]] inline Real minimum(Real a, Real b) {
+  return select(b < a, b, a);
+}
+template <class Real>
+[[gnu::always_inline]] inline Real clamped(Real x, Real lo, Real hi) {
   const Real atLeast = select(x < lo, lo, x);
   return select(hi < atLeast, hi, atLeast);
 }

@@ -36,12 +36,11 @@ template <class Bundle, class Lane>
 [[gnu::always_inline]] inline PairVelocity<typename Lane::Real> read(const Bundle& m, const Eigen::VectorXd& v,
                                                                      Lane lane) {
   const double* x = v.data();
-  const auto at = [&](const Eigen::Index* entries, Eigen::Index plus) {
-    return lane.gather([&](int l) { return x[entries[l] + plus]; });
-  };
   const typename Lane::Real zero = Lane::broadcast(0.0);
-  return {at(m.offsetA, 0), at(m.offsetA, 1), select(lane.loadMask(m.turningA), at(m.spinA, 0), zero),
-          at(m.offsetB, 0), at(m.offsetB, 1), select(lane.loadMask(m.turningB), at(m.spinB, 0), zero)};
+  return {lane.gather([&](int l) { return x[m.offsetA[l]]; }), lane.gather([&](int l) { return x[m.offsetA[l] + 1]; }),
+          select(lane.loadMask(m.turningA), lane.gather([&](int l) { return x[m.spinA[l]]; }), zero),
+          lane.gather([&](int l) { return x[m.offsetB[l]]; }), lane.gather([&](int l) { return x[m.offsetB[l] + 1]; }),
+          select(lane.loadMask(m.turningB), lane.gather([&](int l) { return x[m.spinB[l]]; }), zero)};
 }
 
 // Only the bodies something moves are written: the manifolds of one colour may share a static or
@@ -120,23 +119,58 @@ template <class Lane, class Real = typename Lane::Real, class Mask = typename La
   apply(m, r, row, change * nx, change * ny, u);
 }
 
-// A point's work (ContactSolver::bookWork) added: what its impulse P = λ_n n + λ_t t did, P ·
-// (v_rel(v0) + v_rel(v1)) / 2, to `impulses`; and to `driven` what the motion of a body nothing
-// moves (m⁻¹ = 0: `stillA`, `stillB`) put in, which keeps its velocity whatever the impulse (none
-// for a static body, at rest).
-void addPointWork(const Eigen::Vector2d& n, const Eigen::Vector2d& rA, const Eigen::Vector2d& rB, double normalImpulse,
-                  double tangentImpulse, bool stillA, bool stillB, const PairVelocity<double>& u0,
-                  const PairVelocity<double>& u1, double& impulses, double& driven) {
-  const auto relative = [&](const PairVelocity<double>& u) {
-    return Eigen::Vector2d(u.bx - u.wB * rB.y() - u.ax + u.wA * rA.y(), u.by + u.wB * rB.x() - u.ay - u.wA * rA.x());
-  };
-  const auto pointVelocity = [](double x, double y, double w, const Eigen::Vector2d& r) {
-    return Eigen::Vector2d(x - w * r.y(), y + w * r.x());
-  };
-  const Eigen::Vector2d impulse = normalImpulse * n + tangentImpulse * Eigen::Vector2d(n.y(), -n.x());
-  impulses += 0.5 * impulse.dot(relative(u0) + relative(u1));
-  if (stillA) driven += 0.5 * impulse.dot(pointVelocity(u0.ax, u0.ay, u0.wA, rA) + pointVelocity(u1.ax, u1.ay, u1.wA, rA));
-  if (stillB) driven -= 0.5 * impulse.dot(pointVelocity(u0.bx, u0.by, u0.wB, rB) + pointVelocity(u1.bx, u1.by, u1.wB, rB));
+// A point's work (ContactSolver::bookWork): what its impulse P = λ_n n + λ_t t did over the
+// substep, P · (v_rel(v0) + v_rel(v1)) / 2; and what the motion of each of its bodies put in, were
+// nothing to move it (m⁻¹ = 0: it keeps its velocity whatever the impulse; none for a static
+// body, at rest), P · v̄_a at the point for a, and P · v̄_b for b, which the caller books for the
+// bodies that are so.
+template <class Real>
+struct PointWork {
+  Real impulses, drivenA, drivenB;
+};
+
+template <class Real>
+[[gnu::always_inline]] inline PointWork<Real> pointWork(Real nx, Real ny, const Arms<Real>& r, Real normalImpulse,
+                                                        Real tangentImpulse, const PairVelocity<Real>& u0,
+                                                        const PairVelocity<Real>& u1) {
+  const Real ix = normalImpulse * nx + tangentImpulse * ny, iy = normalImpulse * ny + tangentImpulse * -nx;
+  const Real half = 0.5 + Real{};
+  // P · (x, y) of the summed velocities at the two ends of the substep.
+  const Real rx = (u0.bx - u0.wB * r.rBy - u0.ax + u0.wA * r.rAy) + (u1.bx - u1.wB * r.rBy - u1.ax + u1.wA * r.rAy);
+  const Real ry = (u0.by + u0.wB * r.rBx - u0.ay - u0.wA * r.rAx) + (u1.by + u1.wB * r.rBx - u1.ay - u1.wA * r.rAx);
+  const Real ax = (u0.ax - u0.wA * r.rAy) + (u1.ax - u1.wA * r.rAy), ay = (u0.ay + u0.wA * r.rAx) + (u1.ay + u1.wA * r.rAx);
+  const Real bx = (u0.bx - u0.wB * r.rBy) + (u1.bx - u1.wB * r.rBy), by = (u0.by + u0.wB * r.rBx) + (u1.by + u1.wB * r.rBx);
+  return {half * (ix * rx + iy * ry), half * (ix * ax + iy * ay), half * (ix * bx + iy * by)};
+}
+
+// A point's target for its gap s, and for a penetration its push and spring
+// (ContactSolver's header), for a substep of h; `anchored`: one of its bodies nothing moves,
+// whose springs are `anchoredSoft`, the others' `soft`.
+template <class Real>
+struct Aim {
+  Real gapTarget, push, massScale, impulseScale;
+};
+
+template <class Lane, class Real = typename Lane::Real, class Mask = typename Lane::Mask>
+[[gnu::always_inline]] inline Aim<Real> aim(const ContactMaterial& material, const Softness& soft,
+                                            const Softness& anchoredSoft, Real s, Mask anchored, double h) {
+  const Real zero = Lane::broadcast(0.0), step = Lane::broadcast(h);
+  Aim<Real> row{-lanes::maximum(s, zero) / step, zero, Lane::broadcast(1.0), zero};
+  if (material.push == ContactPush::Velocity) {
+    const Real biasRate = select(anchored, Lane::broadcast(anchoredSoft.biasRate), Lane::broadcast(soft.biasRate));
+    const Real massScale = select(anchored, Lane::broadcast(anchoredSoft.massScale), Lane::broadcast(soft.massScale));
+    const Real impulseScale =
+        select(anchored, Lane::broadcast(anchoredSoft.impulseScale), Lane::broadcast(soft.impulseScale));
+    const auto penetrating = s <= zero;
+    row.push = select(penetrating, lanes::minimum(biasRate * -s, Lane::broadcast(material.maxPushSpeed)), zero);
+    row.massScale = select(penetrating, massScale, row.massScale);
+    row.impulseScale = select(penetrating, impulseScale, zero);
+  } else if (material.push == ContactPush::Position) {
+    row.push = lanes::minimum(Lane::broadcast(material.baumgarte) *
+                                  lanes::maximum(-s - Lane::broadcast(material.slop), zero) / step,
+                              Lane::broadcast(material.maxPushSpeed));
+  }
+  return row;
 }
 
 // The velocities of bodies a and b in v.
@@ -184,19 +218,6 @@ void ContactSolver::inColours(bool backward, Disjoint&& disjoint, InOrder&& inOr
 void ContactSolver::useThreads(ParallelLoop* loop) {
   parallel_ = loop;
   threadDeepest_.assign(loop ? static_cast<std::size_t>(loop->threads()) : 1, 0.0);
-}
-
-ContactSolver::Aim ContactSolver::aim(double s, bool anchored, double h) const {
-  Aim row{.gapTarget = -std::max(s, 0.0) / h};
-  if (material_.push == ContactPush::Velocity && s <= 0.0) {
-    const Softness& soft = anchored ? anchoredSoftness_ : softness_;
-    row.push = std::min(soft.biasRate * -s, material_.maxPushSpeed);
-    row.massScale = soft.massScale;
-    row.impulseScale = soft.impulseScale;
-  } else if (material_.push == ContactPush::Position) {
-    row.push = std::min(material_.baumgarte * std::max(-s - material_.slop, 0.0) / h, material_.maxPushSpeed);
-  }
-  return row;
 }
 
 void ContactSolver::prepare(std::span<const BodyContact> contacts, const StateView& state, Eigen::VectorXd& v,
@@ -299,7 +320,8 @@ void ContactSolver::preparePoints(const BodyContact& contact, const StateView& s
          .separation = c.separation};
     weigh(p);
     deepest = std::max(deepest, -c.separation);
-    const Aim target = aim(c.separation, a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
+    const Aim<double> target = aim<lanes::OneLane>(material_, softness_, anchoredSoftness_, c.separation,
+                                                   a.inverseMass == 0.0 || b.inverseMass == 0.0, h);
     p.gapTarget = target.gapTarget;
     p.push = target.push;
     p.massScale = target.massScale;
@@ -369,7 +391,7 @@ void ContactSolver::pack() {
         m.turningB[l] = b.turns ? lanes::kYes : 0;
         m.turnsA[l] = a.turns;
         m.turnsB[l] = b.turns;
-        m.anchored[l] = a.inverseMass == 0.0 || b.inverseMass == 0.0;
+        m.anchored[l] = a.inverseMass == 0.0 || b.inverseMass == 0.0 ? lanes::kYes : 0;
         m.count[l] = static_cast<int>(touch.count);
         for (std::size_t k = 0; k < touch.count; ++k) {
           const Point& p = points_[touch.first + k];
@@ -423,29 +445,39 @@ void ContactSolver::carry(Eigen::VectorXd& v, double h) {
   alternate();
   springsFor(h);
   std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
-  shared(bundles_.size(), [&](std::size_t begin, std::size_t end, int thread) {
-    double& deepest = threadDeepest_[static_cast<std::size_t>(thread)];
-    for (std::size_t i = begin; i < end; ++i) {
-      Bundle& m = bundles_[i];
-      for (int l = 0; l < kLanes; ++l) {
-        if (m.count[l] == 0) continue;
-        const lanes::OneLane lane{l};
-        const PairVelocity<double> u = read(m, v, lane);
-        for (int k = 0; k < m.count[l]; ++k) {
-          SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
-          const Aim target = aim(p.separation[l], m.anchored[l], h);
-          p.gapTarget[l] = target.gapTarget;
-          p.push[l] = target.push;
-          p.massScale[l] = target.massScale;
-          p.impulseScale[l] = target.impulseScale;
-          p.approach[l] = relativeVelocityAlong(armsOf(p, lane), u, m.normalX[l], m.normalY[l]);
-          deepest = std::max(deepest, -p.separation[l]);
-        }
-      }
-    }
-  }, kMinimumLoopShare / kLanes);
+  shared(
+      bundles_.size(),
+      [&](std::size_t begin, std::size_t end, int thread) {
+        carryBundles(bundles_.data() + begin, end - begin, v, h, threadDeepest_[static_cast<std::size_t>(thread)]);
+      },
+      kMinimumLoopShare / kLanes);
   deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
   warmStart(v);
+}
+
+TINKERTOY_LANES_CLONES void ContactSolver::carryBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v,
+                                                        double h, double& deepest) const {
+  const Wide lane;
+  for (std::size_t j = 0; j < count; ++j) {
+    Bundle& m = first[j];
+    const Wide::Real nx = lane.load(m.normalX), ny = lane.load(m.normalY);
+    const Wide::Mask anchored = lane.loadMask(m.anchored);
+    const PairVelocity<Wide::Real> u = read(m, v, lane);
+    for (std::size_t k = 0; k < 2; ++k) {
+      // (A lane without the point aims a gap of 0, which nothing reads.)
+      SlotLanes& p = m.slots[k];
+      const Wide::Real s = lane.load(p.separation);
+      const Aim<Wide::Real> target = aim<Wide>(material_, softness_, anchoredSoftness_, s, anchored, h);
+      lane.store(p.gapTarget, target.gapTarget);
+      lane.store(p.push, target.push);
+      lane.store(p.massScale, target.massScale);
+      lane.store(p.impulseScale, target.impulseScale);
+      lane.store(p.approach, relativeVelocityAlong(armsOf(p, lane), u, nx, ny));
+      for (int l = 0; l < kLanes; ++l) {
+        if (p.present[l] != 0) deepest = std::max(deepest, -p.separation[l]);
+      }
+    }
+  }
 }
 
 void ContactSolver::writeBack() const {
@@ -576,15 +608,28 @@ TINKERTOY_LANES_CLONES void ContactSolver::moveBundles(Bundle* first, std::size_
   }
 }
 
-void ContactSolver::addWork(const Bundle& m, int l, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
-                            double& impulses, double& driven) const {
-  const lanes::OneLane lane{l};
-  const PairVelocity<double> u0 = read(m, v0, lane), u1 = read(m, v1, lane);
-  const Eigen::Vector2d n(m.normalX[l], m.normalY[l]);
-  for (int k = 0; k < m.count[l]; ++k) {
-    const SlotLanes& p = m.slots[static_cast<std::size_t>(k)];
-    addPointWork(n, {p.rAx[l], p.rAy[l]}, {p.rBx[l], p.rBy[l]}, p.normalImpulse[l], p.tangentImpulse[l],
-                 m.movesA[l] == 0, m.movesB[l] == 0, u0, u1, impulses, driven);
+TINKERTOY_LANES_CLONES void ContactSolver::addWork(const Bundle* first, std::size_t count, const Eigen::VectorXd& v0,
+                                                   const Eigen::VectorXd& v1, double& impulses, double& driven) const {
+  for (std::size_t j = 0; j < count; ++j) addBundleWork(first[j], v0, v1, impulses, driven);
+}
+
+void ContactSolver::addBundleWork(const Bundle& m, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
+                                  double& impulses, double& driven) const {
+  const Wide lane;
+  const Wide::Real nx = lane.load(m.normalX), ny = lane.load(m.normalY);
+  const PairVelocity<Wide::Real> u0 = read(m, v0, lane), u1 = read(m, v1, lane);
+  std::array<PointWork<Wide::Real>, 2> work;
+  for (std::size_t k = 0; k < 2; ++k) {
+    const SlotLanes& p = m.slots[k];
+    work[k] = pointWork(nx, ny, armsOf(p, lane), lane.load(p.normalImpulse), lane.load(p.tangentImpulse), u0, u1);
+  }
+  // Added manifold by manifold, point by point, as one at a time would.
+  for (int l = 0; l < kLanes; ++l) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(m.count[l]); ++k) {
+      impulses += Wide::lane(work[k].impulses, l);
+      if (m.movesA[l] == 0) driven += Wide::lane(work[k].drivenA, l);
+      if (m.movesB[l] == 0) driven -= Wide::lane(work[k].drivenB, l);
+    }
   }
 }
 
@@ -598,9 +643,8 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
         [&](std::size_t begin, std::size_t end, int /*thread*/) {
           for (std::size_t block = begin; block < end; ++block) {
             double blockImpulses = 0.0, blockDriven = 0.0;
-            for (std::size_t i = block * kWorkBlock; i < std::min((block + 1) * kWorkBlock, bundles_.size()); ++i) {
-              for (int l = 0; l < kLanes; ++l) addWork(bundles_[i], l, v0, v1, blockImpulses, blockDriven);
-            }
+            const std::size_t from = block * kWorkBlock;
+            addWork(bundles_.data() + from, std::min(kWorkBlock, bundles_.size() - from), v0, v1, blockImpulses, blockDriven);
             blockWork_[block] = {blockImpulses, blockDriven};
           }
         },
@@ -613,8 +657,12 @@ void ContactSolver::bookWork(const Eigen::VectorXd& v0, const Eigen::VectorXd& v
     // The exact mode's impulses are the points' own (dynamics/contact_rows.hpp).
     for (const Point& p : points_) {
       const BodyMass &a = bodies_[p.a], &b = bodies_[p.b];
-      addPointWork(p.normal, p.rA, p.rB, p.normalImpulse, p.tangentImpulse, a.inverseMass == 0.0, b.inverseMass == 0.0,
-                   pairVelocity(a, b, v0), pairVelocity(a, b, v1), impulses, driven);
+      const PointWork<double> work =
+          pointWork(p.normal.x(), p.normal.y(), Arms<double>{p.rA.x(), p.rA.y(), p.rB.x(), p.rB.y()}, p.normalImpulse,
+                    p.tangentImpulse, pairVelocity(a, b, v0), pairVelocity(a, b, v1));
+      impulses += work.impulses;
+      if (a.inverseMass == 0.0) driven += work.drivenA;
+      if (b.inverseMass == 0.0) driven -= work.drivenB;
     }
   }
   ledger[WorkSource::Impulses] += impulses;

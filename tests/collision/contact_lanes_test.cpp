@@ -52,10 +52,12 @@ void expectLaneByLane(const std::vector<double>& values, Wide&& wide, Scalar&& s
   }
 }
 
-TEST(ContactLanes, MaximumAndClampAreStdsToTheBitInEveryLane) {
+TEST(ContactLanes, MaximumMinimumAndClampAreStdsToTheBitInEveryLane) {
   const std::vector<double> values = edgeValues();
   expectLaneByLane(values, [](auto a, auto b) { return lanes::maximum(a, b); },
                    [](double a, double b) { return std::max(a, b); });
+  expectLaneByLane(values, [](auto a, auto b) { return lanes::minimum(a, b); },
+                   [](double a, double b) { return std::min(a, b); });
   expectLaneByLane(values, [](auto a, auto b) { return lanes::maximum(a, b); },
                    [](double a, double b) { return lanes::maximum(a, b); });
   // Clamped to [−|b|, |b|] as the friction rows are, and to [0, ∞) as the normal rows are.

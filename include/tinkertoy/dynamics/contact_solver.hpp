@@ -264,7 +264,7 @@ class ContactSolver {
     // All ones where the body moves (m⁻¹ > 0: the passes write it), and where it turns too.
     std::int64_t movesA[kLanes]{}, movesB[kLanes]{}, turningA[kLanes]{}, turningB[kLanes]{};
     bool turnsA[kLanes]{}, turnsB[kLanes]{};  // has an angle (ω at offset + 2)
-    bool anchored[kLanes]{};  // one of its bodies nothing moves (its springs are stiffer)
+    std::int64_t anchored[kLanes]{};  // all ones where one of its bodies nothing moves (its springs are stiffer)
     int count[kLanes]{};
     std::array<SlotLanes, 2> slots;
   };
@@ -310,12 +310,6 @@ class ContactSolver {
   void weigh(Point& p) const;
   // The manifolds packed in the colouring's order.
   void pack();
-  // A point's target for its gap s, and for a penetration its push and spring (above), for a
-  // substep of h; `anchored`: one of its bodies nothing moves.
-  struct Aim {
-    double gapTarget = 0.0, push = 0.0, massScale = 1.0, impulseScale = 0.0;
-  };
-  [[nodiscard]] Aim aim(double s, bool anchored, double h) const;
   // Each point's accumulated impulses applied to v.
   void warmStart(Eigen::VectorXd& v);
   // Each prepare's and carry's first pass goes the other way from the one before.
@@ -340,11 +334,16 @@ class ContactSolver {
   template <class Lane>
   [[gnu::always_inline]] inline void warmBundle(const Bundle& m, Eigen::VectorXd& v, Lane lane) const;
   void warmBundles(const Bundle* first, std::size_t count, Eigen::VectorXd& v) const;
-  // moved() on `count` bundles from `first`.
+  // moved() on `count` bundles from `first`; and carry()'s gaps, targets and approaches, the
+  // deepest penetration among them into `deepest`.
   void moveBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v, double h) const;
-  // The work of one manifold's points (bookWork), added to impulses and driven.
-  void addWork(const Bundle& m, int lane, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1, double& impulses,
-               double& driven) const;
+  void carryBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v, double h, double& deepest) const;
+  // The work of a bundle's points (bookWork), added to impulses and driven in the order of its
+  // manifolds and their points; and of `count` bundles from `first`, in order.
+  [[gnu::always_inline]] inline void addBundleWork(const Bundle& m, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
+                                                   double& impulses, double& driven) const;
+  void addWork(const Bundle* first, std::size_t count, const Eigen::VectorXd& v0, const Eigen::VectorXd& v1,
+               double& impulses, double& driven) const;
 
   ContactMaterial material_;
   std::vector<BodyMass> bodies_;
