@@ -32,12 +32,19 @@ using Flag = std::int64_t;
 inline constexpr Flag kYes = -1;
 
 // How many manifolds a bundle holds (ContactSolver::kLanes): as many doubles as AVX2 packs, or
-// SSE2 in two instructions.
+// SSE2 in two instructions. Clang on x86-64 refuses a vector of four doubles in a function
+// built without AVX, even one it inlines: there, two (one SSE2 instruction), and one build of
+// the loops. (The bundles' sizes change the ledger's blocks, so its sum's last digits; each
+// manifold's numbers are the same.)
+#if defined(__clang__) && defined(__x86_64__)
+inline constexpr int kWidth = 2;
+#else
 inline constexpr int kWidth = 4;
+#endif
 
-// The loops over bundles built twice, for AVX2 and for any x86-64, the one the processor runs
-// chosen when the program loads (GCC's and Clang's function clones; elsewhere, one build).
-#if defined(__x86_64__) && defined(__linux__) && !defined(__EMSCRIPTEN__)
+// The loops over bundles built twice with GCC, for AVX2 and for any x86-64, the one the
+// processor runs chosen when the program loads (function clones); elsewhere, one build.
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
 #define TINKERTOY_LANES_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define TINKERTOY_LANES_CLONES

@@ -441,20 +441,6 @@ void ContactSolver::warmStart(Eigen::VectorXd& v) {
       [&](const Bundle& m, lanes::OneLane lane) { warmBundle(m, v, lane); });
 }
 
-void ContactSolver::carry(Eigen::VectorXd& v, double h) {
-  alternate();
-  springsFor(h);
-  std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
-  shared(
-      bundles_.size(),
-      [&](std::size_t begin, std::size_t end, int thread) {
-        carryBundles(bundles_.data() + begin, end - begin, v, h, threadDeepest_[static_cast<std::size_t>(thread)]);
-      },
-      kMinimumLoopShare / kLanes);
-  deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
-  warmStart(v);
-}
-
 TINKERTOY_LANES_CLONES void ContactSolver::carryBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v,
                                                         double h, double& deepest) const {
   const Wide lane;
@@ -478,6 +464,20 @@ TINKERTOY_LANES_CLONES void ContactSolver::carryBundles(Bundle* first, std::size
       }
     }
   }
+}
+
+void ContactSolver::carry(Eigen::VectorXd& v, double h) {
+  alternate();
+  springsFor(h);
+  std::fill(threadDeepest_.begin(), threadDeepest_.end(), 0.0);
+  shared(
+      bundles_.size(),
+      [&](std::size_t begin, std::size_t end, int thread) {
+        carryBundles(bundles_.data() + begin, end - begin, v, h, threadDeepest_[static_cast<std::size_t>(thread)]);
+      },
+      kMinimumLoopShare / kLanes);
+  deepest_ = *std::max_element(threadDeepest_.begin(), threadDeepest_.end());
+  warmStart(v);
 }
 
 void ContactSolver::writeBack() const {
@@ -583,14 +583,6 @@ void ContactSolver::solveBundle(Bundle& m, Eigen::VectorXd& v, bool backward, La
   write(m, u, v, lane);
 }
 
-void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
-  packedAhead_ = true;  // the gaps
-  shared(
-      bundles_.size(),
-      [&](std::size_t begin, std::size_t end, int /*thread*/) { moveBundles(bundles_.data() + begin, end - begin, v, h); },
-      kMinimumLoopShare / kLanes);
-}
-
 TINKERTOY_LANES_CLONES void ContactSolver::moveBundles(Bundle* first, std::size_t count, const Eigen::VectorXd& v,
                                                        double h) const {
   const Wide lane;
@@ -606,6 +598,14 @@ TINKERTOY_LANES_CLONES void ContactSolver::moveBundles(Bundle* first, std::size_
       lane.store(p.gapTarget, -lanes::maximum(separation, Wide::broadcast(0.0)) / step);
     }
   }
+}
+
+void ContactSolver::moved(const Eigen::VectorXd& v, double h) {
+  packedAhead_ = true;  // the gaps
+  shared(
+      bundles_.size(),
+      [&](std::size_t begin, std::size_t end, int /*thread*/) { moveBundles(bundles_.data() + begin, end - begin, v, h); },
+      kMinimumLoopShare / kLanes);
 }
 
 TINKERTOY_LANES_CLONES void ContactSolver::addWork(const Bundle* first, std::size_t count, const Eigen::VectorXd& v0,

@@ -239,8 +239,13 @@ class ContactSolver {
     std::array<Eigen::Index, 2> movers{};
     std::size_t moverCount = 0;
   };
-  // The manifolds side by side (dynamics/contact_lanes.hpp's kWidth).
+  // The manifolds side by side (dynamics/contact_lanes.hpp's kWidth): four, as AVX2 packs
+  // doubles; two with Clang on x86-64, which passes no vector of four doubles without AVX.
+#if defined(__clang__) && defined(__x86_64__)
+  static constexpr int kLanes = 2;
+#else
   static constexpr int kLanes = 4;
+#endif
   // One point of each lane's manifold: what the passes read and write of it (a copy of its Point's).
   struct alignas(kLanes * sizeof(double)) SlotLanes {
     double rAx[kLanes]{}, rAy[kLanes]{}, rBx[kLanes]{}, rBy[kLanes]{};
