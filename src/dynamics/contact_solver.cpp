@@ -51,12 +51,12 @@ template <class Bundle, class Lane>
     if (m.movesA[l] != 0) {
       v[m.offsetA[l]] = Lane::lane(u.ax, l);
       v[m.offsetA[l] + 1] = Lane::lane(u.ay, l);
-      if (m.turnsA[l]) v[m.offsetA[l] + 2] = Lane::lane(u.wA, l);
+      if (m.turningA[l] != 0) v[m.offsetA[l] + 2] = Lane::lane(u.wA, l);
     }
     if (m.movesB[l] != 0) {
       v[m.offsetB[l]] = Lane::lane(u.bx, l);
       v[m.offsetB[l] + 1] = Lane::lane(u.by, l);
-      if (m.turnsB[l]) v[m.offsetB[l] + 2] = Lane::lane(u.wB, l);
+      if (m.turningB[l] != 0) v[m.offsetB[l] + 2] = Lane::lane(u.wB, l);
     }
   }
 }
@@ -389,8 +389,6 @@ void ContactSolver::pack() {
         m.movesB[l] = b.inverseMass > 0.0 ? lanes::kYes : 0;
         m.turningA[l] = a.turns ? lanes::kYes : 0;
         m.turningB[l] = b.turns ? lanes::kYes : 0;
-        m.turnsA[l] = a.turns;
-        m.turnsB[l] = b.turns;
         m.anchored[l] = a.inverseMass == 0.0 || b.inverseMass == 0.0 ? lanes::kYes : 0;
         m.count[l] = static_cast<int>(touch.count);
         for (std::size_t k = 0; k < touch.count; ++k) {

@@ -268,7 +268,6 @@ class ContactSolver {
     double normalX[kLanes]{}, normalY[kLanes]{}, friction[kLanes]{}, restitution[kLanes]{};
     // All ones where the body moves (m⁻¹ > 0: the passes write it), and where it turns too.
     std::int64_t movesA[kLanes]{}, movesB[kLanes]{}, turningA[kLanes]{}, turningB[kLanes]{};
-    bool turnsA[kLanes]{}, turnsB[kLanes]{};  // has an angle (ω at offset + 2)
     std::int64_t anchored[kLanes]{};  // all ones where one of its bodies nothing moves (its springs are stiffer)
     int count[kLanes]{};
     std::array<SlotLanes, 2> slots;
